@@ -1,0 +1,76 @@
+# mmtop — see README.md. `make` installs missing Debian build dependencies
+# (scripts/deps.sh), builds the BPF objects and skeletons, and links ./mmtop.
+
+OUT      := build
+CC       ?= cc
+CLANG    ?= clang
+BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+BTF      ?= /sys/kernel/btf/vmlinux
+ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+
+WARN     := -Wall -Wextra -Werror
+CFLAGS   ?= -O2 -g
+CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"' \
+	    -I$(OUT) -Isrc -Ibpf
+LDLIBS   := -lbpf -lelf -lz -lnuma -lpthread -lm
+ifeq ($(SANITIZE),1)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS    := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+SRCS     := $(wildcard src/*.c)
+OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
+LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
+
+.PHONY: all deps run test bench install clean
+.DELETE_ON_ERROR:
+
+all: mmtop
+
+deps:
+	@sh scripts/deps.sh
+
+$(OUT):
+	@mkdir -p $(OUT)/tests
+
+$(OUT)/vmlinux.h: | deps $(OUT)
+	@test -r $(BTF) || { echo "mmtop: $(BTF) not found: the kernel must be built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
+	$(BPFTOOL) btf dump file $(BTF) format c > $@
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c bpf/mmtop.h $(OUT)/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) \
+		-Wno-unused-parameter -I$(OUT) -Ibpf -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(OUT)/%.o: src/%.c $(wildcard src/*.h) bpf/mmtop.h $(SKELS) | deps $(OUT)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+mmtop: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+run: mmtop
+	./mmtop
+
+test: mmtop $(UNITS)
+	@sh tests/run.sh
+
+bench: mmtop
+	@sh tests/bench.sh
+
+install: mmtop
+	install -D -m 0755 mmtop $(DESTDIR)$(PREFIX)/sbin/mmtop
+	install -D -m 0644 man/mmtop.8 $(DESTDIR)$(PREFIX)/share/man/man8/mmtop.8
+
+clean:
+	rm -rf $(OUT) mmtop

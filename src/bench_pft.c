@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pft: the page-fault scalability test of mmtests. N threads write one byte
+ * to every page of fresh anonymous memory, one fault per page (THP is
+ * refused with MADV_NOHUGEPAGE unless --thp), either in one shared VMA (all
+ * threads in one mm_struct's VMA: the per-VMA lock's worst case) or in one
+ * VMA per thread. faults/sec = pages / wall time of the parallel phase;
+ * faults/cpu = pages / CPU time (user+system) of all workers.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "bench.h"
+#include "util.h"
+
+#define PFT_MAX_CPUS 1024
+
+struct pft_opts {
+	unsigned int threads;
+	uint64_t size;			/* bytes per thread */
+	bool per_thread_vma;
+	bool thp;
+	unsigned int repeat;
+	int cpus[PFT_MAX_CPUS];		/* pinning, used round robin */
+	int nr_cpus;			/* 0: no pinning */
+};
+
+struct pft_worker {
+	pthread_t thread;
+	pthread_barrier_t *start;
+	char *base;
+	uint64_t len;
+	int cpu;			/* -1: not pinned */
+	uint64_t cpu_ns;		/* CPU time spent touching */
+};
+
+static void *pft_touch(void *arg)
+{
+	struct pft_worker *w = arg;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t t0;
+	char *p;
+
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	pthread_barrier_wait(w->start);
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	for (p = w->base; p < w->base + w->len; p += page)
+		*(volatile char *)p = 1;
+	w->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return NULL;
+}
+
+static char *pft_map(const struct pft_opts *o, uint64_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, o->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* One repetition; fills wall and CPU time of the parallel phase. */
+static int pft_once(const struct pft_opts *o, struct pft_worker *w,
+		    uint64_t *wall_ns, uint64_t *cpu_ns)
+{
+	pthread_barrier_t start;
+	char *shared = NULL;
+	unsigned int i, started = 0;
+	uint64_t t0;
+	int err = 0;
+
+	if (!o->per_thread_vma && !(shared = pft_map(o, o->size * o->threads)))
+		return -errno;
+	pthread_barrier_init(&start, NULL, o->threads + 1);
+	for (i = 0; i < o->threads; i++) {
+		w[i].start = &start;
+		w[i].len = o->size;
+		w[i].cpu = o->nr_cpus ? o->cpus[i % o->nr_cpus] : -1;
+		w[i].base = shared ? shared + i * o->size : pft_map(o, o->size);
+		if (!w[i].base) {
+			err = -errno;
+			break;
+		}
+	}
+	for (i = 0; !err && i < o->threads; i++, started++)
+		err = -pthread_create(&w[i].thread, NULL, pft_touch, &w[i]);
+	if (err) {
+		/* Workers wait at the barrier forever: nothing to clean up but exit. */
+		fprintf(stderr, "mmtop bench pft: %s\n", strerror(-err));
+		exit(1);
+	}
+	pthread_barrier_wait(&start);
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	*cpu_ns = 0;
+	for (i = 0; i < started; i++) {
+		pthread_join(w[i].thread, NULL);
+		*cpu_ns += w[i].cpu_ns;
+	}
+	*wall_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	pthread_barrier_destroy(&start);
+	for (i = 0; !shared && i < o->threads; i++)
+		munmap(w[i].base, o->size);
+	if (shared)
+		munmap(shared, o->size * o->threads);
+	return 0;
+}
+
+static int pft_run(const struct pft_opts *o)
+{
+	struct pft_worker *w = calloc(o->threads, sizeof(*w));
+	uint64_t pages = o->size / sysconf(_SC_PAGESIZE) * o->threads;
+	unsigned int r;
+	int i;
+
+	if (!w)
+		return 1;
+	printf("# pft: %u thread%s, %llu KiB each, %s, %s pages, cpus ",
+	       o->threads, o->threads == 1 ? "" : "s",
+	       (unsigned long long)o->size >> 10,
+	       o->per_thread_vma ? "one VMA per thread" : "one shared VMA",
+	       o->thp ? "THP allowed" : "4K (MADV_NOHUGEPAGE)");
+	for (i = 0; i < o->nr_cpus; i++)
+		printf("%s%d", i ? "," : "", o->cpus[i]);
+	printf("%s\n", o->nr_cpus ? "" : "any");
+	printf("%4s %8s %10s %10s %10s %14s %14s\n", "rep", "threads", "pages",
+	       "wall_s", "cpu_s", "faults/sec", "faults/cpu");
+	for (r = 1; r <= o->repeat; r++) {
+		uint64_t wall = 0, cpu = 0;
+		int err = pft_once(o, w, &wall, &cpu);
+
+		if (err) {
+			fprintf(stderr, "mmtop bench pft: mmap: %s\n", strerror(-err));
+			free(w);
+			return 1;
+		}
+		printf("%4u %8u %10llu %10.6f %10.6f %14.2f %14.2f\n", r, o->threads,
+		       (unsigned long long)pages, wall / 1e9, cpu / 1e9,
+		       wall ? pages * 1e9 / wall : 0, cpu ? pages * 1e9 / cpu : 0);
+		fflush(stdout);
+	}
+	free(w);
+	return 0;
+}
+
+static int pft_cpus(const char *s, struct pft_opts *o)
+{
+	bool set[PFT_MAX_CPUS] = { false };
+	int i;
+
+	if (parse_cpu_list(s, set, PFT_MAX_CPUS) <= 0)
+		return -1;
+	for (i = 0, o->nr_cpus = 0; i < PFT_MAX_CPUS; i++)
+		if (set[i])
+			o->cpus[o->nr_cpus++] = i;
+	return 0;
+}
+
+static int pft_usage(FILE *f, int status)
+{
+	fprintf(f, "usage: mmtop bench pft [-t THREADS] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--thp]\n");
+	return status;
+}
+
+int bench_pft(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "size", required_argument, NULL, 's' },
+		{ "vma", required_argument, NULL, 'V' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "thp", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pft_opts o = { .threads = 1, .size = 128ULL << 20, .repeat = 1 };
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "t:s:r:h", longopts, NULL)) != -1) {
+		bool bad = false;
+
+		switch (opt) {
+		case 't':
+			bad = parse_uint(optarg, &o.threads) || !o.threads;
+			break;
+		case 's':
+			bad = parse_size(optarg, &o.size) || o.size < 4096;
+			break;
+		case 'V':
+			o.per_thread_vma = !strcmp(optarg, "per-thread");
+			bad = !o.per_thread_vma && strcmp(optarg, "shared");
+			break;
+		case 'c':
+			bad = pft_cpus(optarg, &o);
+			break;
+		case 'r':
+			bad = parse_uint(optarg, &o.repeat) || !o.repeat;
+			break;
+		case 'H':
+			o.thp = true;
+			break;
+		case 'h':
+			return pft_usage(stdout, 0);
+		default:
+			return pft_usage(stderr, 2);
+		}
+		if (bad) {
+			fprintf(stderr, "mmtop bench pft: invalid value '%s'\n", optarg);
+			return pft_usage(stderr, 2);
+		}
+	}
+	if (optind < argc)
+		return pft_usage(stderr, 2);
+	return pft_run(&o);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The collector: owns every kernel-facing resource (BPF objects, perf
+ * counters) and turns them into one struct snapshot per interval. It knows
+ * nothing of how snapshots are shown or stored.
+ */
+#ifndef MMTOP_COLLECT_H
+#define MMTOP_COLLECT_H
+
+#include <stddef.h>
+
+#include "fault_source.h"
+#include "snapshot.h"
+#include "topology.h"
+
+struct collector_opts {
+	enum fault_source_kind faults;
+};
+
+struct collector {
+	struct topology topo;
+	struct fault_source faults;
+	bool *online;
+	struct fault_counts *cum, *prev;
+	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample */
+	uint64_t seq;
+	uint64_t drops[DROP__COUNT];
+};
+
+/*
+ * Attach everything and take the baseline. Returns 0, 1 with a warning in
+ * @msg (a fallback was taken), or -1 with the reason in @msg.
+ */
+int collector_open(struct collector *c, const struct collector_opts *opts,
+		   char *msg, size_t msglen);
+/* A snapshot sized for this machine, to pass to collector_sample(). */
+int collector_snapshot_init(const struct collector *c, struct snapshot *s);
+/* Fill @s with what happened since the previous sample (or the baseline). */
+void collector_sample(struct collector *c, struct snapshot *s);
+/* Detach and free everything; safe on a partly opened collector. */
+void collector_close(struct collector *c);
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+
+#include "fault_source.h"
+
+int fault_source_parse(const char *s, enum fault_source_kind *kind)
+{
+	if (!strcmp(s, "auto"))
+		*kind = FAULT_SOURCE_AUTO;
+	else if (!strcmp(s, "sched"))
+		*kind = FAULT_SOURCE_SCHED;
+	else if (!strcmp(s, "perf"))
+		*kind = FAULT_SOURCE_PERF;
+	else
+		return -1;
+	return 0;
+}
+
+static int try_open(struct fault_source *fs, const struct fault_source_ops *ops,
+		    int nr_cpus, char *err, size_t errlen)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->ops = ops;
+	fs->nr_cpus = nr_cpus;
+	return ops->open(fs, err, errlen);
+}
+
+int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
+		      int nr_cpus, char *err, size_t errlen)
+{
+	char sched_err[256];
+
+	if (kind == FAULT_SOURCE_PERF)
+		return try_open(fs, &fault_perf_ops, nr_cpus, err, errlen);
+	if (!try_open(fs, &fault_sched_ops, nr_cpus, sched_err, sizeof(sched_err)))
+		return 0;
+	if (kind == FAULT_SOURCE_SCHED) {
+		snprintf(err, errlen, "%s", sched_err);
+		return -1;
+	}
+	if (!try_open(fs, &fault_perf_ops, nr_cpus, err, errlen)) {
+		snprintf(err, errlen, "sched fault source unavailable (%s): using perf counters",
+			 sched_err);
+		return 1;
+	}
+	snprintf(err + strlen(err), errlen - strlen(err), "; sched: %s", sched_err);
+	return -1;
+}

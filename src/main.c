@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command line -> subcommand. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "batch.h"
+#include "bench.h"
+#include "caps.h"
+#include "probe.h"
+#include "util.h"
+
+static const char usage_text[] =
+"usage: mmtop [OPTIONS]                 live view of memory-management contention\n"
+"       mmtop probe                     what the running kernel offers\n"
+"       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
+"\n"
+"Options:\n"
+"  -b, --batch               batch mode: print one block per interval (the\n"
+"                            default when stdout is not a terminal)\n"
+"  -d, --delay SECONDS       interval between updates (default 1; 0.5, 250ms)\n"
+"  -n, --iterations COUNT    stop after COUNT intervals (default: run until\n"
+"                            interrupted)\n"
+"  -f, --format FORMAT       batch output format: text, csv or json\n"
+"      --fault-source SOURCE per-CPU fault counts from: auto (default), sched\n"
+"                            (kernel per-task counters read at context switch)\n"
+"                            or perf (software counters)\n"
+"  -v, --verbose             show libbpf's messages\n"
+"  -h, --help                show this help\n"
+"  -V, --version             show the version\n"
+"\n"
+"PFT options (mmtop bench pft):\n"
+"  -t, --threads N           worker threads (default 1)\n"
+"  -s, --size SIZE           memory per thread, e.g. 64M, 1G (default 128M)\n"
+"      --vma shared|per-thread\n"
+"                            one VMA for all threads (default) or one each\n"
+"      --cpu LIST            pin threads round robin to CPUs, e.g. 0 or 0-1\n"
+"  -r, --repeat N            repetitions (default 1)\n"
+"      --thp                 allow transparent huge pages (default: 4K only)\n"
+"\n"
+"Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n"
+"See mmtop(8).\n";
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mmtop: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'mmtop --help'.\n");
+	return 2;
+}
+
+static bool verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int need_tracing_caps(void)
+{
+	char msg[256];
+
+	if (!caps_check_tracing(msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "mmtop: %s\n", msg);
+	return 2;
+}
+
+/* Parse the live/batch options; returns -1 to go on, else an exit status. */
+static int parse_options(int argc, char **argv, struct batch_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "fault-source", required_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	/* '+': stop at the first non-option, the subcommand. */
+	while ((opt = getopt_long(argc, argv, "+bd:n:f:vhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			break;	/* the only mode until the viewer lands */
+		case 'd':
+			if (parse_duration(optarg, &o->interval_ns) ||
+			    o->interval_ns < 10000000)
+				return usage_error("invalid interval '%s' (at least 0.01 s)", optarg);
+			break;
+		case 'n':
+			if (parse_uint(optarg, &o->count) || !o->count)
+				return usage_error("invalid count '%s'", optarg);
+			break;
+		case 'f':
+			if (output_format_parse(optarg, &o->format))
+				return usage_error("unknown format '%s' (text, csv, json)", optarg);
+			break;
+		case 'F':
+			if (fault_source_parse(optarg, &o->collect.faults))
+				return usage_error("unknown fault source '%s' (auto, sched, perf)", optarg);
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("mmtop %s\n", MMTOP_VERSION);
+			return 0;
+		default:
+			return usage_error("invalid option");
+		}
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct batch_opts o = {
+		.interval_ns = NSEC_PER_SEC,
+		.format = OUTPUT_TEXT,
+		.collect = { .faults = FAULT_SOURCE_AUTO },
+	};
+	const char *cmd;
+	int ret = parse_options(argc, argv, &o);
+
+	if (ret >= 0)
+		return ret;
+	libbpf_set_print(libbpf_print);
+	cmd = optind < argc ? argv[optind] : NULL;
+	if (cmd && !strcmp(cmd, "bench"))
+		return bench_main(argc - optind - 1, argv + optind + 1);
+	if (cmd && !strcmp(cmd, "probe"))
+		return optind + 1 < argc ? usage_error("probe takes no arguments") :
+		       probe_run(stdout);
+	if (cmd)
+		return usage_error("unknown command '%s'", cmd);
+	ret = need_tracing_caps();
+	return ret ? ret : batch_run(&o);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Batch sinks: a snapshot as text, CSV or JSON lines. */
+#ifndef MMTOP_OUTPUT_H
+#define MMTOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "snapshot.h"
+
+enum output_format {
+	OUTPUT_TEXT,
+	OUTPUT_CSV,
+	OUTPUT_JSON,
+};
+
+struct output {
+	enum output_format format;
+	FILE *f;
+	bool header_done;	/* CSV header row written */
+};
+
+int output_format_parse(const char *s, enum output_format *fmt);
+void output_init(struct output *o, enum output_format fmt, FILE *f);
+/* Write one interval and flush; -errno on a write error (e.g. EPIPE, ENOSPC). */
+int output_snapshot(struct output *o, const struct snapshot *s);
+
+#endif

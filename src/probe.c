@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every item is checked by loading and attaching a program (or opening a
+ * counter) for real, then closing it: a BTF id alone does not prove that
+ * attaching works (fentry is known to fail with EPERM on some kernels that
+ * have the BTF).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+
+#include "caps.h"
+#include "fault_source.h"
+#include "perf_counter.h"
+#include "probe.h"
+#include "topology.h"
+#include "util.h"
+
+struct tracepoint {
+	const char *group;
+	const char *name;
+};
+
+/* Every tracepoint mmtop uses or will use. */
+static const struct tracepoint tracepoints[] = {
+	{ "sched", "sched_switch" },
+	{ "mmap_lock", "mmap_lock_start_locking" },
+	{ "mmap_lock", "mmap_lock_acquire_returned" },
+	{ "mmap_lock", "mmap_lock_released" },
+	{ "lock", "contention_begin" },
+	{ "lock", "contention_end" },
+	{ "exceptions", "page_fault_user" },
+	{ "exceptions", "page_fault_kernel" },
+	{ "kmem", "mm_page_alloc_zone_locked" },
+	{ "kmem", "mm_page_pcpu_drain" },
+	{ "sched", "sched_process_fork" },
+	{ "task", "task_newtask" },
+	{ "raw_syscalls", "sys_enter" },
+	{ "raw_syscalls", "sys_exit" },
+};
+
+/* r0 = 0; exit */
+static const struct bpf_insn return_zero[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+__attribute__((format(printf, 4, 5)))
+static void item(FILE *f, const char *name, bool ok, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	fprintf(f, "%-48s %-3s %s\n", name, ok ? "yes" : "no", detail);
+}
+
+static int load_prog(enum bpf_prog_type type, enum bpf_attach_type attach,
+		     int btf_id)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = attach,
+		    .attach_btf_id = btf_id);
+	int fd = bpf_prog_load(type, NULL, "GPL", return_zero,
+			       ARRAY_SIZE(return_zero), &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Load a BTF-typed program against @btf_id and attach it; 0 or -errno. */
+static int try_btf_attach(enum bpf_attach_type attach, int btf_id,
+			  const char **stage)
+{
+	int fd, link;
+
+	*stage = "load";
+	fd = load_prog(BPF_PROG_TYPE_TRACING, attach, btf_id);
+	if (fd < 0)
+		return fd;
+	*stage = "attach";
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	link = link < 0 ? -errno : link;
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return link < 0 ? link : 0;
+}
+
+static int try_raw_tp(const char *name, const char **stage)
+{
+	int fd, link;
+
+	*stage = "load";
+	fd = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0);
+	if (fd < 0)
+		return fd;
+	*stage = "attach";
+	link = bpf_raw_tracepoint_open(name, fd);
+	link = link < 0 ? -errno : link;
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return link < 0 ? link : 0;
+}
+
+/* "struct mm_struct *", "bool", ... for an argument in a BTF prototype. */
+static void type_str(const struct btf *btf, __u32 id, char *buf, size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *name;
+
+	while (t && (btf_is_const(t) || btf_is_volatile(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || btf_is_void(t)) {
+		snprintf(buf, len, "void");
+		return;
+	}
+	if (btf_is_ptr(t)) {
+		type_str(btf, t->type, buf, len);
+		strncat(buf, " *", len - strlen(buf) - 1);
+		return;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	snprintf(buf, len, "%s%s", btf_is_struct(t) ? "struct " :
+		 btf_is_union(t) ? "union " : btf_is_enum(t) ? "enum " : "",
+		 name && *name ? name : "?");
+}
+
+/*
+ * The prototype of btf_trace_<name> (first argument is the tracepoint's
+ * private data, skipped). Returns the number of tracepoint arguments.
+ */
+static int tp_args(const struct btf *btf, int typedef_id, char *buf, size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, typedef_id);
+	const struct btf_param *p;
+	size_t n = 0;
+	int i, vlen;
+
+	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* pointer */
+	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* prototype */
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	p = btf_params(t);
+	vlen = btf_vlen(t);
+	buf[0] = '\0';
+	for (i = 1; i < vlen && n < len; i++) {
+		char arg[96];
+
+		type_str(btf, p[i].type, arg, sizeof(arg));
+		n += snprintf(buf + n, len - n, "%s%s", i > 1 ? ", " : "", arg);
+	}
+	return vlen - 1;
+}
+
+/* mmap_lock events lost their memcg_path argument in 6.14. */
+static const char *layout_note(const struct tracepoint *tp, int nargs)
+{
+	int new_args = !strcmp(tp->name, "mmap_lock_acquire_returned") ? 3 : 2;
+
+	if (strcmp(tp->group, "mmap_lock"))
+		return "";
+	return nargs == new_args ? " [6.14+ layout: no memcg_path]" :
+	       " [pre-6.14 layout: with memcg_path]";
+}
+
+static bool probe_tracepoint(FILE *f, const struct btf *btf,
+			     const struct tracepoint *tp)
+{
+	char label[96], tname[96], args[256] = "", how[128];
+	const char *stage;
+	int id = -1, nargs = 0, err = -ENOENT;
+
+	snprintf(label, sizeof(label), "tracepoint %s:%s", tp->group, tp->name);
+	snprintf(tname, sizeof(tname), "btf_trace_%s", tp->name);
+	if (btf)
+		id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	if (id > 0) {
+		nargs = tp_args(btf, id, args, sizeof(args));
+		err = try_btf_attach(BPF_TRACE_RAW_TP, id, &stage);
+		snprintf(how, sizeof(how), "tp_btf");
+	}
+	if (err) {
+		/* raw_tp needs no BTF; it is the fallback for tp_btf. */
+		char btf_why[64];
+
+		snprintf(btf_why, sizeof(btf_why), id > 0 ? "tp_btf %s: %s; " :
+			 "%s%s", id > 0 ? stage : "", id > 0 ? strerror(-err) : "");
+		err = try_raw_tp(tp->name, &stage);
+		snprintf(how, sizeof(how), "%sraw_tp", btf_why);
+	}
+	if (err) {
+		item(f, label, false, "%s %s: %s", how, stage, strerror(-err));
+		return false;
+	}
+	item(f, label, true, "%s attached; args (%s)%s", how,
+	     id > 0 ? args : "unknown without BTF", layout_note(tp, nargs));
+	return true;
+}
+
+static bool probe_fentry(FILE *f, const struct btf *btf)
+{
+	const char *fn = "handle_mm_fault", *stage = "find";
+	int id = btf ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -ENOENT;
+	int err = id > 0 ? try_btf_attach(BPF_TRACE_FENTRY, id, &stage) : -ENOENT;
+
+	if (err) {
+		item(f, "program type fentry", false, "%s on %s: %s (optional: mmtop uses tracepoints)",
+		     stage, fn, strerror(-err));
+		return false;
+	}
+	item(f, "program type fentry", true, "attached to %s", fn);
+	return true;
+}
+
+/* Attach a BPF program of @type to a perf event opened from @attr. */
+static int try_perf_bpf(struct perf_event_attr *attr, enum bpf_prog_type type,
+			const char **stage)
+{
+	int fd, pfd, err = 0;
+
+	*stage = "perf_event_open";
+	pfd = syscall(SYS_perf_event_open, attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	*stage = "load";
+	fd = load_prog(type, 0, 0);
+	if (fd < 0) {
+		close(pfd);
+		return fd;
+	}
+	*stage = "attach";
+	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, fd))
+		err = -errno;
+	close(fd);
+	close(pfd);
+	return err;
+}
+
+static bool probe_kprobe(FILE *f)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	const char *stage;
+	char buf[32];
+	int err;
+
+	if (read_small_file("/sys/bus/event_source/devices/kprobe/type", buf,
+			    sizeof(buf))) {
+		item(f, "program type kprobe", false,
+		     "no kprobe PMU: kernel built without CONFIG_KPROBES (optional)");
+		return false;
+	}
+	attr.type = atoi(buf);
+	attr.config1 = (__u64)(unsigned long)"handle_mm_fault";
+	err = try_perf_bpf(&attr, BPF_PROG_TYPE_KPROBE, &stage);
+	item(f, "program type kprobe", !err, err ? "%s: %s (optional)" : "%s%s",
+	     err ? stage : "attached to handle_mm_fault", err ? strerror(-err) : "");
+	return !err;
+}
+
+static const char *tracefs_dir(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s/events", dirs[i]);
+		if (!access(path, R_OK))
+			return dirs[i];
+	}
+	return NULL;
+}
+
+static bool probe_classic_tracepoint(FILE *f)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr),
+					.type = PERF_TYPE_TRACEPOINT,
+					.sample_period = 1 };
+	const char *dir = tracefs_dir(), *stage;
+	char path[160], buf[32];
+	int err;
+
+	if (!dir) {
+		item(f, "program type tracepoint", false,
+		     "tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing); tp_btf and raw_tp need none");
+		return false;
+	}
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/id", dir);
+	err = read_small_file(path, buf, sizeof(buf));
+	if (err) {
+		item(f, "program type tracepoint", false, "%s: %s", path, strerror(-err));
+		return false;
+	}
+	attr.config = atoi(buf);
+	err = try_perf_bpf(&attr, BPF_PROG_TYPE_TRACEPOINT, &stage);
+	item(f, "program type tracepoint", !err, err ? "%s: %s" : "%s%s",
+	     err ? stage : "attached to sched:sched_switch via ", err ? strerror(-err) : dir);
+	return !err;
+}
+
+static bool probe_ringbuf(FILE *f)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
+				sysconf(_SC_PAGESIZE) * 16, NULL);
+
+	item(f, "BPF ring buffer", fd >= 0, fd >= 0 ? "map created" : "%s",
+	     strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+static bool probe_test_run_on_cpu(FILE *f)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
+		    .cpu = 0);
+	int fd = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0), err;
+
+	err = fd < 0 ? fd : bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	item(f, "BPF_PROG_TEST_RUN on a chosen CPU", !err, err ? "%s" :
+	     "raw_tp program run on CPU 0 (used to flush per-CPU counts)",
+	     strerror(-err));
+	return !err;
+}
+
+static bool probe_perf_faults(FILE *f)
+{
+	int fd = perf_sw_open(PERF_COUNT_SW_PAGE_FAULTS_MIN, 0);
+
+	item(f, "perf software fault counters", fd >= 0, fd >= 0 ?
+	     "page-faults-min opened on CPU 0 in counting mode" :
+	     "perf_event_open: %s", strerror(-fd));
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+static void probe_topology(FILE *f)
+{
+	struct topology t;
+	bool *online;
+	int i, n = 0, err = topology_load(&t);
+
+	if (err) {
+		item(f, "CPUs", false, "%s", strerror(-err));
+		return;
+	}
+	online = calloc(t.nr_cpus, sizeof(*online));
+	if (online && !topology_online(&t, online))
+		for (i = 0; i < t.nr_cpus; i++)
+			n += online[i];
+	item(f, "CPUs", n > 0, "%d possible, %d online", t.nr_cpus, n);
+	if (t.numa)
+		item(f, "NUMA nodes (libnuma)", true, "%d node%s", t.nr_nodes,
+		     t.nr_nodes == 1 ? "" : "s");
+	else
+		item(f, "NUMA nodes (libnuma)", false,
+		     "no NUMA support: all CPUs shown as node 0");
+	free(online);
+	topology_free(&t);
+}
+
+static bool probe_fault_source(FILE *f)
+{
+	struct fault_source fs;
+	char msg[512] = "";
+	int ret = fault_source_open(&fs, FAULT_SOURCE_AUTO, libbpf_num_possible_cpus(),
+				    msg, sizeof(msg));
+
+	if (ret < 0) {
+		item(f, "default: per-CPU fault counts", false, "%s", msg);
+		return false;
+	}
+	item(f, "default: per-CPU fault counts", true, "%s via %s%s%s",
+	     fs.ops->name, probe_name(fs.probe), ret ? ": " : "", ret ? msg : "");
+	fs.ops->close(&fs);
+	return true;
+}
+
+static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+int probe_run(FILE *f)
+{
+	struct btf *btf;
+	struct utsname u;
+	char msg[256];
+	bool caps, ok;
+	size_t i;
+	libbpf_print_fn_t old = libbpf_set_print(silent_print);
+
+	uname(&u);
+	item(f, "kernel", true, "%s %s", u.sysname, u.release);
+	caps = !caps_check_tracing(msg, sizeof(msg));
+	item(f, "capabilities CAP_BPF, CAP_PERFMON", caps, caps ? "effective" : "%s", msg);
+	btf = btf__load_vmlinux_btf();
+	if (btf)
+		item(f, "BTF /sys/kernel/btf/vmlinux", true, "loaded (%u types)",
+		     btf__type_cnt(btf));
+	else
+		item(f, "BTF /sys/kernel/btf/vmlinux", false,
+		     "%s: kernel needs CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(tracepoints); i++)
+		probe_tracepoint(f, btf, &tracepoints[i]);
+	probe_fentry(f, btf);
+	probe_kprobe(f);
+	probe_classic_tracepoint(f);
+	probe_ringbuf(f);
+	probe_test_run_on_cpu(f);
+	probe_perf_faults(f);
+	probe_topology(f);
+	ok = caps && probe_fault_source(f);
+	btf__free(btf);
+	libbpf_set_print(old);
+	fprintf(f, "default probe set: %s\n", ok ? "can run" : "cannot run");
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `mmtop probe`: what the running kernel offers, checked by doing it. */
+#ifndef MMTOP_PROBE_H
+#define MMTOP_PROBE_H
+
+#include <stdio.h>
+
+/* Print one line per item; 0 when the default probe set can run, else 1. */
+int probe_run(FILE *f);
+
+#endif

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+struct unit {
+	const char *suffix;
+	double mult;
+};
+
+/* Number with an optional suffix from @units; the empty suffix must be listed. */
+static int parse_scaled(const char *s, const struct unit *units, size_t n,
+			double *out)
+{
+	char *end;
+	double v;
+	size_t i;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcasecmp(end, units[i].suffix) == 0) {
+			*out = v * units[i].mult;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct unit units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+		{ "ns", 1 }, { "m", 60e9 },
+	};
+	double v;
+
+	if (parse_scaled(s, units, ARRAY_SIZE(units), &v) || v >= 1e18)
+		return -1;
+	*ns = (uint64_t)v;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t *bytes)
+{
+	static const struct unit units[] = {
+		{ "", 1 }, { "k", 1ULL << 10 }, { "m", 1ULL << 20 },
+		{ "g", 1ULL << 30 }, { "kib", 1ULL << 10 }, { "mib", 1ULL << 20 },
+		{ "gib", 1ULL << 30 },
+	};
+	double v;
+
+	if (parse_scaled(s, units, ARRAY_SIZE(units), &v) || v >= 1e18)
+		return -1;
+	*bytes = (uint64_t)v;
+	return 0;
+}
+
+int parse_uint(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > INT_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_cpu_list(const char *s, bool *set, int n)
+{
+	int count = 0;
+
+	while (*s && *s != '\n') {
+		char *end;
+		long lo, hi;
+
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		lo = hi = strtol(s, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -1;
+			hi = strtol(end + 1, &end, 10);
+		}
+		if (lo > hi || hi >= n)
+			return -1;
+		for (; lo <= hi; lo++, count++)
+			set[lo] = true;
+		if (*end == ',')
+			end++;
+		else if (*end && *end != '\n')
+			return -1;
+		s = end;
+	}
+	return count;
+}
+
+int read_small_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return 0;
+}

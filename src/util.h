@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by every part of mmtop: clocks and argument parsing. */
+#ifndef MMTOP_UTIL_H
+#define MMTOP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define NSEC_PER_SEC 1000000000ULL
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+uint64_t clock_ns(clockid_t clock);
+
+/* "1", "0.5", "250ms", "2s", "1m", "100us" -> nanoseconds; -1 on error. */
+int parse_duration(const char *s, uint64_t *ns);
+/* "4096", "64K", "64M", "1G" (binary units) -> bytes; -1 on error. */
+int parse_size(const char *s, uint64_t *bytes);
+/* Non-negative decimal integer that fits an int; -1 on error. */
+int parse_uint(const char *s, unsigned int *out);
+/*
+ * Kernel cpulist syntax ("0-3,8,10-11") -> set[i] = true for listed i < n.
+ * Returns the number of entries set, -1 on a syntax error or i >= n.
+ */
+int parse_cpu_list(const char *s, bool *set, int n);
+/* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
+int read_small_file(const char *path, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,30 @@
+# Command line: help, version, usage errors, privileges.
+. tests/lib.sh
+
+"$MMTOP" --help >"$TMP/help" 2>&1
+check "--help exits 0 and shows usage" grep -q "^usage: mmtop" "$TMP/help"
+check "--version prints the version" sh -c "'$MMTOP' --version | grep -Eq '^mmtop [0-9]+\.[0-9]+'"
+
+for args in "--no-such-option" "-d" "-d 0" "-d abc" "-n 0" "--format xml" \
+	    "--fault-source bogus" "frobnicate" "probe extra" "bench" "bench nope" \
+	    "bench pft -t 0" "bench pft --vma diagonal" "bench pft --cpu 9999"; do
+	# shellcheck disable=SC2086
+	"$MMTOP" $args >"$TMP/out" 2>&1
+	rc=$?
+	check "'mmtop $args' is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+done
+
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "privilege checks: need root and setpriv to drop capabilities"
+	exit 0
+fi
+setpriv --reuid=65534 --regid=65534 --clear-groups "$MMTOP" -b -n 1 >"$TMP/out" 2>&1
+rc=$?
+check "as nobody: exit 2 (got $rc)" test "$rc" -eq 2
+check "as nobody: names CAP_BPF and CAP_PERFMON" \
+	grep -q "missing capability CAP_BPF and CAP_PERFMON" "$TMP/out"
+setpriv --inh-caps=-perfmon --bounding-set=-perfmon "$MMTOP" -b -n 1 >"$TMP/out" 2>&1
+rc=$?
+check "root without CAP_PERFMON: exit 2 (got $rc)" test "$rc" -eq 2
+check "root without CAP_PERFMON: names only CAP_PERFMON" \
+	grep -q "missing capability CAP_PERFMON:" "$TMP/out"

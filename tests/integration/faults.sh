@@ -1,0 +1,67 @@
+# Per-CPU fault counts against a workload with a known effect: pft pinned to
+# CPU k touches N fresh 4K pages (N faults) while mmtop and perf stat, both
+# pinned to another CPU, watch. Checked for each fault source.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "per-CPU fault counts: $why"
+	exit 0
+fi
+set -- $(online_cpus)
+if [ $# -lt 2 ]; then
+	skip "per-CPU fault counts: need two online CPUs, have $#"
+	exit 0
+fi
+first=$1
+shift $(($# - 1))
+last=$1
+pages=16384	# 64 MiB
+
+run_source() { # run_source SOURCE PROBE_REGEX WORK_CPU WATCH_CPU
+	src=$1 want=$2 k=$3 w=$4 out="$TMP/$1.csv"
+	taskset -c "$w" perf stat -a -A -x, -e page-faults -o "$TMP/perf" sleep 5 &
+	perf_pid=$!
+	sleep 0.3
+	taskset -c "$w" "$MMTOP" -b -d 0.5 -n 8 --format csv --fault-source "$src" >"$out" 2>"$TMP/err" &
+	mmtop_pid=$!
+	sleep 1
+	taskset -c "$k" "$MMTOP" bench pft -t 1 -s $((pages * 4))K --cpu "$k" >"$TMP/pft"
+	wait $mmtop_pid
+	rc=$?
+	wait $perf_pid
+	check "$src: mmtop -b exits 0 (got $rc)" test "$rc" -eq 0
+	check "$src: every row names the $want probe" \
+		awk -F, -v w="$want" 'NR > 1 && $13 !~ w { bad = 1 } END { exit bad || NR < 2 }' "$out"
+	got=$(csv_sum "$out" cpu "$k")
+	other=$(csv_sum "$out" cpu "$w")
+	ref=$(awk -F, -v c="CPU$k" '$1 == c { print $2 }' "$TMP/perf")
+	check "$src: CPU $k saw >= $pages faults (mmtop: $got)" test "$got" -ge "$pages"
+	check "$src: CPU $w saw far fewer ($other < $got / 4)" test "$other" -lt $((got / 4))
+	check "$src: CPU $k agrees with perf stat within 5% (mmtop $got, perf $ref)" \
+		within 5 "$got" "${ref:-0}"
+	node=$(awk -F, '$4 == "node" { s += $8 } END { print s + 0 }' "$out")
+	cpus=$(awk -F, '$4 == "cpu" { s += $8 } END { print s + 0 }' "$out")
+	total=$(csv_sum "$out" total -1)
+	check "$src: node and total rows add up to the CPU rows ($node, $total, $cpus)" \
+		test "$node" -eq "$cpus" -a "$total" -eq "$cpus"
+}
+
+run_source sched '^faults:(tp_btf|raw_tp)$' "$last" "$first"
+run_source perf '^faults:perf$' "$first" "$last"
+
+# JSON: every line is one valid object with the documented keys.
+"$MMTOP" -b -d 0.2 -n 3 --format json >"$TMP/json"
+check "json: 3 lines for -n 3" test "$(wc -l <"$TMP/json")" -eq 3
+if command -v python3 >/dev/null; then
+	check "json: every line parses and has time, interval_s, total, cpus, nodes, drops, probes" \
+		python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert {"time", "interval_s", "total", "cpus", "nodes", "drops", "probes"} <= o.keys()
+    assert o["probes"] == ["faults:tp_btf"] or o["probes"] == ["faults:raw_tp"]
+' "$TMP/json"
+else
+	fail "json: python3 (installed by scripts/deps.sh) is missing"
+fi

@@ -1,0 +1,68 @@
+# Stopping cleanly (SIGINT, SIGTERM, SIGHUP, a closed pipe) and CPU hotplug.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "signals and hotplug: $why"
+	exit 0
+fi
+
+# mmtop's BPF programs loaded in the kernel, as bpftool sees them.
+our_progs() {
+	bpftool prog show 2>/dev/null | grep -c "name fault_" || true
+}
+
+before=$(our_progs)
+for sig in INT TERM HUP; do
+	"$MMTOP" -b -d 0.2 --format json >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	sleep 1
+	check "SIG$sig: BPF programs loaded while running" test "$(our_progs)" -gt "$before"
+	kill -s "$sig" $pid
+	wait $pid
+	rc=$?
+	check "SIG$sig: exit status 0 (got $rc)" test "$rc" -eq 0
+	check "SIG$sig: output ends with a complete line" sh -c "tail -c1 '$TMP/out' | od -c | grep -q '\\\\n'"
+	# The kernel frees programs after an RCU grace period: give it 2 s.
+	i=0
+	while [ "$(our_progs)" -ne "$before" ] && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "SIG$sig: BPF programs gone after exit" test "$(our_progs)" -eq "$before"
+	check "SIG$sig: nothing on stderr" test ! -s "$TMP/err"
+done
+
+"$MMTOP" -b -d 0.1 | head -n 3 >/dev/null
+rc=$?
+check "a closed pipe ends mmtop quietly" test "$rc" -eq 0
+
+# CPU hotplug: a CPU going offline is shown offline, not as an error, and
+# is counted again once back.
+set -- $(online_cpus)
+shift $(($# - 1))
+cpu=$1
+ctl=/sys/devices/system/cpu/cpu$cpu/online
+if [ "$cpu" -eq 0 ] || [ ! -w "$ctl" ]; then
+	skip "hotplug: no CPU other than 0 can be taken offline here"
+	exit 0
+fi
+trap 'echo 1 >"$ctl"; rm -rf "$TMP"' EXIT
+for src in sched perf; do
+	"$MMTOP" -b -d 0.5 -n 10 --format csv --fault-source $src >"$TMP/hp.csv" 2>"$TMP/err" &
+	pid=$!
+	sleep 1
+	echo 0 >"$ctl"
+	sleep 1.5
+	echo 1 >"$ctl"
+	sleep 0.5
+	taskset -c "$cpu" "$MMTOP" bench pft -s 16M --cpu "$cpu" >/dev/null
+	wait $pid
+	rc=$?
+	check "hotplug $src: exit 0 (got $rc)" test "$rc" -eq 0
+	check "hotplug $src: CPU $cpu shown offline in some interval" \
+		awk -F, -v c="$cpu" '$4 == "cpu" && $5 == c && $7 == 0 { f = 1 } END { exit !f }' "$TMP/hp.csv"
+	n=$(awk -F, -v c="$cpu" '$4 == "cpu" && $5 == c && $7 == 1 && $2 >= 6 { s += $8 } END { print s + 0 }' "$TMP/hp.csv")
+	check "hotplug $src: faults counted on CPU $cpu after it came back ($n >= 4096)" test "$n" -ge 4096
+	check "hotplug $src: nothing on stderr" test ! -s "$TMP/err"
+done

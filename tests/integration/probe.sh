@@ -1,0 +1,54 @@
+# mmtop probe: one line per item; what it claims matches the kernel's BTF.
+. tests/lib.sh
+
+why=$(bpf_refused)
+"$MMTOP" probe >"$TMP/probe" 2>&1
+rc=$?
+cat "$TMP/probe"
+if [ -n "$why" ]; then
+	check "probe without BPF: exit 1 (got $rc)" test "$rc" -eq 1
+	skip "probe: $why"
+	exit 0
+fi
+check "probe exits 0 when the default set can run (got $rc)" test "$rc" -eq 0
+check "probe says the default set can run" grep -q "^default probe set: can run" "$TMP/probe"
+
+bpftool btf dump file /sys/kernel/btf/vmlinux >"$TMP/btf" 2>/dev/null
+for tp in sched:sched_switch mmap_lock:mmap_lock_start_locking \
+	  mmap_lock:mmap_lock_acquire_returned mmap_lock:mmap_lock_released \
+	  lock:contention_begin lock:contention_end exceptions:page_fault_user \
+	  exceptions:page_fault_kernel kmem:mm_page_alloc_zone_locked \
+	  kmem:mm_page_pcpu_drain sched:sched_process_fork task:task_newtask \
+	  raw_syscalls:sys_enter raw_syscalls:sys_exit; do
+	line=$(grep "^tracepoint $tp " "$TMP/probe")
+	if grep -q "TYPEDEF 'btf_trace_${tp#*:}'" "$TMP/btf"; then
+		case $line in
+		*" yes tp_btf attached"*) pass "$tp: in BTF and attached" ;;
+		*) fail "$tp: in BTF but probe says: $line" ;;
+		esac
+	else
+		case $line in
+		*" no "*|*" yes "*raw_tp*) pass "$tp: not in BTF, probe says: $line" ;;
+		*) fail "$tp: not in BTF, probe says: $line" ;;
+		esac
+	fi
+done
+
+# mmap_lock_start_locking lost memcg_path in 6.14: 3 prototype entries, not 4.
+id=$(grep "TYPEDEF 'btf_trace_mmap_lock_start_locking'" "$TMP/btf" | sed -E 's/.*type_id=([0-9]+).*/\1/')
+if [ -n "$id" ]; then
+	proto=$(awk -v id="[$id]" '$1 == id { print $4 }' "$TMP/btf" | sed 's/type_id=//')
+	vlen=$(awk -v id="[$proto]" '$1 == id { print $NF }' "$TMP/btf" | sed 's/vlen=//')
+	want="pre-6.14 layout"
+	[ "$vlen" = 3 ] && want="6.14+ layout"
+	check "mmap_lock layout reported as '$want' (prototype has $vlen entries)" \
+		grep -q "mmap_lock_start_locking .*$want" "$TMP/probe"
+fi
+for item in "program type fentry" "program type kprobe" "program type tracepoint" \
+	    "BPF ring buffer" "perf software fault counters" "CPUs" "NUMA nodes" \
+	    "BTF /sys/kernel/btf/vmlinux" "default: per-CPU fault counts"; do
+	check "probe reports '$item' with yes/no and a reason" \
+		grep -Eq "^$item .* (yes|no) +[^ ]" "$TMP/probe"
+done
+online=$(online_cpus | wc -w)
+check "probe counts $online online CPUs" grep -q "^CPUs .* $online online" "$TMP/probe"

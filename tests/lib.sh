@@ -1,0 +1,41 @@
+# Helpers for tests/integration/*.sh (sourced). Results are lines starting
+# with PASS, FAIL or SKIP, counted by tests/run.sh.
+MMTOP=${MMTOP:-./mmtop}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; }
+skip() { echo "SKIP $*"; }
+check() { # check DESCRIPTION COMMAND...
+	desc=$1
+	shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# Why the kernel refuses BPF tracing, or nothing if it accepts it. Asked of
+# bpftool, not of mmtop, so a broken mmtop probe cannot turn into a skip.
+bpf_refused() {
+	[ "$(id -u)" -eq 0 ] || { echo "not root"; return; }
+	bpftool feature probe kernel 2>/dev/null |
+		grep -q "program_type raw_tracepoint is available" ||
+		echo "kernel refuses BPF raw_tracepoint programs (bpftool feature probe)"
+}
+
+# Online CPU ids, space separated.
+online_cpus() {
+	awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		lo = r[1]; hi = n > 1 ? r[2] : r[1];
+		for (c = lo; c <= hi; c++) printf "%d ", c } }' \
+		/sys/devices/system/cpu/online
+}
+
+# Sum of column minflt (8) of the CSV rows of one kind and id.
+csv_sum() { # csv_sum FILE KIND ID
+	awk -F, -v k="$2" -v id="$3" '$4 == k && $5 == id { s += $8 } END { print s + 0 }' "$1"
+}
+
+# within PCT A B: |A - B| <= PCT% of B
+within() {
+	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}

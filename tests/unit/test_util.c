@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "unit.h"
+#include "util.h"
+
+static void test_duration(void)
+{
+	uint64_t ns = 0;
+
+	CHECK(!parse_duration("1", &ns) && ns == NSEC_PER_SEC, "duration 1 = 1 s");
+	CHECK(!parse_duration("0.5", &ns) && ns == NSEC_PER_SEC / 2, "duration 0.5");
+	CHECK(!parse_duration("250ms", &ns) && ns == 250000000, "duration 250ms");
+	CHECK(!parse_duration("2s", &ns) && ns == 2 * NSEC_PER_SEC, "duration 2s");
+	CHECK(!parse_duration("1m", &ns) && ns == 60 * NSEC_PER_SEC, "duration 1m");
+	CHECK(!parse_duration("100us", &ns) && ns == 100000, "duration 100us");
+	CHECK(parse_duration("", &ns), "empty duration refused");
+	CHECK(parse_duration("-1", &ns), "negative duration refused");
+	CHECK(parse_duration("1x", &ns), "unknown unit refused");
+	CHECK(parse_duration("nan", &ns), "nan refused");
+}
+
+static void test_size(void)
+{
+	uint64_t b = 0;
+
+	CHECK(!parse_size("4096", &b) && b == 4096, "size 4096");
+	CHECK(!parse_size("64M", &b) && b == 64ULL << 20, "size 64M");
+	CHECK(!parse_size("1G", &b) && b == 1ULL << 30, "size 1G");
+	CHECK(!parse_size("2KiB", &b) && b == 2048, "size 2KiB");
+	CHECK(parse_size("12Q", &b), "unknown size unit refused");
+}
+
+static void test_uint(void)
+{
+	unsigned int v = 0;
+
+	CHECK(!parse_uint("42", &v) && v == 42, "uint 42");
+	CHECK(parse_uint("4x", &v), "trailing junk refused");
+	CHECK(parse_uint("-3", &v), "negative refused");
+	CHECK(parse_uint("99999999999", &v), "overflow refused");
+}
+
+static void test_cpu_list(void)
+{
+	bool set[16];
+
+	memset(set, 0, sizeof(set));
+	CHECK(parse_cpu_list("0-3,8,10-11\n", set, 16) == 7 && set[0] && set[3] &&
+	      !set[4] && set[8] && set[11] && !set[12], "cpulist 0-3,8,10-11");
+	memset(set, 0, sizeof(set));
+	CHECK(parse_cpu_list("1", set, 16) == 1 && set[1] && !set[0], "cpulist 1");
+	CHECK(parse_cpu_list("3-1", set, 16) < 0, "reversed range refused");
+	CHECK(parse_cpu_list("16", set, 16) < 0, "id beyond the array refused");
+	CHECK(parse_cpu_list("1,,2", set, 16) < 0, "empty element refused");
+	CHECK(parse_cpu_list("1-", set, 16) < 0, "open range refused");
+}
+
+int main(void)
+{
+	test_duration();
+	test_size();
+	test_uint();
+	test_cpu_list();
+	UNIT_EXIT();
+}
