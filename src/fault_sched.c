@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -62,6 +63,13 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 
 	if (!p)
 		return -1;
+	/* CO-RE relocations need it for both program flavours. */
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(err, errlen, "/sys/kernel/btf/vmlinux: %s: the kernel needs CONFIG_DEBUG_INFO_BTF=y",
+			 strerror(errno));
+		free(p);
+		return -1;
+	}
 	p->slots = calloc(libbpf_num_possible_cpus(), sizeof(*p->slots));
 	if (!p->slots) {
 		snprintf(err, errlen, "out of memory");

@@ -80,31 +80,14 @@ static int load_prog(enum bpf_prog_type type, enum bpf_attach_type attach,
 	return fd < 0 ? -errno : fd;
 }
 
-/* Load a BTF-typed program against @btf_id and attach it; 0 or -errno. */
-static int try_btf_attach(enum bpf_attach_type attach, int btf_id,
-			  const char **stage)
+/*
+ * Attach loaded program @fd to raw tracepoint @name (NULL: the target given
+ * at load time through its BTF id), detach and close it; 0 or -errno.
+ */
+static int attach_once(int fd, const char *name, const char **stage)
 {
-	int fd, link;
+	int link;
 
-	*stage = "load";
-	fd = load_prog(BPF_PROG_TYPE_TRACING, attach, btf_id);
-	if (fd < 0)
-		return fd;
-	*stage = "attach";
-	link = bpf_raw_tracepoint_open(NULL, fd);
-	link = link < 0 ? -errno : link;
-	if (link >= 0)
-		close(link);
-	close(fd);
-	return link < 0 ? link : 0;
-}
-
-static int try_raw_tp(const char *name, const char **stage)
-{
-	int fd, link;
-
-	*stage = "load";
-	fd = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0);
 	if (fd < 0)
 		return fd;
 	*stage = "attach";
@@ -114,6 +97,22 @@ static int try_raw_tp(const char *name, const char **stage)
 		close(link);
 	close(fd);
 	return link < 0 ? link : 0;
+}
+
+/* A BTF-typed program (tp_btf, fentry) against @btf_id. */
+static int try_btf_attach(enum bpf_attach_type attach, int btf_id,
+			  const char **stage)
+{
+	*stage = "load";
+	return attach_once(load_prog(BPF_PROG_TYPE_TRACING, attach, btf_id),
+			   NULL, stage);
+}
+
+static int try_raw_tp(const char *name, const char **stage)
+{
+	*stage = "load";
+	return attach_once(load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0), name,
+			   stage);
 }
 
 /* "struct mm_struct *", "bool", ... for an argument in a BTF prototype. */
