@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loading a BPF object whose tracepoint programs come in two flavours:
+ * SEC("tp_btf/X") (typed, cheapest) and SEC("raw_tp/X") (the fallback where
+ * tp_btf cannot attach). All tp_btf programs are tried first; if any fails
+ * to load or attach, the object is opened again with the raw_tp ones.
+ * Programs in a bare SEC("raw_tp") are not attached: user space runs them
+ * with BPF_PROG_TEST_RUN.
+ */
+#ifndef MMTOP_TP_OBJECT_H
+#define MMTOP_TP_OBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct bpf_object;
+struct bpf_link;
+
+#define TP_OBJECT_MAX_LINKS 16
+
+struct tp_object_ops {
+	/* Open the skeleton, set its read-only tunables; NULL on error. */
+	void *(*open)(void *arg, struct bpf_object **obj);
+	void (*destroy)(void *skel);
+};
+
+struct tp_object {
+	const struct tp_object_ops *ops;
+	void *skel;
+	bool btf;			/* the tp_btf flavour is attached */
+	struct bpf_link *links[TP_OBJECT_MAX_LINKS];
+	int nr_links;
+};
+
+/* 0, or -1 with both flavours' errors in @err. */
+int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
+		   void *arg, char *err, size_t errlen);
+void tp_object_close(struct tp_object *o);
+
+#endif
