@@ -22,4 +22,80 @@ struct fault_slot {
 	__u64 maj_flt;		/* major faults accounted to this CPU */
 };
 
+/*
+ * Per-process fault counts, harvested the same way. Keyed by the interval's
+ * epoch: user space flips proc_epoch, runs the flush on every CPU (after
+ * which no program still writes the old epoch), then drains the old keys.
+ */
+struct proc_fault_key {
+	__u32 tgid;
+	__u32 epoch;		/* proc_epoch & 1 when written */
+};
+
+struct proc_fault {
+	__u64 min_flt;
+	__u64 maj_flt;
+};
+
+/* log2 histograms of nanoseconds: bucket i holds [2^i, 2^(i+1)) ns. */
+#define MMTOP_HIST_BUCKETS 32
+/* Kernel frames kept per call-site stack. */
+#define MMTOP_STACK_DEPTH 16
+#define MMTOP_COMM_LEN 16
+
+/* One aggregation row: a process taking mmap_lock from one kernel stack. */
+struct lock_key {
+	__u64 stack;		/* hash of the kernel stack; 0: not taken */
+	__u32 tgid;
+	__u16 write;		/* 1: taken for write */
+	__u16 foreign;		/* 1: another mm than the task's own */
+};
+
+/* A kernel stack, innermost frame first, zero-padded. */
+struct lock_stack {
+	__u64 ips[MMTOP_STACK_DEPTH];
+};
+
+struct lock_stats {
+	__u64 acquired;		/* successful acquisitions */
+	__u64 failed;		/* trylock failed or killable wait interrupted */
+	__u64 wait_ns;		/* start_locking -> acquire_returned */
+	__u64 wait_max_ns;
+	__u64 holds;		/* acquisitions released */
+	__u64 hold_ns;		/* acquire_returned -> released */
+	__u64 hold_max_ns;
+	__u64 wait_hist[MMTOP_HIST_BUCKETS];
+	__u64 hold_hist[MMTOP_HIST_BUCKETS];
+};
+
+enum lock_kind {
+	LOCK_KIND_MMAP_LOCK = 1,
+};
+
+/* Ring-buffer record for a wait or hold above the slow threshold. */
+struct lock_event {
+	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
+	__u64 wait_ns;
+	__u64 hold_ns;		/* 0: the event is a slow wait */
+	__u32 pid;
+	__u32 tid;
+	__u32 cpu;
+	__u32 pad0;
+	__u64 stack;
+	__u8 kind;		/* enum lock_kind */
+	__u8 write;
+	__u8 foreign;
+	__u8 pad[5];
+	char comm[MMTOP_COMM_LEN];
+};
+
+/* What the BPF side could not record, counted per CPU. */
+enum bpf_drop {
+	BPF_DROP_TASK_FULL,	/* per-task lock state map full */
+	BPF_DROP_STATS_FULL,	/* aggregation map full */
+	BPF_DROP_STACK,		/* stack not taken or not stored */
+	BPF_DROP_RINGBUF,	/* slow-event ring buffer full */
+	BPF_DROP__COUNT
+};
+
 #endif

@@ -6,5 +6,6 @@
 /* argv[0] is the workload name. Exit status: 0, 1 on failure, 2 on usage. */
 int bench_main(int argc, char **argv);
 int bench_pft(int argc, char **argv);
+int bench_churn(int argc, char **argv);
 
 #endif

@@ -129,8 +129,8 @@ static int pft_run(const struct pft_opts *o)
 
 	if (!w)
 		return 1;
-	printf("# pft: %u thread%s, %llu KiB each, %s, %s pages, cpus ",
-	       o->threads, o->threads == 1 ? "" : "s",
+	printf("# pft: pid %d, %u thread%s, %llu KiB each, %s, %s pages, cpus ",
+	       getpid(), o->threads, o->threads == 1 ? "" : "s",
 	       (unsigned long long)o->size >> 10,
 	       o->per_thread_vma ? "one VMA per thread" : "one shared VMA",
 	       o->thp ? "THP allowed" : "4K (MADV_NOHUGEPAGE)");

@@ -13,7 +13,43 @@ static void read_sources(struct collector *c)
 		/* Without the online mask, assume what we had is still up. */
 		c->drops[DROP_READ]++;
 	}
-	c->faults.ops->read(&c->faults, c->online, c->cum, c->drops);
+	if (c->faults.ops)
+		c->faults.ops->read(&c->faults, c->online, c->cum, c->drops);
+}
+
+/*
+ * Open the optional families. A family that cannot open is off with its
+ * reason shown (n/a) and a warning in @msg; the rest keeps running.
+ */
+static int open_families(struct collector *c, const struct collector_opts *o,
+			 char *msg, size_t msglen)
+{
+	struct lock_source_opts lo = {
+		.slow_ns = o->slow_ns, .attach = o->attach,
+		.pids = o->pids, .nr_pids = o->nr_pids,
+	};
+	char err[256];
+	int ret = 0;
+
+	if (o->disabled & (1u << FAMILY_FAULTS)) {
+		snprintf(c->na[FAMILY_FAULTS], sizeof(c->na[0]), "disabled by --disable-probe");
+	} else {
+		ret = fault_source_open(&c->faults, o->faults, o->attach,
+					c->topo.nr_cpus, msg, msglen);
+		if (ret < 0)
+			return -1;
+	}
+	if (o->disabled & (1u << FAMILY_MMAP_LOCK)) {
+		snprintf(c->na[FAMILY_MMAP_LOCK], sizeof(c->na[0]), "disabled by --disable-probe");
+		return ret;
+	}
+	c->locks = lock_source_open(&lo, c->topo.nr_cpus, err, sizeof(err));
+	if (!c->locks) {
+		snprintf(c->na[FAMILY_MMAP_LOCK], sizeof(c->na[0]), "%s", err);
+		snprintf(msg, msglen, "mmap_lock probes unavailable: %s", err);
+		return 1;
+	}
+	return ret;
 }
 
 int collector_open(struct collector *c, const struct collector_opts *opts,
@@ -35,7 +71,10 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		snprintf(msg, msglen, "out of memory");
 		return -1;
 	}
-	ret = fault_source_open(&c->faults, opts->faults, nr, msg, msglen);
+	c->slow_ns = opts->slow_ns;
+	for (ret = 0; ret < opts->nr_pids; ret++)
+		vma_track(&c->vmas, opts->pids[ret], "", 0);
+	ret = open_families(c, opts, msg, msglen);
 	if (ret < 0)
 		return -1;
 	read_sources(c);
@@ -47,6 +86,16 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 int collector_snapshot_init(const struct collector *c, struct snapshot *s)
 {
 	return snapshot_init(s, c->topo.nr_cpus, c->topo.nr_nodes);
+}
+
+static void vma_rows(struct collector *c, struct snapshot *s)
+{
+	const struct proc_faults *procs = NULL;
+	int nr = 0;
+
+	if (c->faults.ops && c->faults.ops->processes)
+		procs = c->faults.ops->processes(&c->faults, &nr);
+	vma_rows_build(&c->vmas, s, procs, nr);
 }
 
 static uint64_t delta(uint64_t now, uint64_t before)
@@ -64,7 +113,13 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	s->seq = ++c->seq;
 	s->wall_ns = clock_ns(CLOCK_REALTIME);
 	s->interval_ns = now - c->last_ns;
-	s->probes = 1u << c->faults.probe;
+	s->probes = 0;
+	if (c->faults.ops)
+		s->probes |= 1u << c->faults.probe;
+	if (c->locks)
+		s->probes |= 1u << lock_source_probe(c->locks);
+	memcpy(s->na, c->na, sizeof(s->na));
+	s->slow_ns = c->slow_ns;
 	c->last_ns = now;
 	for (cpu = 0; cpu < c->topo.nr_cpus; cpu++) {
 		struct cpu_sample *cs = &s->cpus[cpu];
@@ -72,11 +127,17 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		cs->online = c->online[cpu];
 		cs->node = c->topo.cpu_node[cpu];
 		memset(&cs->faults, 0, sizeof(cs->faults));
+		cs->fallbacks = cs->anon = 0;
 		if (!cs->online)
 			continue;
 		cs->faults.min_flt = delta(c->cum[cpu].min_flt, c->prev[cpu].min_flt);
 		cs->faults.maj_flt = delta(c->cum[cpu].maj_flt, c->prev[cpu].maj_flt);
 		c->prev[cpu] = c->cum[cpu];
+	}
+	snapshot_clear_rows(s);
+	if (c->locks) {
+		lock_source_read(c->locks, s, c->drops);
+		vma_rows(c, s);
 	}
 	memcpy(s->drops, c->drops, sizeof(s->drops));
 	snapshot_sum(s);
@@ -86,6 +147,7 @@ void collector_close(struct collector *c)
 {
 	if (c->faults.ops)
 		c->faults.ops->close(&c->faults);
+	lock_source_close(c->locks);
 	free(c->online);
 	free(c->cum);
 	free(c->prev);

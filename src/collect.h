@@ -10,16 +10,27 @@
 #include <stddef.h>
 
 #include "fault_source.h"
+#include "lock_source.h"
 #include "snapshot.h"
 #include "topology.h"
+#include "vma_rows.h"
 
 struct collector_opts {
 	enum fault_source_kind faults;
+	enum tp_flavour attach;
+	uint32_t disabled;		/* bitmask of 1 << enum probe_family */
+	uint64_t slow_ns;
+	const int *pids;		/* -p filter */
+	int nr_pids;
 };
 
 struct collector {
 	struct topology topo;
-	struct fault_source faults;
+	struct fault_source faults;	/* ops NULL: family off */
+	struct lock_source *locks;	/* NULL: family off */
+	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];	/* why a family is off */
+	struct vma_tracker vmas;
+	uint64_t slow_ns;
 	bool *online;
 	struct fault_counts *cum, *prev;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "snapshot.h"
+#include "tp_object.h"
 
 enum fault_source_kind {
 	FAULT_SOURCE_AUTO,	/* sched if it loads, else perf */
@@ -22,10 +23,17 @@ enum fault_source_kind {
 	FAULT_SOURCE_PERF,
 };
 
+/* Faults of one process during the last interval. */
+struct proc_faults {
+	int pid;
+	struct fault_counts faults;
+};
+
 struct fault_source {
 	const struct fault_source_ops *ops;
 	enum probe_id probe;	/* which mechanism is active */
 	int nr_cpus;
+	enum tp_flavour attach;	/* for sched */
 	void *priv;
 };
 
@@ -39,6 +47,12 @@ struct fault_source_ops {
 	 */
 	void (*read)(struct fault_source *fs, bool *online,
 		     struct fault_counts *cum, uint64_t *drops);
+	/*
+	 * Per-process faults of the interval that the last read() closed:
+	 * every process that faulted, exited ones included. NULL where the
+	 * source has no per-process counts (perf).
+	 */
+	const struct proc_faults *(*processes)(struct fault_source *fs, int *nr);
 	void (*close)(struct fault_source *fs);
 };
 
@@ -51,6 +65,6 @@ int fault_source_parse(const char *s, enum fault_source_kind *kind);
  * when AUTO fell back to perf (err then says why), or -1 (err says why).
  */
 int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
-		      int nr_cpus, char *err, size_t errlen);
+		      enum tp_flavour attach, int nr_cpus, char *err, size_t errlen);
 
 #endif

@@ -17,6 +17,8 @@ static const char usage_text[] =
 "usage: mmtop [OPTIONS]                 live view of memory-management contention\n"
 "       mmtop probe                     what the running kernel offers\n"
 "       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
+"       mmtop bench churn [CHURN OPTIONS]\n"
+"                                       mmap_lock writers against faulting threads\n"
 "\n"
 "Options:\n"
 "  -b, --batch               batch mode: print one block per interval (the\n"
@@ -28,6 +30,15 @@ static const char usage_text[] =
 "      --fault-source SOURCE per-CPU fault counts from: auto (default), sched\n"
 "                            (kernel per-task counters read at context switch)\n"
 "                            or perf (software counters)\n"
+"  -p, --pid PID[,PID...]    show only these processes' lock, VMA-lock and\n"
+"                            slow-event rows\n"
+"      --slow DURATION       log mmap_lock waits and holds at least this long\n"
+"                            (default 1ms)\n"
+"      --disable-probe FAMILY\n"
+"                            leave a probe family off: faults or mmap_lock\n"
+"                            (repeatable); its cells show n/a\n"
+"      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
+"                            tp_btf or raw_tp\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -40,6 +51,14 @@ static const char usage_text[] =
 "      --cpu LIST            pin threads round robin to CPUs, e.g. 0 or 0-1\n"
 "  -r, --repeat N            repetitions (default 1)\n"
 "      --thp                 allow transparent huge pages (default: 4K only)\n"
+"\n"
+"CHURN options (mmtop bench churn):\n"
+"  -t, --threads N           fault threads (default 1)\n"
+"  -n, --rounds N            rounds of mmap, mprotect, mremap, munmap and two\n"
+"                            brk calls (default 2000)\n"
+"      --chunk SIZE          fresh mapping each fault thread touches, then\n"
+"                            unmaps (default 1M)\n"
+"      --fork N              also fork N times (child exits at once)\n"
 "\n"
 "Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n"
 "See mmtop(8).\n";
@@ -75,6 +94,41 @@ static int need_tracing_caps(void)
 	return 2;
 }
 
+#define MAX_PIDS 64
+
+/* "123,456" -> the collector's PID filter. */
+static int parse_pids(const char *arg, struct collector_opts *o)
+{
+	static int pids[MAX_PIDS];
+	char buf[1024], *tok, *save;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int pid;
+
+		if (parse_uint(tok, &pid) || !pid || o->nr_pids == MAX_PIDS)
+			return -1;
+		pids[o->nr_pids++] = pid;
+	}
+	o->pids = pids;
+	return o->nr_pids ? 0 : -1;
+}
+
+static int disable_family(const char *name, uint32_t *disabled)
+{
+	int i;
+
+	for (i = 0; i < FAMILY__COUNT; i++) {
+		if (!strcmp(name, family_name(i))) {
+			*disabled |= 1u << i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /* Parse the live/batch options; returns -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, struct batch_opts *o)
 {
@@ -84,6 +138,10 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "fault-source", required_argument, NULL, 'F' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "slow", required_argument, NULL, 'S' },
+		{ "disable-probe", required_argument, NULL, 'D' },
+		{ "attach", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -92,7 +150,7 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 	int opt;
 
 	/* '+': stop at the first non-option, the subcommand. */
-	while ((opt = getopt_long(argc, argv, "+bd:n:f:vhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+bd:n:f:p:vhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			break;	/* the only mode until the viewer lands */
@@ -112,6 +170,22 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 		case 'F':
 			if (fault_source_parse(optarg, &o->collect.faults))
 				return usage_error("unknown fault source '%s' (auto, sched, perf)", optarg);
+			break;
+		case 'p':
+			if (parse_pids(optarg, &o->collect))
+				return usage_error("invalid PID list '%s'", optarg);
+			break;
+		case 'S':
+			if (parse_duration(optarg, &o->collect.slow_ns))
+				return usage_error("invalid duration '%s'", optarg);
+			break;
+		case 'D':
+			if (disable_family(optarg, &o->collect.disabled))
+				return usage_error("unknown probe family '%s' (faults, mmap_lock)", optarg);
+			break;
+		case 'A':
+			if (tp_flavour_parse(optarg, &o->collect.attach))
+				return usage_error("unknown attach mode '%s' (auto, tp_btf, raw_tp)", optarg);
 			break;
 		case 'v':
 			verbose = true;
@@ -134,7 +208,11 @@ int main(int argc, char **argv)
 	struct batch_opts o = {
 		.interval_ns = NSEC_PER_SEC,
 		.format = OUTPUT_TEXT,
-		.collect = { .faults = FAULT_SOURCE_AUTO },
+		.collect = {
+			.faults = FAULT_SOURCE_AUTO,
+			.attach = TP_AUTO,
+			.slow_ns = NSEC_PER_SEC / 1000,
+		},
 	};
 	const char *cmd;
 	int ret = parse_options(argc, argv, &o);

@@ -381,7 +381,7 @@ static bool probe_fault_source(FILE *f)
 {
 	struct fault_source fs;
 	char msg[512] = "";
-	int ret = fault_source_open(&fs, FAULT_SOURCE_AUTO, libbpf_num_possible_cpus(),
+	int ret = fault_source_open(&fs, FAULT_SOURCE_AUTO, TP_AUTO, libbpf_num_possible_cpus(),
 				    msg, sizeof(msg));
 
 	if (ret < 0) {

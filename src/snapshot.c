@@ -10,11 +10,41 @@ static const char *const probe_names[PROBE__COUNT] = {
 	[PROBE_FAULTS_TP_BTF] = "faults:tp_btf",
 	[PROBE_FAULTS_RAW_TP] = "faults:raw_tp",
 	[PROBE_FAULTS_PERF] = "faults:perf",
+	[PROBE_MMAP_LOCK_TP_BTF] = "mmap_lock:tp_btf",
+	[PROBE_MMAP_LOCK_RAW_TP] = "mmap_lock:raw_tp",
+};
+
+static const char *const family_names[FAMILY__COUNT] = {
+	[FAMILY_FAULTS] = "faults",
+	[FAMILY_MMAP_LOCK] = "mmap_lock",
+};
+
+static const char *const callsite_names[CALLSITE__COUNT] = {
+	[CALLSITE_FAULT] = "fault",
+	[CALLSITE_FAULT_ANON] = "fault-anon",
+	[CALLSITE_MMAP] = "mmap",
+	[CALLSITE_MUNMAP] = "munmap",
+	[CALLSITE_MREMAP] = "mremap",
+	[CALLSITE_MPROTECT] = "mprotect",
+	[CALLSITE_MADVISE] = "madvise",
+	[CALLSITE_BRK] = "brk",
+	[CALLSITE_FORK] = "fork",
+	[CALLSITE_EXIT] = "exit",
+	[CALLSITE_EXEC] = "exec",
+	[CALLSITE_GUP] = "gup",
+	[CALLSITE_PROC] = "proc",
+	[CALLSITE_OTHER] = "other",
+	[CALLSITE_UNKNOWN] = "unknown",
 };
 
 static const char *const drop_names[DROP__COUNT] = {
 	[DROP_FLUSH] = "flush",
 	[DROP_READ] = "read",
+	[DROP_PROC_FAULTS] = "proc_faults",
+	[DROP_MMAP_LOCK_TASK] = "mmap_lock_task",
+	[DROP_MMAP_LOCK_STATS] = "mmap_lock_stats",
+	[DROP_MMAP_LOCK_STACK] = "mmap_lock_stack",
+	[DROP_MMAP_LOCK_EVENTS] = "mmap_lock_events",
 };
 
 int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
@@ -35,8 +65,29 @@ void snapshot_free(struct snapshot *s)
 {
 	free(s->cpus);
 	free(s->nodes);
-	s->cpus = NULL;
-	s->nodes = NULL;
+	free(s->locks.v);
+	free(s->vmas.v);
+	free(s->events.v);
+	memset(s, 0, sizeof(*s));
+}
+
+int snapshot_grow(void **v, int *cap, size_t size)
+{
+	int ncap = *cap ? *cap * 2 : 16;
+	void *p = realloc(*v, ncap * size);
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = ncap;
+	return 0;
+}
+
+void snapshot_clear_rows(struct snapshot *s)
+{
+	s->locks.nr = 0;
+	s->vmas.nr = 0;
+	s->events.nr = 0;
 }
 
 static void add_faults(struct fault_counts *sum, const struct fault_counts *f)
@@ -58,6 +109,13 @@ void snapshot_sum(struct snapshot *s)
 		n->nr_online += c->online;
 		add_faults(&n->faults, &c->faults);
 		add_faults(&s->total, &c->faults);
+		n->fallbacks += c->fallbacks;
+		n->anon += c->anon;
+	}
+	s->fallbacks = s->anon = 0;
+	for (i = 0; i < s->nr_nodes; i++) {
+		s->fallbacks += s->nodes[i].fallbacks;
+		s->anon += s->nodes[i].anon;
 	}
 }
 
@@ -86,4 +144,41 @@ const char *probe_name(enum probe_id id)
 const char *drop_name(enum drop_kind kind)
 {
 	return kind < DROP__COUNT ? drop_names[kind] : "?";
+}
+
+const char *family_name(enum probe_family f)
+{
+	return f < FAMILY__COUNT ? family_names[f] : "?";
+}
+
+const char *callsite_name(enum callsite c)
+{
+	return c < CALLSITE__COUNT ? callsite_names[c] : "?";
+}
+
+uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)
+{
+	uint64_t total = 0, seen = 0;
+	double rank;
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		total += h->bucket[i];
+	if (!total)
+		return 0;
+	rank = q * total;
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
+		uint64_t n = h->bucket[i];
+		double lo = i ? (double)(1ULL << i) : 0, hi = (double)(2ULL << i);
+		uint64_t v;
+
+		if (!n || seen + n < rank) {
+			seen += n;
+			continue;
+		}
+		/* Linear within the bucket: the best a log2 histogram can do. */
+		v = lo + (hi - lo) * (rank - seen) / n;
+		return v < max ? v : max;
+	}
+	return max;
 }

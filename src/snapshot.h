@@ -8,21 +8,105 @@
 #define MMTOP_SNAPSHOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Signals the collector can have on; a snapshot says which ones were. */
 enum probe_id {
 	PROBE_FAULTS_TP_BTF,	/* fault counts via tp_btf/sched_switch */
 	PROBE_FAULTS_RAW_TP,	/* fault counts via raw_tp/sched_switch */
 	PROBE_FAULTS_PERF,	/* fault counts via perf software counters */
+	PROBE_MMAP_LOCK_TP_BTF,	/* mmap_lock waits/holds via tp_btf */
+	PROBE_MMAP_LOCK_RAW_TP,	/* mmap_lock waits/holds via raw_tp */
 	PROBE__COUNT
+};
+
+/* Probe families: what --disable-probe names, and what can be n/a. */
+enum probe_family {
+	FAMILY_FAULTS,
+	FAMILY_MMAP_LOCK,
+	FAMILY__COUNT
 };
 
 /* Things the collector lost or could not read; cumulative since start. */
 enum drop_kind {
-	DROP_FLUSH,	/* per-CPU flush failed: counts arrive an interval late */
-	DROP_READ,	/* a counter or map read failed: the interval misses it */
+	DROP_FLUSH,		/* per-CPU flush failed: counts arrive an interval late */
+	DROP_READ,		/* a counter or map read failed: the interval misses it */
+	DROP_PROC_FAULTS,	/* per-process fault map full: a process's faults lost */
+	DROP_MMAP_LOCK_TASK,	/* per-task lock state map full */
+	DROP_MMAP_LOCK_STATS,	/* aggregation map full */
+	DROP_MMAP_LOCK_STACK,	/* kernel stack not taken: call site unknown */
+	DROP_MMAP_LOCK_EVENTS,	/* slow-event ring buffer full */
 	DROP__COUNT
+};
+
+/* Which kernel path took the lock; see callsite.c for the rules. */
+enum callsite {
+	CALLSITE_FAULT,		/* fault fell back to mmap_lock */
+	CALLSITE_FAULT_ANON,	/* VMA-locked fault setting up anon_vma */
+	CALLSITE_MMAP,
+	CALLSITE_MUNMAP,
+	CALLSITE_MREMAP,
+	CALLSITE_MPROTECT,
+	CALLSITE_MADVISE,
+	CALLSITE_BRK,
+	CALLSITE_FORK,
+	CALLSITE_EXIT,
+	CALLSITE_EXEC,
+	CALLSITE_GUP,
+	CALLSITE_PROC,
+	CALLSITE_OTHER,		/* see the row's symbol */
+	CALLSITE_UNKNOWN,	/* no stack */
+	CALLSITE__COUNT
+};
+
+#define SNAPSHOT_HIST_BUCKETS 32
+#define SNAPSHOT_COMM_LEN 16
+#define SNAPSHOT_SYMBOL_LEN 64
+#define SNAPSHOT_NA_LEN 256
+
+/* log2 histogram of nanoseconds: bucket i counts [2^i, 2^(i+1)) ns. */
+struct hist {
+	uint64_t bucket[SNAPSHOT_HIST_BUCKETS];
+};
+
+/* mmap_lock of one process, from one call site, in one mode. */
+struct lock_row {
+	int pid;
+	char comm[SNAPSHOT_COMM_LEN];
+	bool write;
+	bool foreign;			/* another process's mm (or a new child's) */
+	enum callsite site;
+	char symbol[SNAPSHOT_SYMBOL_LEN];	/* first non-plumbing frame */
+	uint64_t acquired;
+	uint64_t failed;
+	uint64_t holds;			/* acquisitions released */
+	uint64_t wait_ns, hold_ns;	/* sums */
+	uint64_t wait_max_ns, hold_max_ns;
+	struct hist wait, hold;
+};
+
+/* Per-VMA lock outcome of one process. */
+struct vma_row {
+	int pid;
+	char comm[SNAPSHOT_COMM_LEN];
+	int64_t faults;			/* from /proc/PID/stat; -1: unknown */
+	uint64_t fallbacks;		/* fault took mmap_lock (lock_mm_and_find_vma) */
+	uint64_t anon;			/* VMA-locked fault took it for anon_vma */
+};
+
+/* A wait or hold above the --slow threshold. */
+struct slow_event {
+	uint64_t wall_ns;
+	int pid, tid, cpu;
+	char comm[SNAPSHOT_COMM_LEN];
+	bool write;
+	bool foreign;
+	enum callsite site;
+	char symbol[SNAPSHOT_SYMBOL_LEN];
+	uint64_t wait_ns;
+	uint64_t hold_ns;		/* 0: a slow wait */
 };
 
 struct fault_counts {
@@ -34,12 +118,20 @@ struct cpu_sample {
 	bool online;
 	int node;
 	struct fault_counts faults;	/* during the interval */
+	uint64_t fallbacks;		/* as in struct vma_row */
+	uint64_t anon;
 };
 
 struct node_sample {
 	int nr_online;			/* CPUs of the node online at the end */
 	struct fault_counts faults;
+	uint64_t fallbacks;
+	uint64_t anon;
 };
+
+/* A growable array of rows owned by the snapshot. */
+#define SNAPSHOT_ARRAY(type, name) \
+	struct { type *v; int nr, cap; } name
 
 struct snapshot {
 	uint64_t seq;			/* 1 for the first interval */
@@ -51,8 +143,24 @@ struct snapshot {
 	struct cpu_sample *cpus;
 	struct node_sample *nodes;
 	struct fault_counts total;
+	uint64_t fallbacks, anon;	/* totals */
 	uint64_t drops[DROP__COUNT];
+	/* Why a family is off ("" when on): --disable-probe, or the error. */
+	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];
+	uint64_t slow_ns;		/* --slow threshold */
+	SNAPSHOT_ARRAY(struct lock_row, locks);
+	SNAPSHOT_ARRAY(struct vma_row, vmas);
+	SNAPSHOT_ARRAY(struct slow_event, events);
 };
+
+/* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
+#define snapshot_push(arr) \
+	((arr)->nr < (arr)->cap || !snapshot_grow((void **)&(arr)->v, \
+	 &(arr)->cap, sizeof(*(arr)->v)) ? \
+	 memset(&(arr)->v[(arr)->nr++], 0, sizeof(*(arr)->v)) : NULL)
+int snapshot_grow(void **v, int *cap, size_t size);
+/* Empty the row arrays (keeping their memory) before a new interval. */
+void snapshot_clear_rows(struct snapshot *s);
 
 int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes);
 void snapshot_free(struct snapshot *s);
@@ -64,5 +172,9 @@ uint64_t snapshot_drops(const struct snapshot *s);
 
 const char *probe_name(enum probe_id id);
 const char *drop_name(enum drop_kind kind);
+const char *family_name(enum probe_family f);
+const char *callsite_name(enum callsite c);
+/* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */
+uint64_t hist_quantile(const struct hist *h, double q, uint64_t max);
 
 #endif

@@ -41,7 +41,7 @@ static int try_flavour(struct tp_object *o, void *arg, bool btf, char *err,
 		else if (has_prefix(sec, "raw_tp/"))
 			bpf_program__set_autoload(prog, !btf);
 	}
-	ret = bpf_object__load(obj);
+	ret = o->ops->load(o->skel);
 	if (ret) {
 		snprintf(err, errlen, "loading: %s", strerror(-ret));
 		return -1;
@@ -67,19 +67,44 @@ static int try_flavour(struct tp_object *o, void *arg, bool btf, char *err,
 	return 0;
 }
 
+int tp_flavour_parse(const char *s, enum tp_flavour *f)
+{
+	if (!strcmp(s, "auto"))
+		*f = TP_AUTO;
+	else if (!strcmp(s, "tp_btf"))
+		*f = TP_BTF;
+	else if (!strcmp(s, "raw_tp"))
+		*f = TP_RAW;
+	else
+		return -1;
+	return 0;
+}
+
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
-		   void *arg, char *err, size_t errlen)
+		   enum tp_flavour flavour, void *arg, char *err, size_t errlen)
 {
 	char btf_err[256];
 	size_t n;
 
 	memset(o, 0, sizeof(*o));
 	o->ops = ops;
-	if (!try_flavour(o, arg, true, btf_err, sizeof(btf_err)))
-		return 0;
-	detach(o);
+	if (flavour != TP_RAW) {
+		if (!try_flavour(o, arg, true, btf_err, sizeof(btf_err)))
+			return 0;
+		detach(o);
+		if (flavour == TP_BTF) {
+			snprintf(err, errlen, "%s (tp_btf)", btf_err);
+			return -1;
+		}
+	}
 	if (!try_flavour(o, arg, false, err, errlen))
 		return 0;
+	if (flavour == TP_RAW) {
+		detach(o);
+		n = strlen(err);
+		snprintf(err + n, errlen - n, " (raw_tp)");
+		return -1;
+	}
 	detach(o);
 	n = strlen(err);
 	snprintf(err + n, errlen - n, " (raw_tp); %s (tp_btf)", btf_err);

@@ -18,9 +18,20 @@ struct bpf_link;
 
 #define TP_OBJECT_MAX_LINKS 16
 
+/* Which flavour to use: --attach. */
+enum tp_flavour {
+	TP_AUTO,	/* tp_btf, falling back to raw_tp */
+	TP_BTF,
+	TP_RAW,
+};
+
+int tp_flavour_parse(const char *s, enum tp_flavour *f);
+
 struct tp_object_ops {
 	/* Open the skeleton, set its read-only tunables; NULL on error. */
 	void *(*open)(void *arg, struct bpf_object **obj);
+	/* The skeleton's load: it also maps .bss and .data into user space. */
+	int (*load)(void *skel);
 	void (*destroy)(void *skel);
 };
 
@@ -34,7 +45,7 @@ struct tp_object {
 
 /* 0, or -1 with both flavours' errors in @err. */
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
-		   void *arg, char *err, size_t errlen);
+		   enum tp_flavour flavour, void *arg, char *err, size_t errlen);
 void tp_object_close(struct tp_object *o);
 
 #endif

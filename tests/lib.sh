@@ -39,3 +39,37 @@ csv_sum() { # csv_sum FILE KIND ID
 within() {
 	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }
+
+# csv_sum_where FILE COLUMN CONDITION: sum of COLUMN over rows for which the
+# awk CONDITION holds; columns are addressed by header name as c["name"].
+csv_sum_where() {
+	awk -F, -v col="$2" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		$3 { s += \$c[col] } END { printf \"%d\\n\", s }" "$1"
+}
+
+# csv_max_where FILE COLUMN CONDITION
+csv_max_where() {
+	awk -F, -v col="$2" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		$3 && \$c[col] + 0 > m { m = \$c[col] + 0 } END { printf \"%d\\n\", m }" "$1"
+}
+
+# Start `mmtop -b --format csv ARGS` into FILE and wait until its first
+# interval is out (BPF loaded, baseline taken). Sets MMTOP_PID.
+start_mmtop_csv() { # start_mmtop_csv FILE ARGS...
+	out=$1
+	shift
+	"$MMTOP" -b --format csv "$@" >"$out" 2>"$out.err" &
+	MMTOP_PID=$!
+	i=0
+	while ! grep -q ',total,' "$out" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# Let mmtop close the current interval, then stop it; returns its status.
+stop_mmtop() {
+	sleep 1.2
+	kill -INT "$MMTOP_PID"
+	wait "$MMTOP_PID"
+}

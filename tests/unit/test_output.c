@@ -9,14 +9,36 @@
 
 static void fill(struct snapshot *s)
 {
+	struct lock_row *r;
+	struct vma_row *v;
+	struct slow_event *e;
+
 	snapshot_init(s, 2, 1);
 	s->seq = 3;
 	s->wall_ns = 1700000000ULL * NSEC_PER_SEC + 123000000;
 	s->interval_ns = NSEC_PER_SEC;
-	s->probes = 1u << PROBE_FAULTS_TP_BTF;
-	s->cpus[0] = (struct cpu_sample){ true, 0, { 1000, 2 } };
-	s->cpus[1] = (struct cpu_sample){ false, 0, { 0, 0 } };
+	s->slow_ns = 1000000;
+	s->probes = 1u << PROBE_FAULTS_TP_BTF | 1u << PROBE_MMAP_LOCK_TP_BTF;
+	s->cpus[0] = (struct cpu_sample){ .online = true, .faults = { 1000, 2 },
+					  .fallbacks = 4, .anon = 1 };
+	s->cpus[1] = (struct cpu_sample){ .online = false };
 	s->drops[DROP_READ] = 1;
+	r = snapshot_push(&s->locks);
+	*r = (struct lock_row){ .pid = 42, .comm = "a,\"b\"", .write = true,
+				.site = CALLSITE_MUNMAP, .symbol = "__vm_munmap",
+				.acquired = 10, .holds = 10, .wait_ns = 5000,
+				.wait_max_ns = 2000, .hold_ns = 100000,
+				.hold_max_ns = 30000 };
+	r->wait.bucket[9] = 10;
+	r->hold.bucket[13] = 10;
+	v = snapshot_push(&s->vmas);
+	*v = (struct vma_row){ .pid = 42, .comm = "w", .faults = 100, .fallbacks = 3, .anon = 2 };
+	v = snapshot_push(&s->vmas);
+	*v = (struct vma_row){ .pid = 43, .comm = "x", .faults = -1, .fallbacks = 1 };
+	e = snapshot_push(&s->events);
+	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 42, .tid = 44, .cpu = 1,
+				  .comm = "w", .site = CALLSITE_OTHER, .symbol = "zap_foo",
+				  .wait_ns = 1500000 };
 	snapshot_sum(s);
 }
 
@@ -35,31 +57,53 @@ static char *render(enum output_format fmt, const struct snapshot *s)
 	return buf;
 }
 
+/* Fields of one CSV line, honouring double quotes. */
 static int fields(const char *line)
 {
+	bool quoted = false;
 	int n = 1;
 
-	for (; *line && *line != '\n'; line++)
-		n += *line == ',';
+	for (; *line && (*line != '\n' || quoted); line++) {
+		if (*line == '"')
+			quoted = !quoted;
+		n += *line == ',' && !quoted;
+	}
 	return n;
+}
+
+static const char *next_line(const char *p)
+{
+	bool quoted = false;
+
+	for (; *p && (*p != '\n' || quoted); p++)
+		quoted ^= *p == '"';
+	return *p ? p + 1 : NULL;
 }
 
 static void test_csv(const struct snapshot *s)
 {
-	char *out = render(OUTPUT_CSV, s), *line;
+	char *out = render(OUTPUT_CSV, s);
+	const char *line;
 	int header = fields(out), rows = 0, bad = 0, headers = 0;
 
-	for (line = out; line && *line; line = strchr(line, '\n'), line += !!line) {
+	for (line = out; line && *line; line = next_line(line)) {
 		headers += !strncmp(line, "time,", 5);
 		rows++;
 		bad += fields(line) != header;
 	}
 	CHECK(headers == 1, "CSV has exactly one header row over two intervals");
-	CHECK(rows == 1 + 2 * (1 + 2 + 1), "CSV: a total, 2 CPU and 1 node row per interval");
+	CHECK(rows == 1 + 2 * (1 + 2 + 1 + 1 + 2 + 1),
+	      "CSV: total, 2 CPU, node, lock, 2 VMA and event rows per interval");
 	CHECK(!bad, "every CSV row has the header's %d columns", header);
-	CHECK(strstr(out, "2023-11-14T22:13:20.123Z,3,1.000000,cpu,0,0,1,1000,2,1000.000,2.000,1,faults:tp_btf\n") != NULL,
-	      "CSV CPU row carries time, seq, counts, rates and drops");
+	CHECK(strstr(out, "2023-11-14T22:13:20.123Z,3,1.000000,cpu,0,0,1,1000,2,1000.000,2.000,1,faults:tp_btf;mmap_lock:tp_btf,4,1,0.995010,") != NULL,
+	      "CSV CPU row: counts, rates, drops, probes, VMA-lock outcome");
 	CHECK(strstr(out, ",cpu,1,0,0,0,0,") != NULL, "CSV marks an offline CPU");
+	CHECK(strstr(out, ",42,\"a,\"\"b\"\"\",munmap,__vm_munmap,write,own,10,0,10,5000,") != NULL,
+	      "CSV lock row quotes a comm with a comma and quotes");
+	CHECK(strstr(out, ",vma,-1,-1,-1,,,,,1,faults:tp_btf;mmap_lock:tp_btf,1,0,,43,x,") != NULL,
+	      "CSV VMA row with unknown faults leaves them and the ratio empty");
+	CHECK(strstr(out, ",event,1,") && strstr(out, ",zap_foo,read,own,") &&
+	      strstr(out, ",44,1500000,0\n"), "CSV event row");
 	free(out);
 }
 
@@ -67,8 +111,16 @@ static void test_json(const struct snapshot *s)
 {
 	char *out = render(OUTPUT_JSON, s), *p;
 	int depth = 0, lines = 0, unbalanced = 0;
+	bool in_str = false;
 
 	for (p = out; *p; p++) {
+		if (*p == '\\' && in_str) {
+			p++;
+			continue;
+		}
+		in_str ^= *p == '"';
+		if (in_str)
+			continue;
 		depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
 		if (*p == '\n') {
 			lines++;
@@ -78,19 +130,33 @@ static void test_json(const struct snapshot *s)
 	CHECK(lines == 2 && !unbalanced, "JSON: one balanced object per line");
 	CHECK(strstr(out, "\"cpus\":[{\"cpu\":0,\"node\":0,\"online\":true,\"minflt\":1000,\"majflt\":2") != NULL,
 	      "JSON CPU object");
-	CHECK(strstr(out, "\"probes\":[\"faults:tp_btf\"]") != NULL, "JSON lists active probes");
-	CHECK(strstr(out, "\"drops\":{\"flush\":0,\"read\":1}") != NULL, "JSON names every drop counter");
+	CHECK(strstr(out, "\"probes\":[\"faults:tp_btf\",\"mmap_lock:tp_btf\"]") != NULL,
+	      "JSON lists active probes");
+	CHECK(strstr(out, "\"drops\":{\"flush\":0,\"read\":1,") != NULL, "JSON names every drop counter");
+	CHECK(strstr(out, "\"comm\":\"a,\\\"b\\\"\"") != NULL, "JSON escapes quotes in comm");
+	CHECK(strstr(out, "\"wait_p50_ns\":768,") != NULL, "JSON lock row has quantiles");
+	CHECK(strstr(out, "{\"pid\":43,\"comm\":\"x\",\"faults\":null,\"fallbacks\":1,\"anon\":0,\"vma_ok\":null}") != NULL,
+	      "JSON VMA row with unknown faults");
 	free(out);
 }
 
-static void test_text(const struct snapshot *s)
+static void test_text(struct snapshot *s)
 {
 	char *out = render(OUTPUT_TEXT, s);
 
-	CHECK(strstr(out, "faults/s 1002.0 (minor 1000.0, major 2.0)  drops 1  probes faults:tp_btf") != NULL,
-	      "text header line: rates, drops, probes");
+	CHECK(strstr(out, "faults/s 1002.0 (minor 1000.0, major 2.0)  vma-lock ok 99.5%  drops 1  probes faults:tp_btf,mmap_lock:tp_btf") != NULL,
+	      "text header line: rates, VMA-lock ratio, drops, probes");
 	CHECK(strstr(out, "offline") != NULL, "text marks an offline CPU");
+	CHECK(strstr(out, "munmap               write own         10") != NULL, "text lock row");
+	CHECK(strstr(out, "zap_foo") != NULL, "an 'other' call site shows its symbol");
 	free(out);
+	snprintf(s->na[FAMILY_MMAP_LOCK], sizeof(s->na[0]), "disabled by --disable-probe");
+	out = render(OUTPUT_TEXT, s);
+	CHECK(strstr(out, "mmap_lock: n/a (disabled by --disable-probe)") != NULL,
+	      "text says why a family is off");
+	CHECK(strstr(out, "n/a     n/a     n/a") != NULL, "text VMA-lock cells n/a");
+	free(out);
+	s->na[FAMILY_MMAP_LOCK][0] = '\0';
 }
 
 static void test_full_disk(const struct snapshot *s)

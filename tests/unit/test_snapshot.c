@@ -5,22 +5,49 @@
 #include "unit.h"
 #include "util.h"
 
+static void test_rows(struct snapshot *s)
+{
+	struct lock_row *r = NULL;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		r = snapshot_push(&s->locks);
+	CHECK(r && s->locks.nr == 100 && r->pid == 0, "rows grow and start zeroed");
+	snapshot_clear_rows(s);
+	CHECK(s->locks.nr == 0 && s->locks.cap >= 100, "clearing keeps the memory");
+}
+
+static void test_quantiles(void)
+{
+	struct hist h = { { 0 } };
+
+	CHECK(hist_quantile(&h, 0.5, 0) == 0, "empty histogram: 0");
+	h.bucket[10] = 100;	/* [1024, 2048) ns */
+	CHECK(hist_quantile(&h, 0.5, 5000) == 1536, "p50 interpolates inside the bucket");
+	CHECK(hist_quantile(&h, 0.99, 1100) == 1100, "quantiles never exceed the max");
+	h.bucket[20] = 1;	/* one outlier near 1 ms */
+	CHECK(hist_quantile(&h, 0.5, 2000000) < 2048, "p50 ignores the outlier");
+	CHECK(hist_quantile(&h, 0.999, 2000000) >= 1 << 20, "p99.9 finds the outlier");
+}
+
 int main(void)
 {
 	struct snapshot s;
 
 	CHECK(!snapshot_init(&s, 4, 2), "snapshot for 4 CPUs, 2 nodes");
 	s.interval_ns = NSEC_PER_SEC / 2;
-	s.cpus[0] = (struct cpu_sample){ true, 0, { 100, 1 } };
-	s.cpus[1] = (struct cpu_sample){ true, 0, { 50, 0 } };
-	s.cpus[2] = (struct cpu_sample){ true, 1, { 7, 2 } };
-	s.cpus[3] = (struct cpu_sample){ false, 1, { 0, 0 } };
+	s.cpus[0] = (struct cpu_sample){ .online = true, .faults = { 100, 1 }, .fallbacks = 3 };
+	s.cpus[1] = (struct cpu_sample){ .online = true, .faults = { 50, 0 }, .anon = 2 };
+	s.cpus[2] = (struct cpu_sample){ .online = true, .node = 1, .faults = { 7, 2 } };
+	s.cpus[3] = (struct cpu_sample){ .node = 1 };
 	snapshot_sum(&s);
 	CHECK(s.nodes[0].faults.min_flt == 150 && s.nodes[0].faults.maj_flt == 1,
 	      "node 0 sums its CPUs");
 	CHECK(s.nodes[1].faults.min_flt == 7 && s.nodes[1].nr_online == 1,
 	      "node 1 sums its CPUs and counts online ones");
 	CHECK(s.total.min_flt == 157 && s.total.maj_flt == 3, "totals");
+	CHECK(s.nodes[0].fallbacks == 3 && s.nodes[0].anon == 2 && s.fallbacks == 3 &&
+	      s.anon == 2, "fallbacks sum per node and in total");
 	CHECK(fabs(snapshot_rate(&s, 157) - 314.0) < 1e-9, "rate over a 0.5 s interval");
 	s.interval_ns = 0;
 	CHECK(snapshot_rate(&s, 157) == 0, "no rate without an interval");
@@ -29,6 +56,8 @@ int main(void)
 	s.drops[DROP_FLUSH] = 2;
 	s.drops[DROP_READ] = 3;
 	CHECK(snapshot_drops(&s) == 5, "drops add up");
+	test_rows(&s);
 	snapshot_free(&s);
+	test_quantiles();
 	UNIT_EXIT();
 }

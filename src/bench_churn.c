@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * churn: mmap_lock writers against faulting threads of the same process.
+ * Fault threads map a fresh chunk, touch every page and unmap it, over and
+ * over (fresh VMAs: no anon_vma yet, so faults reach for mmap_lock), while
+ * one churn thread makes a known number of mmap, mprotect, mremap, munmap
+ * and brk calls (and, with --fork, forks). Every such call made by any
+ * thread is counted and printed, so a tracer's per-call-site counts can be
+ * checked against it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "bench.h"
+#include "util.h"
+
+enum churn_call { C_MMAP, C_MUNMAP, C_MPROTECT, C_MREMAP, C_BRK, C_FORK, C__COUNT };
+
+static const char *const call_names[C__COUNT] = {
+	"mmap", "munmap", "mprotect", "mremap", "brk", "fork",
+};
+
+struct churn_opts {
+	unsigned int threads;	/* fault threads */
+	unsigned int ops;	/* churn iterations */
+	unsigned int forks;
+	uint64_t chunk;
+};
+
+struct churn {
+	const struct churn_opts *o;
+	atomic_ullong calls[C__COUNT];
+	atomic_ullong pages;
+	atomic_bool stop;
+	long page;
+};
+
+static void *counted_mmap(struct churn *c, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	atomic_fetch_add(&c->calls[C_MMAP], 1);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void counted_munmap(struct churn *c, void *p, size_t len)
+{
+	munmap(p, len);
+	atomic_fetch_add(&c->calls[C_MUNMAP], 1);
+}
+
+static void *fault_thread(void *arg)
+{
+	struct churn *c = arg;
+
+	while (!atomic_load(&c->stop)) {
+		char *p = counted_mmap(c, c->o->chunk), *q;
+
+		if (!p)
+			break;
+		for (q = p; q < p + c->o->chunk; q += c->page)
+			*(volatile char *)q = 1;
+		atomic_fetch_add(&c->pages, c->o->chunk / c->page);
+		counted_munmap(c, p, c->o->chunk);
+	}
+	return NULL;
+}
+
+static void churn_fork(struct churn *c)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		waitpid(pid, NULL, 0);
+		atomic_fetch_add(&c->calls[C_FORK], 1);
+	}
+}
+
+static long counted_brk(struct churn *c, long addr)
+{
+	atomic_fetch_add(&c->calls[C_BRK], 1);
+	return syscall(SYS_brk, addr);
+}
+
+/* One round of writers: each call takes mmap_lock for write once. */
+static void churn_round(struct churn *c, long brk_base)
+{
+	size_t len = 16 * c->page;
+	char *p = counted_mmap(c, len), *q;
+
+	if (p) {
+		mprotect(p, len, PROT_READ);
+		atomic_fetch_add(&c->calls[C_MPROTECT], 1);
+		q = mremap(p, len, 2 * len, MREMAP_MAYMOVE);
+		atomic_fetch_add(&c->calls[C_MREMAP], 1);
+		if (q != MAP_FAILED)
+			counted_munmap(c, q, 2 * len);
+		else
+			counted_munmap(c, p, len);
+	}
+	counted_brk(c, brk_base + len);
+	counted_brk(c, brk_base);
+}
+
+static int churn_run(const struct churn_opts *o)
+{
+	struct churn c = { .o = o, .page = sysconf(_SC_PAGESIZE) };
+	pthread_t *threads = calloc(o->threads, sizeof(*threads));
+	unsigned int i, started = 0, forks_every;
+	long brk_base;
+
+	if (!threads)
+		return 1;
+	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks, %u rounds, %u forks\n",
+	       getpid(), o->threads, o->threads == 1 ? "" : "s",
+	       (unsigned long long)o->chunk >> 10, o->ops, o->forks);
+	fflush(stdout);
+	brk_base = counted_brk(&c, 0);
+	for (i = 0; i < o->threads; i++, started++)
+		if (pthread_create(&threads[i], NULL, fault_thread, &c))
+			break;
+	forks_every = o->forks ? (o->ops + o->forks - 1) / o->forks : 0;
+	for (i = 0; i < o->ops; i++) {
+		churn_round(&c, brk_base);
+		if (forks_every && i % forks_every == 0 &&
+		    atomic_load(&c.calls[C_FORK]) < o->forks)
+			churn_fork(&c);
+	}
+	while (atomic_load(&c.calls[C_FORK]) < o->forks)
+		churn_fork(&c);
+	atomic_store(&c.stop, true);
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	printf("%-10s %10s\n", "call", "count");
+	for (i = 0; i < C__COUNT; i++)
+		printf("%-10s %10llu\n", call_names[i],
+		       (unsigned long long)atomic_load(&c.calls[i]));
+	printf("%-10s %10llu\n", "pages", (unsigned long long)atomic_load(&c.pages));
+	return 0;
+}
+
+static int churn_usage(FILE *f, int status)
+{
+	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N]\n");
+	return status;
+}
+
+int bench_churn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "chunk", required_argument, NULL, 'C' },
+		{ "fork", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct churn_opts o = { .threads = 1, .ops = 2000, .chunk = 1 << 20 };
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "t:n:h", longopts, NULL)) != -1) {
+		bool bad = false;
+
+		switch (opt) {
+		case 't':
+			bad = parse_uint(optarg, &o.threads) || !o.threads;
+			break;
+		case 'n':
+			bad = parse_uint(optarg, &o.ops) || !o.ops;
+			break;
+		case 'C':
+			bad = parse_size(optarg, &o.chunk) || o.chunk < 4096;
+			break;
+		case 'F':
+			bad = parse_uint(optarg, &o.forks);
+			break;
+		case 'h':
+			return churn_usage(stdout, 0);
+		default:
+			return churn_usage(stderr, 2);
+		}
+		if (bad) {
+			fprintf(stderr, "mmtop bench churn: invalid value '%s'\n", optarg);
+			return churn_usage(stderr, 2);
+		}
+	}
+	if (optind < argc)
+		return churn_usage(stderr, 2);
+	return churn_run(&o);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Call sites: which kernel path took a lock, from its kernel stack. The
+ * classification rules are one table in callsite.c (documented in
+ * mmtop(8), CALL SITES).
+ */
+#ifndef MMTOP_CALLSITE_H
+#define MMTOP_CALLSITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ksyms.h"
+#include "snapshot.h"
+
+/*
+ * Classify the stack @ips[0..n-1] (innermost first). @symbol receives the
+ * first frame that is not tracing or locking plumbing ("" if none).
+ */
+enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
+				int n, char *symbol, size_t len);
+
+#endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksyms.h"
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Append @name to the names block; returns its offset. */
+static long add_name(struct ksyms *k, size_t *len, size_t *cap, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	long off = *len;
+
+	if (*len + n > *cap) {
+		size_t ncap = (*cap ? *cap * 2 : 1 << 20) + n;
+		char *p = realloc(k->names, ncap);
+
+		if (!p)
+			return -1;
+		k->names = p;
+		*cap = ncap;
+	}
+	memcpy(k->names + *len, name, n);
+	*len += n;
+	return off;
+}
+
+static int add_sym(struct ksyms *k, int *cap, uint64_t addr, long name_off)
+{
+	if (k->nr == *cap) {
+		int ncap = *cap ? *cap * 2 : 65536;
+		struct ksym *p = realloc(k->syms, ncap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		k->syms = p;
+		*cap = ncap;
+	}
+	k->syms[k->nr].addr = addr;
+	/* An offset until the block stops moving; see ksyms_load(). */
+	k->syms[k->nr++].name = (char *)(uintptr_t)name_off;
+	return 0;
+}
+
+int ksyms_load(struct ksyms *k, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	size_t len = 0, cap = 0;
+	int sym_cap = 0, i, nonzero = 0;
+	char line[512];
+
+	memset(k, 0, sizeof(*k));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256];
+		uint64_t addr;
+		long off;
+
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T')
+			continue;
+		nonzero += addr != 0;
+		off = add_name(k, &len, &cap, name);
+		if (off < 0 || add_sym(k, &sym_cap, addr, off)) {
+			fclose(f);
+			ksyms_free(k);
+			return -ENOMEM;
+		}
+	}
+	fclose(f);
+	if (!nonzero) {
+		/* kptr_restrict hides addresses from this reader. */
+		ksyms_free(k);
+		return -ENODATA;
+	}
+	for (i = 0; i < k->nr; i++)
+		k->syms[i].name = k->names + (uintptr_t)k->syms[i].name;
+	qsort(k->syms, k->nr, sizeof(*k->syms), by_addr);
+	return 0;
+}
+
+void ksyms_free(struct ksyms *k)
+{
+	free(k->syms);
+	free(k->names);
+	memset(k, 0, sizeof(*k));
+}
+
+const char *ksyms_name(const struct ksyms *k, uint64_t addr)
+{
+	int lo = 0, hi = k->nr - 1;
+
+	if (!k->nr || addr < k->syms[0].addr)
+		return NULL;
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return k->syms[lo].name;
+}

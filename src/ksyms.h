@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel text symbols from /proc/kallsyms, for call-site names. */
+#ifndef MMTOP_KSYMS_H
+#define MMTOP_KSYMS_H
+
+#include <stdint.h>
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+struct ksyms {
+	struct ksym *syms;	/* sorted by address */
+	int nr;
+	char *names;		/* one block holding every name */
+};
+
+/* Load text symbols from @path; -errno on error, -ENODATA if all are 0. */
+int ksyms_load(struct ksyms *k, const char *path);
+void ksyms_free(struct ksyms *k);
+/* Name of the function containing @addr, or NULL. */
+const char *ksyms_name(const struct ksyms *k, uint64_t addr);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mmap_lock waits, holds and call sites (bpf/mmap_lock.bpf.c), turned into
+ * the snapshot's lock, VMA-lock and slow-event rows.
+ */
+#ifndef MMTOP_LOCK_SOURCE_H
+#define MMTOP_LOCK_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+#include "tp_object.h"
+
+struct lock_source_opts {
+	uint64_t slow_ns;
+	enum tp_flavour attach;
+	const int *pids;	/* -p filter; NULL or nr_pids == 0: all */
+	int nr_pids;
+};
+
+struct lock_source;
+
+/* NULL with the reason in @err. */
+struct lock_source *lock_source_open(const struct lock_source_opts *opts,
+				     int nr_cpus, char *err, size_t errlen);
+enum probe_id lock_source_probe(const struct lock_source *ls);
+/* Add this interval's rows and per-CPU fallbacks to @s; drops to @drops. */
+void lock_source_read(struct lock_source *ls, struct snapshot *s,
+		      uint64_t *drops);
+void lock_source_close(struct lock_source *ls);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the text, CSV and JSON sinks (output_*.c). */
+#ifndef MMTOP_OUTPUT_COMMON_H
+#define MMTOP_OUTPUT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "output.h"
+#include "snapshot.h"
+
+void write_text(FILE *f, const struct snapshot *s);
+void write_csv(struct output *o, const struct snapshot *s);
+void write_json(FILE *f, const struct snapshot *s);
+
+/* ISO 8601 UTC with milliseconds. */
+void format_utc(uint64_t ns, char *buf, size_t len);
+/* Active probe names joined by @sep, each wrapped in @quote. */
+void probe_list(const struct snapshot *s, char *buf, size_t len,
+		const char *sep, const char *quote);
+/* Share of @faults served without mmap_lock, 0..1; -1 without faults. */
+double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon);
+/* "mprotect", or the symbol for call sites classed other. */
+const char *site_label(enum callsite site, const char *symbol);
+
+#endif

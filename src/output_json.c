@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON: one object per interval, on one line. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "output_common.h"
+#include "util.h"
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_ratio(FILE *f, double r)
+{
+	if (r < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%.6f", r);
+}
+
+/* The fault fields of a total, CPU or node object. */
+static void json_faults(FILE *f, const struct snapshot *s,
+			const struct fault_counts *fc, uint64_t fallbacks,
+			uint64_t anon)
+{
+	if (s->na[FAMILY_FAULTS][0])
+		fputs("\"minflt\":null,\"majflt\":null,\"minflt_per_s\":null,\"majflt_per_s\":null", f);
+	else
+		fprintf(f, "\"minflt\":%" PRIu64 ",\"majflt\":%" PRIu64 ",\"minflt_per_s\":%.3f,\"majflt_per_s\":%.3f",
+			fc->min_flt, fc->maj_flt, snapshot_rate(s, fc->min_flt),
+			snapshot_rate(s, fc->maj_flt));
+	if (s->na[FAMILY_MMAP_LOCK][0]) {
+		fputs(",\"fallbacks\":null,\"anon\":null,\"vma_ok\":null", f);
+		return;
+	}
+	fprintf(f, ",\"fallbacks\":%" PRIu64 ",\"anon\":%" PRIu64 ",\"vma_ok\":",
+		fallbacks, anon);
+	json_ratio(f, s->na[FAMILY_FAULTS][0] ? -1 :
+		   vma_ok(fc->min_flt + fc->maj_flt, fallbacks, anon));
+}
+
+static void json_hist(FILE *f, const char *name, const struct hist *h)
+{
+	int i;
+
+	fprintf(f, ",\"%s\":[", name);
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		fprintf(f, "%s%" PRIu64, i ? "," : "", h->bucket[i]);
+	fputc(']', f);
+}
+
+static void json_who(FILE *f, int pid, const char *comm, enum callsite site,
+		     const char *symbol, bool write, bool foreign)
+{
+	fprintf(f, "\"pid\":%d,\"comm\":", pid);
+	json_str(f, comm);
+	fprintf(f, ",\"site\":\"%s\",\"symbol\":", callsite_name(site));
+	json_str(f, symbol);
+	fprintf(f, ",\"mode\":\"%s\",\"mm\":\"%s\"", write ? "write" : "read",
+		foreign ? "other" : "own");
+}
+
+static void json_lock(FILE *f, const struct lock_row *r)
+{
+	fputc('{', f);
+	json_who(f, r->pid, r->comm, r->site, r->symbol, r->write, r->foreign);
+	fprintf(f, ",\"acquired\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"holds\":%" PRIu64
+		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64 ",\"wait_p99_ns\":%" PRIu64
+		",\"wait_max_ns\":%" PRIu64 ",\"hold_total_ns\":%" PRIu64 ",\"hold_p50_ns\":%" PRIu64
+		",\"hold_p99_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64,
+		r->acquired, r->failed, r->holds, r->wait_ns,
+		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
+		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
+		r->hold_ns, hist_quantile(&r->hold, 0.5, r->hold_max_ns),
+		hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns);
+	json_hist(f, "wait_hist", &r->wait);
+	json_hist(f, "hold_hist", &r->hold);
+	fputc('}', f);
+}
+
+static void json_vma(FILE *f, const struct vma_row *v)
+{
+	fprintf(f, "{\"pid\":%d,\"comm\":", v->pid);
+	json_str(f, v->comm);
+	if (v->faults < 0)
+		fputs(",\"faults\":null", f);
+	else
+		fprintf(f, ",\"faults\":%" PRId64, v->faults);
+	fprintf(f, ",\"fallbacks\":%" PRIu64 ",\"anon\":%" PRIu64 ",\"vma_ok\":",
+		v->fallbacks, v->anon);
+	json_ratio(f, v->faults < 0 ? -1 : vma_ok(v->faults, v->fallbacks, v->anon));
+	fputc('}', f);
+}
+
+static void json_event(FILE *f, const struct slow_event *e)
+{
+	char when[32];
+
+	format_utc(e->wall_ns, when, sizeof(when));
+	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"tid\":%d,\"cpu\":%d,",
+		when, e->wall_ns, e->tid, e->cpu);
+	json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
+	fprintf(f, ",\"lock\":\"mmap_lock\",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 "}",
+		e->wait_ns, e->hold_ns);
+}
+
+static void json_header(FILE *f, const struct snapshot *s)
+{
+	char when[32], probes[256];
+	int i;
+
+	format_utc(s->wall_ns, when, sizeof(when));
+	probe_list(s, probes, sizeof(probes), ",", "\"");
+	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"interval_s\":%.6f,\"probes\":[%s],\"na\":{",
+		when, s->wall_ns, s->seq, s->interval_ns / 1e9, probes);
+	for (i = 0; i < FAMILY__COUNT; i++) {
+		fprintf(f, "%s\"%s\":", i ? "," : "", family_name(i));
+		if (s->na[i][0])
+			json_str(f, s->na[i]);
+		else
+			fputs("null", f);
+	}
+	fprintf(f, "},\"slow_ns\":%" PRIu64 ",\"drops\":{", s->slow_ns);
+	for (i = 0; i < DROP__COUNT; i++)
+		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", drop_name(i), s->drops[i]);
+	fprintf(f, "},\"total\":{");
+	json_faults(f, s, &s->total, s->fallbacks, s->anon);
+	fputc('}', f);
+}
+
+void write_json(FILE *f, const struct snapshot *s)
+{
+	int i;
+
+	json_header(f, s);
+	fprintf(f, ",\"cpus\":[");
+	for (i = 0; i < s->nr_cpus; i++) {
+		const struct cpu_sample *c = &s->cpus[i];
+
+		fprintf(f, "%s{\"cpu\":%d,\"node\":%d,\"online\":%s,", i ? "," : "",
+			i, c->node, c->online ? "true" : "false");
+		json_faults(f, s, &c->faults, c->fallbacks, c->anon);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"nodes\":[");
+	for (i = 0; i < s->nr_nodes; i++) {
+		const struct node_sample *n = &s->nodes[i];
+
+		fprintf(f, "%s{\"node\":%d,\"cpus_online\":%d,", i ? "," : "", i,
+			n->nr_online);
+		json_faults(f, s, &n->faults, n->fallbacks, n->anon);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"mmap_lock\":[");
+	for (i = 0; i < s->locks.nr; i++) {
+		fputs(i ? "," : "", f);
+		json_lock(f, &s->locks.v[i]);
+	}
+	fprintf(f, "],\"vma_lock\":[");
+	for (i = 0; i < s->vmas.nr; i++) {
+		fputs(i ? "," : "", f);
+		json_vma(f, &s->vmas.v[i]);
+	}
+	fprintf(f, "],\"slow_events\":[");
+	for (i = 0; i < s->events.nr; i++) {
+		fputs(i ? "," : "", f);
+		json_event(f, &s->events.v[i]);
+	}
+	fprintf(f, "]}\n");
+}

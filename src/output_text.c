@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Text: for people reading a terminal or a log. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "output_common.h"
+#include "util.h"
+
+#define TEXT_LOCK_ROWS 20
+
+/* 850ns, 12.3us, 1.20ms, 2.50s */
+static const char *human_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < NSEC_PER_SEC)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+	return buf;
+}
+
+static void local_time(uint64_t ns, char *buf, size_t len)
+{
+	time_t sec = ns / NSEC_PER_SEC;
+	struct tm tm;
+	size_t n;
+
+	localtime_r(&sec, &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03u", (unsigned int)(ns % NSEC_PER_SEC / 1000000));
+}
+
+static void percent(char *buf, size_t len, double ratio)
+{
+	if (ratio < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", ratio * 100);
+}
+
+static bool lock_na(const struct snapshot *s)
+{
+	return s->na[FAMILY_MMAP_LOCK][0];
+}
+
+/* Fault columns, then the VMA-lock columns (n/a without mmap_lock probes). */
+static void fault_cols(FILE *f, const struct snapshot *s,
+		       const struct fault_counts *fc, uint64_t fallbacks,
+		       uint64_t anon)
+{
+	char ok[16];
+
+	if (s->na[FAMILY_FAULTS][0])
+		fprintf(f, " %11s %10s %10s %9s", "n/a", "n/a", "n/a", "n/a");
+	else
+		fprintf(f, " %11.1f %10.1f %10" PRIu64 " %9" PRIu64,
+			snapshot_rate(s, fc->min_flt), snapshot_rate(s, fc->maj_flt),
+			fc->min_flt, fc->maj_flt);
+	if (lock_na(s)) {
+		fprintf(f, " %9s %7s %7s\n", "n/a", "n/a", "n/a");
+		return;
+	}
+	percent(ok, sizeof(ok), s->na[FAMILY_FAULTS][0] ? -1 :
+		vma_ok(fc->min_flt + fc->maj_flt, fallbacks, anon));
+	fprintf(f, " %9" PRIu64 " %7" PRIu64 " %7s\n", fallbacks, anon, ok);
+}
+
+static void write_header(FILE *f, const struct snapshot *s)
+{
+	char when[32], probes[256], ok[16];
+	int i;
+
+	local_time(s->wall_ns, when, sizeof(when));
+	probe_list(s, probes, sizeof(probes), ",", "");
+	percent(ok, sizeof(ok), lock_na(s) ? -1 :
+		vma_ok(s->total.min_flt + s->total.maj_flt, s->fallbacks, s->anon));
+	fprintf(f, "%s  interval %.3fs  faults/s %.1f (minor %.1f, major %.1f)  vma-lock ok %s%%  drops %" PRIu64 "  probes %s\n",
+		when, s->interval_ns / 1e9,
+		snapshot_rate(s, s->total.min_flt + s->total.maj_flt),
+		snapshot_rate(s, s->total.min_flt),
+		snapshot_rate(s, s->total.maj_flt), ok, snapshot_drops(s),
+		probes[0] ? probes : "none");
+	for (i = 0; i < FAMILY__COUNT; i++)
+		if (s->na[i][0])
+			fprintf(f, "  %s: n/a (%s)\n", family_name(i), s->na[i]);
+}
+
+static void write_cpus(FILE *f, const struct snapshot *s)
+{
+	int i;
+
+	fprintf(f, "  CPU NODE STATE      MINFLT/s   MAJFLT/s     MINFLT    MAJFLT  FALLBACK    ANON VMA-OK%%\n");
+	for (i = 0; i < s->nr_cpus; i++) {
+		const struct cpu_sample *c = &s->cpus[i];
+
+		fprintf(f, "%5d %4d %-7s", i, c->node, c->online ? "online" : "offline");
+		fault_cols(f, s, &c->faults, c->fallbacks, c->anon);
+	}
+	fprintf(f, " NODE CPUS              MINFLT/s   MAJFLT/s     MINFLT    MAJFLT  FALLBACK    ANON VMA-OK%%\n");
+	for (i = 0; i < s->nr_nodes; i++) {
+		const struct node_sample *n = &s->nodes[i];
+
+		fprintf(f, "%5d %4d %7s", i, n->nr_online, "");
+		fault_cols(f, s, &n->faults, n->fallbacks, n->anon);
+	}
+}
+
+static int by_time_spent(const void *a, const void *b)
+{
+	const struct lock_row *x = *(struct lock_row *const *)a;
+	const struct lock_row *y = *(struct lock_row *const *)b;
+	uint64_t tx = x->wait_ns + x->hold_ns, ty = y->wait_ns + y->hold_ns;
+
+	return tx < ty ? 1 : tx > ty ? -1 : 0;
+}
+
+static void write_lock_row(FILE *f, const struct lock_row *r)
+{
+	char b[6][16];
+
+	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8" PRIu64 " %6" PRIu64 " %8s %8s %8s %8s %8s %8s\n",
+		r->pid, r->comm, site_label(r->site, r->symbol),
+		r->write ? "write" : "read", r->foreign ? "other" : "own",
+		r->acquired, r->failed,
+		human_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
+		human_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[1], 16),
+		human_ns(r->wait_max_ns, b[2], 16),
+		human_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16),
+		human_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16),
+		human_ns(r->hold_max_ns, b[5], 16));
+}
+
+static void write_locks(FILE *f, const struct snapshot *s)
+{
+	const struct lock_row **rows;
+	int i, n = s->locks.nr;
+
+	if (lock_na(s))
+		return;
+	fprintf(f, " mmap_lock: %d row%s%s\n", n, n == 1 ? "" : "s",
+		n > TEXT_LOCK_ROWS ? ", the 20 with most wait+hold time" : "");
+	if (!n)
+		return;
+	rows = malloc(n * sizeof(*rows));
+	if (!rows)
+		return;
+	for (i = 0; i < n; i++)
+		rows[i] = &s->locks.v[i];
+	qsort(rows, n, sizeof(*rows), by_time_spent);
+	fprintf(f, "    PID COMM             SITE                 MODE  MM         ACQ   FAIL WAIT-p50      p99      max HOLD-p50      p99      max\n");
+	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
+		write_lock_row(f, rows[i]);
+	free(rows);
+}
+
+static void write_vmas(FILE *f, const struct snapshot *s)
+{
+	int i;
+
+	if (lock_na(s) || !s->vmas.nr)
+		return;
+	fprintf(f, " VMA lock per process\n");
+	fprintf(f, "    PID COMM                 FAULTS  FALLBACK     ANON VMA-OK%%\n");
+	for (i = 0; i < s->vmas.nr; i++) {
+		const struct vma_row *v = &s->vmas.v[i];
+		char faults[24], ok[16];
+
+		if (v->faults < 0) {
+			snprintf(faults, sizeof(faults), "n/a");
+			snprintf(ok, sizeof(ok), "n/a");
+		} else {
+			snprintf(faults, sizeof(faults), "%" PRId64, v->faults);
+			percent(ok, sizeof(ok), vma_ok(v->faults, v->fallbacks, v->anon));
+		}
+		fprintf(f, "%7d %-16s %10s %9" PRIu64 " %8" PRIu64 " %7s\n", v->pid,
+			v->comm, faults, v->fallbacks, v->anon, ok);
+	}
+}
+
+static void write_events(FILE *f, const struct snapshot *s)
+{
+	char b[3][16];
+	int i;
+
+	if (lock_na(s) || !s->events.nr)
+		return;
+	fprintf(f, " slow mmap_lock waits and holds (>= %s)\n",
+		human_ns(s->slow_ns, b[0], 16));
+	fprintf(f, "  TIME            PID     TID CPU COMM             SITE                 MODE  MM        WAIT     HOLD\n");
+	for (i = 0; i < s->events.nr; i++) {
+		const struct slow_event *e = &s->events.v[i];
+		char when[32];
+
+		local_time(e->wall_ns, when, sizeof(when));
+		fprintf(f, "  %-12s %7d %7d %3d %-16s %-20.20s %-5s %-5s %8s %8s\n", when,
+			e->pid, e->tid, e->cpu, e->comm, site_label(e->site, e->symbol),
+			e->write ? "write" : "read", e->foreign ? "other" : "own",
+			human_ns(e->wait_ns, b[1], 16),
+			e->hold_ns ? human_ns(e->hold_ns, b[2], 16) : "-");
+	}
+}
+
+void write_text(FILE *f, const struct snapshot *s)
+{
+	write_header(f, s);
+	write_cpus(f, s);
+	write_locks(f, s);
+	write_vmas(f, s);
+	write_events(f, s);
+	fputc('\n', f);
+}

@@ -1,0 +1,112 @@
+# mmap_lock waits, holds and call sites against workloads with known calls.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "mmap_lock: $why"
+	exit 0
+fi
+
+count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
+
+# 1. Call sites: each write acquisition of the churn workload lands in its
+#    class, within 5% (plus the few the C runtime makes).
+start_mmtop_csv "$TMP/churn.csv" -d 0.5
+"$MMTOP" bench churn -t 1 -n 2000 >"$TMP/churn.out"
+stop_mmtop
+check "churn: mmtop exits 0" test $? -eq 0
+pid=$(pid_of "$TMP/churn.out")
+own="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\""
+for call in mmap munmap mprotect mremap brk; do
+	want=$(count_of $call "$TMP/churn.out")
+	got=$(csv_sum_where "$TMP/churn.csv" acquired "$own && \$c[\"site\"] == \"$call\" && \$c[\"mode\"] == \"write\"")
+	check "churn: $call write acquisitions $got for $want calls (within 5% + 30)" \
+		awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w && g <= w * 1.05 + 30) }'
+done
+wmax=$(csv_max_where "$TMP/churn.csv" wait_max_ns "$own && \$c[\"site\"] ~ /^fault/ && \$c[\"mode\"] == \"read\"")
+check "churn: faults waited for mmap_lock while writers ran (max wait ${wmax}ns >= 5us)" \
+	test "$wmax" -ge 5000
+fb=$(csv_sum_where "$TMP/churn.csv" fallbacks "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == $pid")
+an=$(csv_sum_where "$TMP/churn.csv" anon "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == $pid")
+check "churn: faults on fresh VMAs took mmap_lock (fallbacks $fb + anon_vma $an > 0)" \
+	test $((fb + an)) -gt 0
+cpu_fb=$(csv_sum_where "$TMP/churn.csv" fallbacks "\$c[\"kind\"] == \"cpu\"")
+all_fb=$(csv_sum_where "$TMP/churn.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"site\"] == \"fault\"")
+check "per-CPU fallbacks add up to the fault-site acquisitions ($cpu_fb = $all_fb)" \
+	test "$cpu_fb" -eq "$all_fb"
+drops=$(csv_max_where "$TMP/churn.csv" drops 1)
+check "churn: no drops ($drops)" test "$drops" -eq 0
+
+# 2. A populated VMA: pft faults are served under the per-VMA lock.
+start_mmtop_csv "$TMP/pft.csv" -d 0.5
+"$MMTOP" bench pft -s 64M >"$TMP/pft.out"
+stop_mmtop
+pid=$(pid_of "$TMP/pft.out")
+faults=$(csv_sum_where "$TMP/pft.csv" faults "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == \"$pid\"")
+took=$(csv_sum_where "$TMP/pft.csv" fallbacks "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == \"$pid\"")
+took=$((took + $(csv_sum_where "$TMP/pft.csv" anon "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == \"$pid\"")))
+check "pft: the process's faults are counted ($faults >= 16384)" test "$faults" -ge 16384
+check "pft: per-VMA lock success near 1 ($took of $faults faults took mmap_lock)" \
+	awk -v t="$took" -v f="$faults" 'BEGIN { exit !(f > 0 && 1 - t / f >= 0.99) }'
+
+# 3. fork while siblings fault: one write hold of the parent's own mm per
+#    fork, and the siblings' faults wait behind it.
+start_mmtop_csv "$TMP/fork.csv" -d 0.5
+"$MMTOP" bench churn -t 1 -n 100 --fork 20 >"$TMP/fork.out"
+stop_mmtop
+pid=$(pid_of "$TMP/fork.out")
+own="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\""
+forks=$(csv_sum_where "$TMP/fork.csv" acquired "$own && \$c[\"site\"] == \"fork\" && \$c[\"mode\"] == \"write\"")
+check "fork: 20 forks, $forks write acquisitions of the parent's mmap_lock in dup_mmap" \
+	test "$forks" -eq 20
+hold=$(csv_max_where "$TMP/fork.csv" hold_max_ns "$own && \$c[\"site\"] == \"fork\"")
+check "fork: the dup_mmap write hold is measured (max ${hold}ns > 0)" test "$hold" -gt 0
+child=$(csv_sum_where "$TMP/fork.csv" acquired "\$c[\"pid\"] == $pid && \$c[\"site\"] == \"fork\" && \$c[\"mm\"] == \"other\"")
+check "fork: the child's new mm is told apart ($child locks of another mm)" test "$child" -eq 20
+wmax=$(csv_max_where "$TMP/fork.csv" wait_max_ns "$own && \$c[\"site\"] ~ /^fault/")
+check "fork: sibling faults waited on the process's mmap_lock (max ${wmax}ns >= 5us)" \
+	test "$wmax" -ge 5000
+
+# 4. Slow events: every record is at or above the threshold, and filtered
+#    by -p to the one process asked for.
+sh -c 'sleep 1.5; exec "$0" bench churn -t 1 -n 300 --fork 2' "$MMTOP" >"$TMP/slow.out" &
+target=$!
+start_mmtop_csv "$TMP/slow.csv" -d 0.5 --slow 20us -p "$target"
+wait $target
+stop_mmtop
+n=$(awk -F, 'NR > 1 && $4 == "event"' "$TMP/slow.csv" | wc -l)
+check "slow: events recorded at --slow 20us ($n)" test "$n" -gt 0
+under=$(csv_sum_where "$TMP/slow.csv" seq "\$c[\"kind\"] == \"event\" && \$c[\"wait_ns\"] < 20000 && \$c[\"hold_ns\"] < 20000")
+check "slow: none below the threshold" test "$under" -eq 0
+others=$(awk -F, -v p="$target" 'NR > 1 && ($4 == "mmap_lock" || $4 == "event" || $4 == "vma") && $17 != p' "$TMP/slow.csv" | wc -l)
+check "-p $target: no row of another process ($others)" test "$others" -eq 0
+mine=$(awk -F, -v p="$target" 'NR > 1 && $4 == "mmap_lock" && $17 == p' "$TMP/slow.csv" | wc -l)
+check "-p $target: its own rows are there ($mine)" test "$mine" -gt 0
+
+# 5. A probe family turned off leaves the rest running; its cells are n/a.
+start_mmtop_csv "$TMP/off.csv" -d 0.5 --disable-probe mmap_lock
+"$MMTOP" bench pft -s 16M >/dev/null
+stop_mmtop
+faults=$(csv_sum_where "$TMP/off.csv" minflt "\$c[\"kind\"] == \"total\"")
+check "--disable-probe mmap_lock: faults still counted ($faults >= 4096)" test "$faults" -ge 4096
+check "--disable-probe mmap_lock: no lock rows" test "$(grep -c ',mmap_lock,' "$TMP/off.csv")" -eq 0
+check "--disable-probe mmap_lock: fallback cells empty (n/a)" \
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "cpu" && $c["fallbacks"] != "" { bad = 1 } END { exit bad }' "$TMP/off.csv"
+"$MMTOP" -b -n 1 -d 0.2 --disable-probe mmap_lock --format json >"$TMP/off.json"
+check "--disable-probe mmap_lock: JSON says why" grep -q '"na":{"faults":null,"mmap_lock":"disabled by --disable-probe"}' "$TMP/off.json"
+"$MMTOP" -b -n 1 -d 0.2 --disable-probe faults >"$TMP/off.txt"
+check "--disable-probe faults: text shows n/a" grep -q "faults: n/a (disabled by --disable-probe)" "$TMP/off.txt"
+check "--disable-probe faults: mmap_lock still on" grep -q "probes mmap_lock:" "$TMP/off.txt"
+
+# 6. The raw_tp fallback counts the same.
+start_mmtop_csv "$TMP/raw.csv" -d 0.5 --attach raw_tp
+"$MMTOP" bench churn -t 1 -n 300 >"$TMP/raw.out"
+stop_mmtop
+pid=$(pid_of "$TMP/raw.out")
+check "raw_tp: both families attached as raw_tp" \
+	grep -q ',faults:raw_tp;mmap_lock:raw_tp,' "$TMP/raw.csv"
+want=$(count_of mprotect "$TMP/raw.out")
+got=$(csv_sum_where "$TMP/raw.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"mprotect\" && \$c[\"mode\"] == \"write\"")
+check "raw_tp: mprotect write acquisitions $got for $want calls" \
+	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w && g <= w * 1.05 + 30) }'

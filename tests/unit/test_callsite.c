@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The call-site table against stacks as this kernel produces them. */
+#include <string.h>
+
+#include "callsite.h"
+#include "unit.h"
+#include "util.h"
+
+/* A fake symbol table: function i spans [0x1000 * (i + 1), +0x1000). */
+static const char *const names[] = {
+	"__bpf_trace_mmap_lock_acquire_returned", "__mmap_lock_do_trace_acquire_returned",
+	"lock_mm_and_find_vma", "do_user_addr_fault", "exc_page_fault",
+	"__vmf_anon_prepare", "do_anonymous_page", "dup_mmap", "copy_process",
+	"vm_mmap_pgoff", "elf_load", "load_elf_binary", "bprm_execve",
+	"__vm_munmap", "do_mprotect_pkey", "__do_sys_brk", "exit_mmap",
+	"zap_something", "do_syscall_64", "mmap_read_lock_killable",
+	"acct_collect", "do_exit",
+};
+
+static struct ksyms fake(struct ksym *syms)
+{
+	struct ksyms k = { .syms = syms, .nr = ARRAY_SIZE(names) };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		syms[i].addr = 0x1000 * (i + 1);
+		syms[i].name = (char *)names[i];
+	}
+	return k;
+}
+
+static uint64_t at(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i], name))
+			return 0x1000 * (i + 1) + 0x42;
+	return 0;
+}
+
+static enum callsite classify(const struct ksyms *k, const char *const *frames,
+			      char *sym)
+{
+	uint64_t ips[16] = { 0 };
+	int n;
+
+	for (n = 0; frames[n]; n++)
+		ips[n] = at(frames[n]);
+	return callsite_classify(k, ips, 16, sym, SNAPSHOT_SYMBOL_LEN);
+}
+
+#define STACK(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+int main(void)
+{
+	struct ksym syms[ARRAY_SIZE(names)];
+	struct ksyms k = fake(syms);
+	char sym[SNAPSHOT_SYMBOL_LEN];
+
+	CHECK(classify(&k, STACK("__bpf_trace_mmap_lock_acquire_returned",
+				 "__mmap_lock_do_trace_acquire_returned",
+				 "lock_mm_and_find_vma", "do_user_addr_fault",
+				 "exc_page_fault"), sym) == CALLSITE_FAULT &&
+	      !strcmp(sym, "lock_mm_and_find_vma"),
+	      "lock_mm_and_find_vma <- exc_page_fault is a fault fallback, tracing frames skipped");
+	CHECK(classify(&k, STACK("__mmap_lock_do_trace_acquire_returned",
+				 "__vmf_anon_prepare", "do_anonymous_page"), sym) ==
+	      CALLSITE_FAULT_ANON, "__vmf_anon_prepare is fault-anon");
+	CHECK(classify(&k, STACK("dup_mmap", "copy_process"), sym) == CALLSITE_FORK,
+	      "dup_mmap <- copy_process is fork");
+	CHECK(classify(&k, STACK("vm_mmap_pgoff", "do_syscall_64"), sym) == CALLSITE_MMAP,
+	      "vm_mmap_pgoff is mmap");
+	CHECK(classify(&k, STACK("vm_mmap_pgoff", "elf_load", "load_elf_binary",
+				 "bprm_execve"), sym) == CALLSITE_EXEC,
+	      "exec's own mmap counts as exec");
+	CHECK(classify(&k, STACK("__vm_munmap"), sym) == CALLSITE_MUNMAP, "__vm_munmap is munmap");
+	CHECK(classify(&k, STACK("do_mprotect_pkey"), sym) == CALLSITE_MPROTECT, "mprotect");
+	CHECK(classify(&k, STACK("__do_sys_brk"), sym) == CALLSITE_BRK, "brk");
+	CHECK(classify(&k, STACK("exit_mmap"), sym) == CALLSITE_EXIT, "exit_mmap is exit");
+	CHECK(classify(&k, STACK("acct_collect", "do_exit"), sym) == CALLSITE_EXIT,
+	      "acct_collect <- do_exit is exit");
+	CHECK(classify(&k, STACK("mmap_read_lock_killable", "zap_something",
+				 "do_syscall_64"), sym) == CALLSITE_OTHER &&
+	      !strcmp(sym, "zap_something"), "other shows the first meaningful symbol");
+	CHECK(classify(&k, STACK("nonexistent"), sym) == CALLSITE_UNKNOWN,
+	      "unresolvable stack is unknown");
+	CHECK(ksyms_name(&k, at("do_exit") + 0x10) && !strcmp(ksyms_name(&k, at("do_exit")), "do_exit"),
+	      "address inside a function resolves to it");
+	CHECK(ksyms_name(&k, 0x10) == NULL, "address below every symbol resolves to nothing");
+	UNIT_EXIT();
+}
