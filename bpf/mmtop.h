@@ -69,7 +69,37 @@ struct lock_stats {
 };
 
 enum lock_kind {
-	LOCK_KIND_MMAP_LOCK = 1,
+	LOCK_KIND_MMAP_LOCK = 1,	/* from the mmap_lock tracepoints */
+	LOCK_KIND_CONTENTION,		/* from lock:contention_begin/end */
+};
+
+/*
+ * What a contended lock is, as far as the kernel side can tell: the
+ * task's own mmap_lock, a mmap_lock another mm's (the task is waiting for
+ * it through the mmap_lock tracepoints), or an address from the table of
+ * zone and pcp locks. CONT_STACK: user space decides from the stack.
+ */
+enum bpf_cont_class {
+	CONT_STACK,
+	CONT_OWN_MMAP,
+	CONT_OTHER_MMAP,
+	CONT_ZONE,
+	CONT_PCP,
+};
+
+/* Contention rows: class, kernel stack, lock flavour (LCB_F_* flags). */
+struct cont_key {
+	__u64 stack;
+	__u32 tgid;		/* for the mmap_lock classes; else 0 */
+	__u16 cls;		/* enum bpf_cont_class */
+	__u16 flags;		/* contention_begin flags */
+};
+
+struct cont_stats {
+	__u64 count;
+	__u64 wait_ns;
+	__u64 wait_max_ns;
+	__u64 wait_hist[MMTOP_HIST_BUCKETS];
 };
 
 /* Ring-buffer record for a wait or hold above the slow threshold. */
@@ -85,7 +115,8 @@ struct lock_event {
 	__u8 kind;		/* enum lock_kind */
 	__u8 write;
 	__u8 foreign;
-	__u8 pad[5];
+	__u8 cls;		/* enum bpf_cont_class, for LOCK_KIND_CONTENTION */
+	__u8 pad[4];
 	char comm[MMTOP_COMM_LEN];
 };
 
@@ -95,6 +126,9 @@ enum bpf_drop {
 	BPF_DROP_STATS_FULL,	/* aggregation map full */
 	BPF_DROP_STACK,		/* stack not taken or not stored */
 	BPF_DROP_RINGBUF,	/* slow-event ring buffer full */
+	BPF_DROP_CONT_TASK,	/* per-task contention state map full */
+	BPF_DROP_CONT_STATS,	/* contention aggregation map full */
+	BPF_DROP_CONT_NESTED,	/* spin contention nested in spin contention */
 	BPF_DROP__COUNT
 };
 

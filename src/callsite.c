@@ -49,11 +49,42 @@ static const struct rule rules[] = {
 	{ CALLSITE_BRK, "__do_sys_brk" },
 };
 
+/*
+ * Contention stacks: the first frame past the lock code took the lock;
+ * the class comes from it alone (any deeper frame may hold other locks).
+ */
+static const struct {
+	enum cont_class cls;
+	const char *pattern;
+} cont_rules[] = {
+	{ CONT_CLASS_ZONE, "rmqueue_bulk" },
+	{ CONT_CLASS_ZONE, "__rmqueue_pcplist" },	/* rmqueue_bulk inlined */
+	{ CONT_CLASS_ZONE, "rmqueue_buddy" },
+	{ CONT_CLASS_ZONE, "free_pcppages_bulk" },
+	{ CONT_CLASS_ZONE, "free_one_page" },
+	{ CONT_CLASS_ZONE, "__free_pages_ok" },
+	{ CONT_CLASS_ZONE, "reserve_highatomic_pageblock" },
+	{ CONT_CLASS_ZONE, "unreserve_highatomic_pageblock" },
+	{ CONT_CLASS_ZONE, "isolate_freepages_block" },
+	{ CONT_CLASS_ZONE, "take_page_off_buddy" },
+	{ CONT_CLASS_PCP, "drain_pages_zone" },
+	{ CONT_CLASS_PCP, "drain_zone_pages" },
+	{ CONT_CLASS_PCP, "decay_pcp_high" },
+	{ CONT_CLASS_PCP, "rmqueue_pcplist" },
+	{ CONT_CLASS_PCP, "free_frozen_pages" },
+	{ CONT_CLASS_PCP, "free_unref_folios" },
+	{ CONT_CLASS_VMA_WRITE, "vma_start_write" },
+	{ CONT_CLASS_VMA_WRITE, "__vma_start_write" },
+};
+
 /* Frames of the tracing and locking machinery, never a call site. */
 static const char *const plumbing[] = {
 	"bpf_*", "__bpf_*", "__traceiter_*", "__probestub_*", "trace_*",
 	"__mmap_lock_do_trace_*", "mmap_read_*", "mmap_write_*", "down_*",
-	"up_*", "__down_*", "rwsem_*",
+	"up_*", "__down_*", "rwsem_*", "__rwsem_*", "queued_*",
+	"native_queued_*", "__pv_queued_*", "pv_queued_*", "_raw_*",
+	"__raw_*", "do_raw_*", "mutex_*", "__mutex_*", "rt_mutex_*",
+	"__rt_mutex_*", "percpu_down_*", "__percpu_down_*", "osq_*",
 };
 
 static bool matches(const char *name, const char *pattern)
@@ -75,15 +106,17 @@ static bool is_plumbing(const char *name)
 	return false;
 }
 
-enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
-				int n, char *symbol, size_t len)
+/*
+ * Resolve @ips into @names; the first frame past the machinery goes to
+ * @symbol. Returns the number of names.
+ */
+static int frames(const struct ksyms *k, const uint64_t *ips, int n,
+		  const char **names, int max, char *symbol, size_t len)
 {
-	const char *names[64];
-	size_t r;
 	int i, nr = 0;
 
 	symbol[0] = '\0';
-	for (i = 0; i < n && ips[i] && nr < (int)ARRAY_SIZE(names); i++) {
+	for (i = 0; i < n && ips[i] && nr < max; i++) {
 		const char *name = ksyms_name(k, ips[i]);
 
 		if (!name)
@@ -92,6 +125,29 @@ enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
 		if (!symbol[0] && !is_plumbing(name))
 			snprintf(symbol, len, "%s", name);
 	}
+	return nr;
+}
+
+enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
+				    int n, char *caller, size_t len)
+{
+	const char *names[64];
+	size_t r;
+
+	frames(k, ips, n, names, ARRAY_SIZE(names), caller, len);
+	for (r = 0; caller[0] && r < ARRAY_SIZE(cont_rules); r++)
+		if (matches(caller, cont_rules[r].pattern))
+			return cont_rules[r].cls;
+	return CONT_CLASS_OTHER;
+}
+
+enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
+				int n, char *symbol, size_t len)
+{
+	const char *names[64];
+	size_t r;
+	int i, nr = frames(k, ips, n, names, ARRAY_SIZE(names), symbol, len);
+
 	if (!nr)
 		return CALLSITE_UNKNOWN;
 	for (r = 0; r < ARRAY_SIZE(rules); r++)

@@ -20,4 +20,11 @@
 enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
 				int n, char *symbol, size_t len);
 
+/*
+ * For a contended lock: the first frame past the lock code goes to
+ * @caller, and the class it implies (zone, pcp, vma-write, else other).
+ */
+enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
+				    int n, char *caller, size_t len);
+
 #endif

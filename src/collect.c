@@ -21,32 +21,50 @@ static void read_sources(struct collector *c)
  * Open the optional families. A family that cannot open is off with its
  * reason shown (n/a) and a warning in @msg; the rest keeps running.
  */
+static void set_na(struct collector *c, enum probe_family f, const char *why)
+{
+	snprintf(c->na[f], sizeof(c->na[f]), "%s", why);
+}
+
+/*
+ * Open the optional families. A family that cannot open is off with its
+ * reason shown (n/a) and a warning in @msg; the rest keeps running.
+ */
 static int open_families(struct collector *c, const struct collector_opts *o,
 			 char *msg, size_t msglen)
 {
 	struct lock_source_opts lo = {
+		.mmap_lock = !(o->disabled & (1u << FAMILY_MMAP_LOCK)),
+		.contention = !(o->disabled & (1u << FAMILY_CONTENTION)),
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids, .nr_pids = o->nr_pids,
+		.nr_nodes = c->topo.nr_nodes,
 	};
-	char err[256];
+	const char *off = "disabled by --disable-probe";
+	char err[200];
 	int ret = 0;
 
 	if (o->disabled & (1u << FAMILY_FAULTS)) {
-		snprintf(c->na[FAMILY_FAULTS], sizeof(c->na[0]), "disabled by --disable-probe");
+		set_na(c, FAMILY_FAULTS, off);
 	} else {
 		ret = fault_source_open(&c->faults, o->faults, o->attach,
 					c->topo.nr_cpus, msg, msglen);
 		if (ret < 0)
 			return -1;
 	}
-	if (o->disabled & (1u << FAMILY_MMAP_LOCK)) {
-		snprintf(c->na[FAMILY_MMAP_LOCK], sizeof(c->na[0]), "disabled by --disable-probe");
+	if (!lo.mmap_lock)
+		set_na(c, FAMILY_MMAP_LOCK, off);
+	if (!lo.contention)
+		set_na(c, FAMILY_CONTENTION, off);
+	if (!lo.mmap_lock && !lo.contention)
 		return ret;
-	}
 	c->locks = lock_source_open(&lo, c->topo.nr_cpus, err, sizeof(err));
 	if (!c->locks) {
-		snprintf(c->na[FAMILY_MMAP_LOCK], sizeof(c->na[0]), "%s", err);
-		snprintf(msg, msglen, "mmap_lock probes unavailable: %s", err);
+		if (lo.mmap_lock)
+			set_na(c, FAMILY_MMAP_LOCK, err);
+		if (lo.contention)
+			set_na(c, FAMILY_CONTENTION, err);
+		snprintf(msg, msglen, "lock probes unavailable: %s", err);
 		return 1;
 	}
 	return ret;
@@ -117,7 +135,7 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	if (c->faults.ops)
 		s->probes |= 1u << c->faults.probe;
 	if (c->locks)
-		s->probes |= 1u << lock_source_probe(c->locks);
+		s->probes |= lock_source_probes(c->locks);
 	memcpy(s->na, c->na, sizeof(s->na));
 	s->slow_ns = c->slow_ns;
 	c->last_ns = now;

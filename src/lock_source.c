@@ -1,92 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BPF maps are cumulative; this keeps the previous value of every
- * aggregation key and turns the growth into interval rows. Stacks are
- * classified once per stack id (ids are stable: no BPF_F_REUSE_STACKID).
+ * Opening the lock object, the lock address table, stacks, slow events and
+ * drops. The BPF maps are cumulative; lock_rows.c and cont_rows.c keep the
+ * previous value of every key and turn the growth into interval rows.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <bpf/btf.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <linux/types.h>
 
 #include "callsite.h"
-#include "ksyms.h"
-#include "lock_source.h"
-#include "mmap_lock.skel.h"
-#include "mmtop.h"
+#include "lock_source_impl.h"
 #include "proc.h"
 #include "util.h"
 
 _Static_assert(MMTOP_HIST_BUCKETS == SNAPSHOT_HIST_BUCKETS, "histogram sizes");
 _Static_assert(MMTOP_COMM_LEN == SNAPSHOT_COMM_LEN, "comm sizes");
 
-#define SITES_MAX 8192		/* lock_stacks max_entries */
-
-struct site {
-	uint64_t stack;			/* 0: free slot */
-	enum callsite site;
-	char symbol[SNAPSHOT_SYMBOL_LEN];
-};
-
-/* Previous cumulative value of one aggregation key. */
-struct prev {
-	bool used;
-	struct lock_key key;
-	struct lock_stats sum;		/* over CPUs */
-	uint64_t *cpu_acquired;		/* per CPU */
-};
-
-struct lock_source {
-	struct tp_object tp;
-	struct mmap_lock_bpf *skel;
-	struct ring_buffer *rb;
-	struct ksyms ksyms;
-	struct site *sites;		/* open addressing, SITES_MAX * 2 slots */
-	struct prev *prev;
-	int prev_cap, prev_used;
-	struct lock_stats *percpu;	/* lookup buffer, one per possible CPU */
-	int nr_possible, nr_cpus;
-	struct snapshot *cur;		/* for the ring-buffer callback */
-	struct lock_source_opts opts;
-};
-
 struct open_arg {
-	uint64_t slow_ns;
+	const struct lock_source_opts *opts;
 	bool memcg_path_arg;
 };
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
 
 static void *skel_open(void *arg, struct bpf_object **obj)
 {
 	const struct open_arg *a = arg;
-	struct mmap_lock_bpf *skel = mmap_lock_bpf__open();
+	struct locks_bpf *skel = locks_bpf__open();
+	struct bpf_program *prog;
 
 	if (!skel)
 		return NULL;
-	skel->rodata->slow_ns = a->slow_ns;
+	skel->rodata->slow_ns = a->opts->slow_ns;
 	skel->rodata->memcg_path_arg = a->memcg_path_arg;
+	skel->rodata->nr_nodes = a->opts->nr_nodes;
+	/* A family left off: its programs are not even loaded. */
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+
+		if ((has_prefix(name, "mmap_lock_") && !a->opts->mmap_lock) ||
+		    (has_prefix(name, "contention_") && !a->opts->contention))
+			bpf_program__set_autoload(prog, false);
+	}
 	*obj = skel->obj;
 	return skel;
 }
 
-static int mmap_lock_load(void *skel)
+static int skel_load(void *skel)
 {
-	return mmap_lock_bpf__load(skel);
+	return locks_bpf__load(skel);
 }
 
 static void skel_destroy(void *skel)
 {
-	mmap_lock_bpf__destroy(skel);
+	locks_bpf__destroy(skel);
 }
 
 static const struct tp_object_ops skel_ops = {
 	.open = skel_open,
-	.load = mmap_lock_load,
+	.load = skel_load,
 	.destroy = skel_destroy,
 };
 
@@ -112,13 +92,36 @@ static bool has_memcg_path_arg(void)
 	return old;
 }
 
+/* Run the address-table collector on every CPU, then count what it found. */
+static void build_addr_table(struct lock_source *ls)
+{
+	int fd = bpf_program__fd(ls->skel->progs.lock_addrs_collect);
+	int map = bpf_map__fd(ls->skel->maps.lock_addrs), cpu;
+	__u64 key, *cur = NULL;
+	__u32 cls;
+
+	for (cpu = 0; cpu < ls->nr_cpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts,
+			    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		bpf_prog_test_run_opts(fd, &opts);	/* offline CPUs fail */
+	}
+	while (!bpf_map_get_next_key(map, cur, &key)) {
+		cur = &key;
+		if (bpf_map_lookup_elem(map, &key, &cls))
+			continue;
+		ls->nr_zone_locks += cls == CONT_ZONE;
+		ls->nr_pcp_locks += cls == CONT_PCP;
+	}
+}
+
 static int on_event(void *ctx, void *data, size_t size);
 
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen)
 {
 	struct lock_source *ls = calloc(1, sizeof(*ls));
-	struct open_arg arg = { opts->slow_ns, has_memcg_path_arg() };
+	struct open_arg arg = { opts, has_memcg_path_arg() };
 	int ret;
 
 	if (!ls) {
@@ -128,16 +131,20 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->opts = *opts;
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
-	ls->percpu = calloc(ls->nr_possible, sizeof(*ls->percpu));
+	ls->percpu = calloc(ls->nr_possible, sizeof(struct lock_stats));
 	ls->sites = calloc(2 * SITES_MAX, sizeof(*ls->sites));
+	delta_table_init(&ls->lock_prev, sizeof(struct lock_key),
+			 sizeof(struct lock_stats) + ls->nr_possible * sizeof(__u64));
+	delta_table_init(&ls->cont_prev, sizeof(struct cont_key),
+			 sizeof(struct cont_stats));
 	ret = ksyms_load(&ls->ksyms, "/proc/kallsyms");
 	if (ret) {
 		snprintf(err, errlen, "/proc/kallsyms: %s (call sites need it)",
 			 strerror(-ret));
 		goto fail;
 	}
-	if (!ls->percpu || !ls->sites || tp_object_open(&ls->tp, &skel_ops, opts->attach, &arg,
-					  err, errlen))
+	if (!ls->percpu || !ls->sites ||
+	    tp_object_open(&ls->tp, &skel_ops, opts->attach, &arg, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
@@ -146,18 +153,26 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
 	}
+	if (opts->contention)
+		build_addr_table(ls);
 	return ls;
 fail:
 	lock_source_close(ls);
 	return NULL;
 }
 
-enum probe_id lock_source_probe(const struct lock_source *ls)
+uint32_t lock_source_probes(const struct lock_source *ls)
 {
-	return ls->tp.btf ? PROBE_MMAP_LOCK_TP_BTF : PROBE_MMAP_LOCK_RAW_TP;
+	uint32_t p = 0;
+
+	if (ls->opts.mmap_lock)
+		p |= 1u << (ls->tp.btf ? PROBE_MMAP_LOCK_TP_BTF : PROBE_MMAP_LOCK_RAW_TP);
+	if (ls->opts.contention)
+		p |= 1u << (ls->tp.btf ? PROBE_CONTENTION_TP_BTF : PROBE_CONTENTION_RAW_TP);
+	return p;
 }
 
-static bool wanted(const struct lock_source *ls, int pid)
+bool pid_wanted(const struct lock_source *ls, int pid)
 {
 	int i;
 
@@ -167,10 +182,29 @@ static bool wanted(const struct lock_source *ls, int pid)
 	return ls->opts.nr_pids == 0;
 }
 
-/* The call site of a stack hash; classified once, then cached. */
-static const struct site *site_of(struct lock_source *ls, uint64_t stack)
+uint64_t grow(uint64_t now, uint64_t before)
 {
-	static const struct site unknown = { 0, CALLSITE_UNKNOWN, "" };
+	return now >= before ? now - before : 0;
+}
+
+uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h)
+{
+	int i;
+
+	/* A new maximum is exact; else the top of the highest bucket filled. */
+	if (max > prev_max)
+		return max;
+	for (i = SNAPSHOT_HIST_BUCKETS - 1; i >= 0; i--)
+		if (h->bucket[i])
+			return (2ULL << i) - 1 < max ? (2ULL << i) - 1 : max;
+	return 0;
+}
+
+const struct site *site_of(struct lock_source *ls, uint64_t stack)
+{
+	static const struct site unknown = {
+		.site = CALLSITE_UNKNOWN, .cont = CONT_CLASS_OTHER,
+	};
 	const size_t mask = 2 * SITES_MAX - 1;
 	struct lock_stack st;
 	struct site *s;
@@ -188,12 +222,13 @@ static const struct site *site_of(struct lock_source *ls, uint64_t stack)
 	s = &ls->sites[i];
 	s->stack = stack;
 	s->site = callsite_classify(&ls->ksyms, (uint64_t *)st.ips,
-				    MMTOP_STACK_DEPTH, s->symbol,
-				    sizeof(s->symbol));
+				    MMTOP_STACK_DEPTH, s->symbol, sizeof(s->symbol));
+	s->cont = contention_classify(&ls->ksyms, (uint64_t *)st.ips,
+				      MMTOP_STACK_DEPTH, s->caller, sizeof(s->caller));
 	return s;
 }
 
-static void comm_of(struct lock_source *ls, int pid, char *comm)
+void comm_of(struct lock_source *ls, int pid, char *comm)
 {
 	__u32 key = pid;
 
@@ -204,22 +239,38 @@ static void comm_of(struct lock_source *ls, int pid, char *comm)
 		snprintf(comm, SNAPSHOT_COMM_LEN, "?");
 }
 
+/* Kernel-side class, or the stack's where the kernel could not tell. */
+enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site,
+			      bool *by_address)
+{
+	static const enum cont_class map[] = {
+		[CONT_OWN_MMAP] = CONT_CLASS_OWN_MMAP,
+		[CONT_OTHER_MMAP] = CONT_CLASS_OTHER_MMAP,
+		[CONT_ZONE] = CONT_CLASS_ZONE,
+		[CONT_PCP] = CONT_CLASS_PCP,
+	};
+
+	*by_address = bpf_cls != CONT_STACK;
+	if (bpf_cls != CONT_STACK && bpf_cls < ARRAY_SIZE(map))
+		return map[bpf_cls];
+	return site->cont;
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct lock_source *ls = ctx;
 	const struct lock_event *e = data;
-	struct slow_event *ev;
 	const struct site *site;
-	uint64_t offset;
+	struct slow_event *ev;
+	bool by_address;
 
-	if (size < sizeof(*e) || !wanted(ls, e->pid))
+	if (size < sizeof(*e) || !pid_wanted(ls, e->pid))
 		return 0;
 	ev = snapshot_push(&ls->cur->events);
 	if (!ev)
 		return 0;
-	offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	site = site_of(ls, e->stack);
-	ev->wall_ns = e->ts_ns + offset;
+	ev->wall_ns = e->ts_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	ev->pid = e->pid;
 	ev->tid = e->tid;
 	ev->cpu = e->cpu;
@@ -227,225 +278,17 @@ static int on_event(void *ctx, void *data, size_t size)
 	ev->comm[sizeof(ev->comm) - 1] = '\0';
 	ev->write = e->write;
 	ev->foreign = e->foreign;
-	ev->site = site->site;
-	memcpy(ev->symbol, site->symbol, sizeof(ev->symbol));
 	ev->wait_ns = e->wait_ns;
 	ev->hold_ns = e->hold_ns;
+	ev->contention = e->kind == LOCK_KIND_CONTENTION;
+	if (ev->contention) {
+		ev->cls = cont_class_of(e->cls, site, &by_address);
+		memcpy(ev->symbol, site->caller, sizeof(ev->symbol));
+	} else {
+		ev->site = site->site;
+		memcpy(ev->symbol, site->symbol, sizeof(ev->symbol));
+	}
 	return 0;
-}
-
-static uint64_t key_hash(const struct lock_key *k)
-{
-	uint64_t h = (k->stack ^ k->tgid) * 0x9E3779B97F4A7C15ULL;
-
-	return h ^ (k->write | k->foreign << 1) ^ (h >> 29);
-}
-
-static int prev_grow(struct lock_source *ls);
-
-/* The previous-value slot of @key, created zeroed if new; NULL on ENOMEM. */
-static struct prev *prev_of(struct lock_source *ls, const struct lock_key *key)
-{
-	size_t i;
-
-	if ((ls->prev_used + 1) * 2 > ls->prev_cap && prev_grow(ls))
-		return NULL;
-	for (i = key_hash(key) & (ls->prev_cap - 1);; i = (i + 1) & (ls->prev_cap - 1)) {
-		struct prev *p = &ls->prev[i];
-
-		if (p->used && !memcmp(&p->key, key, sizeof(*key)))
-			return p;
-		if (p->used)
-			continue;
-		p->cpu_acquired = calloc(ls->nr_possible, sizeof(uint64_t));
-		if (!p->cpu_acquired)
-			return NULL;
-		p->used = true;
-		p->key = *key;
-		ls->prev_used++;
-		return p;
-	}
-}
-
-static int prev_grow(struct lock_source *ls)
-{
-	int old_cap = ls->prev_cap, i;
-	struct prev *old = ls->prev;
-
-	ls->prev_cap = old_cap ? old_cap * 2 : 256;
-	ls->prev = calloc(ls->prev_cap, sizeof(*ls->prev));
-	if (!ls->prev) {
-		ls->prev = old;
-		ls->prev_cap = old_cap;
-		return -ENOMEM;
-	}
-	ls->prev_used = 0;
-	for (i = 0; i < old_cap; i++) {
-		struct prev *p;
-		size_t j;
-
-		if (!old[i].used)
-			continue;
-		for (j = key_hash(&old[i].key) & (ls->prev_cap - 1); ls->prev[j].used;
-		     j = (j + 1) & (ls->prev_cap - 1))
-			;
-		p = &ls->prev[j];
-		*p = old[i];
-		ls->prev_used++;
-	}
-	free(old);
-	return 0;
-}
-
-/* The row for (pid, mode, call site) in @s, created if new. */
-static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
-			       const struct lock_key *key, const struct site *site)
-{
-	struct lock_row *r;
-	int i;
-
-	for (i = 0; i < s->locks.nr; i++) {
-		r = &s->locks.v[i];
-		if (r->pid == (int)key->tgid && r->write == !!key->write &&
-		    r->foreign == !!key->foreign &&
-		    r->site == site->site &&
-		    (site->site != CALLSITE_OTHER || !strcmp(r->symbol, site->symbol)))
-			return r;
-	}
-	r = snapshot_push(&s->locks);
-	if (!r)
-		return NULL;
-	r->pid = key->tgid;
-	r->write = key->write;
-	r->foreign = key->foreign;
-	r->site = site->site;
-	memcpy(r->symbol, site->symbol, sizeof(r->symbol));
-	comm_of(ls, r->pid, r->comm);
-	return r;
-}
-
-static uint64_t grow(uint64_t now, uint64_t before)
-{
-	return now >= before ? now - before : 0;
-}
-
-/*
- * The largest value in this interval: the cumulative maximum if it rose,
- * else at most the top of the highest non-empty bucket of the interval.
- */
-static uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h)
-{
-	int i;
-
-	if (max > prev_max)
-		return max;
-	for (i = SNAPSHOT_HIST_BUCKETS - 1; i >= 0; i--)
-		if (h->bucket[i])
-			return (2ULL << i) - 1 < max ? (2ULL << i) - 1 : max;
-	return 0;
-}
-
-static void add_delta(struct lock_row *r, const struct lock_stats *now,
-		      const struct lock_stats *before)
-{
-	struct hist wait, hold;
-	uint64_t m;
-	int i;
-
-	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
-		wait.bucket[i] = grow(now->wait_hist[i], before->wait_hist[i]);
-		hold.bucket[i] = grow(now->hold_hist[i], before->hold_hist[i]);
-		r->wait.bucket[i] += wait.bucket[i];
-		r->hold.bucket[i] += hold.bucket[i];
-	}
-	r->acquired += grow(now->acquired, before->acquired);
-	r->failed += grow(now->failed, before->failed);
-	r->holds += grow(now->holds, before->holds);
-	r->wait_ns += grow(now->wait_ns, before->wait_ns);
-	r->hold_ns += grow(now->hold_ns, before->hold_ns);
-	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait);
-	if (m > r->wait_max_ns)
-		r->wait_max_ns = m;
-	m = interval_max(now->hold_max_ns, before->hold_max_ns, &hold);
-	if (m > r->hold_max_ns)
-		r->hold_max_ns = m;
-}
-
-/* Sum the per-CPU values of one key into @sum. */
-static void sum_cpus(const struct lock_source *ls, struct lock_stats *sum)
-{
-	int cpu, i;
-
-	memset(sum, 0, sizeof(*sum));
-	for (cpu = 0; cpu < ls->nr_possible; cpu++) {
-		const struct lock_stats *c = &ls->percpu[cpu];
-
-		sum->acquired += c->acquired;
-		sum->failed += c->failed;
-		sum->holds += c->holds;
-		sum->wait_ns += c->wait_ns;
-		sum->hold_ns += c->hold_ns;
-		if (c->wait_max_ns > sum->wait_max_ns)
-			sum->wait_max_ns = c->wait_max_ns;
-		if (c->hold_max_ns > sum->hold_max_ns)
-			sum->hold_max_ns = c->hold_max_ns;
-		for (i = 0; i < MMTOP_HIST_BUCKETS; i++) {
-			sum->wait_hist[i] += c->wait_hist[i];
-			sum->hold_hist[i] += c->hold_hist[i];
-		}
-	}
-}
-
-/* Faults that took mmap_lock, per CPU: the per-VMA lock's misses. */
-static void add_fallbacks(struct lock_source *ls, struct snapshot *s,
-			  struct prev *p, enum callsite site)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < ls->nr_possible && cpu < s->nr_cpus; cpu++) {
-		uint64_t d = grow(ls->percpu[cpu].acquired, p->cpu_acquired[cpu]);
-
-		if (site == CALLSITE_FAULT)
-			s->cpus[cpu].fallbacks += d;
-		else
-			s->cpus[cpu].anon += d;
-		p->cpu_acquired[cpu] = ls->percpu[cpu].acquired;
-	}
-}
-
-static void read_stats(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
-{
-	struct lock_key key, next, *cur = NULL;
-	int fd = bpf_map__fd(ls->skel->maps.lock_stats);
-
-	while (!bpf_map_get_next_key(fd, cur, &next)) {
-		struct lock_stats sum;
-		const struct site *site;
-		struct lock_row *r;
-		struct prev *p;
-
-		key = next;
-		cur = &key;
-		if (bpf_map_lookup_elem(fd, &key, ls->percpu)) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		sum_cpus(ls, &sum);
-		p = prev_of(ls, &key);
-		if (!p) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
-		    sum.holds == p->sum.holds)
-			continue;
-		site = site_of(ls, key.stack);
-		if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
-			add_fallbacks(ls, s, p, site->site);
-		if (wanted(ls, key.tgid) && (r = row_of(ls, s, &key, site)))
-			add_delta(r, &sum, &p->sum);
-		p->sum = sum;
-	}
 }
 
 static void read_drops(struct lock_source *ls, uint64_t *drops)
@@ -455,8 +298,11 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 		[BPF_DROP_STATS_FULL] = DROP_MMAP_LOCK_STATS,
 		[BPF_DROP_STACK] = DROP_MMAP_LOCK_STACK,
 		[BPF_DROP_RINGBUF] = DROP_MMAP_LOCK_EVENTS,
+		[BPF_DROP_CONT_TASK] = DROP_CONT_TASK,
+		[BPF_DROP_CONT_STATS] = DROP_CONT_STATS,
+		[BPF_DROP_CONT_NESTED] = DROP_CONT_NESTED,
 	};
-	__u64 *vals = (__u64 *)ls->percpu;	/* large enough for one u64 per CPU */
+	__u64 *vals = ls->percpu;	/* large enough for one u64 per CPU */
 	__u32 k;
 	int cpu;
 
@@ -470,25 +316,39 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 	}
 }
 
+static void describe_method(const struct lock_source *ls, struct snapshot *s)
+{
+	if (!ls->opts.contention)
+		s->cont_method[0] = '\0';
+	else if (ls->nr_zone_locks)
+		snprintf(s->cont_method, sizeof(s->cont_method),
+			 "address table (%d zone locks, %d pcp locks); mmap_lock by mm; else stack",
+			 ls->nr_zone_locks, ls->nr_pcp_locks);
+	else
+		snprintf(s->cont_method, sizeof(s->cont_method),
+			 "stack (no zone address table: memory cgroup not reachable); mmap_lock by mm");
+}
+
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
 	ls->cur = s;
 	ring_buffer__consume(ls->rb);
-	read_stats(ls, s, drops);
+	if (ls->opts.mmap_lock)
+		lock_rows_read(ls, s, drops);
+	if (ls->opts.contention)
+		cont_rows_read(ls, s, drops);
 	read_drops(ls, drops);
+	describe_method(ls, s);
 }
 
 void lock_source_close(struct lock_source *ls)
 {
-	int i;
-
 	if (!ls)
 		return;
 	ring_buffer__free(ls->rb);
 	tp_object_close(&ls->tp);
-	for (i = 0; i < ls->prev_cap; i++)
-		free(ls->prev[i].cpu_acquired);
-	free(ls->prev);
+	delta_table_free(&ls->lock_prev);
+	delta_table_free(&ls->cont_prev);
 	free(ls->percpu);
 	free(ls->sites);
 	ksyms_free(&ls->ksyms);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mmap_lock waits, holds and call sites (bpf/mmap_lock.bpf.c), turned into
- * the snapshot's lock, VMA-lock and slow-event rows.
+ * Lock signals (bpf/locks.bpf.c): mmap_lock waits, holds and call sites,
+ * lock contention by class, and slow events, turned into snapshot rows.
  */
 #ifndef MMTOP_LOCK_SOURCE_H
 #define MMTOP_LOCK_SOURCE_H
@@ -14,10 +14,13 @@
 #include "tp_object.h"
 
 struct lock_source_opts {
+	bool mmap_lock;		/* the mmap_lock tracepoint programs */
+	bool contention;	/* the lock:contention_* programs */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	const int *pids;	/* -p filter; NULL or nr_pids == 0: all */
 	int nr_pids;
+	int nr_nodes;		/* NUMA nodes, for the lock address table */
 };
 
 struct lock_source;
@@ -25,7 +28,8 @@ struct lock_source;
 /* NULL with the reason in @err. */
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen);
-enum probe_id lock_source_probe(const struct lock_source *ls);
+/* Bitmask of 1 << enum probe_id for what is attached. */
+uint32_t lock_source_probes(const struct lock_source *ls);
 /* Add this interval's rows and per-CPU fallbacks to @s; drops to @drops. */
 void lock_source_read(struct lock_source *ls, struct snapshot *s,
 		      uint64_t *drops);

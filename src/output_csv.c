@@ -17,11 +17,12 @@ static const char header[] =
 	"pid,comm,site,symbol,mode,mm,"
 	"acquired,failed,holds,wait_total_ns,wait_p50_ns,wait_p99_ns,wait_max_ns,"
 	"hold_total_ns,hold_p50_ns,hold_p99_ns,hold_max_ns,"
-	"faults,event_time,tid,wait_ns,hold_ns\n";
+	"faults,event_time,tid,wait_ns,hold_ns,lock,type,classified_by\n";
 
 #define LOCK_COLS 6		/* pid .. mm */
 #define STATS_COLS 11		/* acquired .. hold_max_ns */
 #define EVENT_COLS 4		/* event_time .. hold_ns */
+#define LOCK_INFO_COLS 3	/* lock .. classified_by */
 
 struct row_common {
 	char when[32];
@@ -88,18 +89,47 @@ static void fault_row(FILE *f, const struct snapshot *s, const struct row_common
 	prefix(f, s, c, kind, id, node, online, fc);
 	vma_cells(f, s, fc->min_flt + fc->maj_flt, fallbacks, anon,
 		  !s->na[FAMILY_FAULTS][0]);
-	empties(f, LOCK_COLS + STATS_COLS + 1 + EVENT_COLS);
+	empties(f, LOCK_COLS + STATS_COLS + 1 + EVENT_COLS + LOCK_INFO_COLS);
 	fputc('\n', f);
 }
 
-static void who(FILE *f, int pid, const char *comm, enum callsite site,
-		const char *symbol, bool write, bool foreign)
+/* pid .. mm; @mm is NULL for contention, which has no mm. */
+static void who_mode(FILE *f, int pid, const char *comm, const char *site,
+		     const char *symbol, const char *mode, const char *mm)
 {
 	fprintf(f, ",%d", pid);
 	csv_str(f, comm);
-	fprintf(f, ",%s", callsite_name(site));
+	fprintf(f, ",%s", site);
 	csv_str(f, symbol);
-	fprintf(f, ",%s,%s", write ? "write" : "read", foreign ? "other" : "own");
+	fprintf(f, ",%s,%s", mode, mm ? mm : "");
+}
+
+static void who(FILE *f, int pid, const char *comm, const char *site,
+		const char *symbol, bool write, const char *mm)
+{
+	who_mode(f, pid, comm, site, symbol, write ? "write" : "read", mm);
+}
+
+static const char *mm_of(bool foreign)
+{
+	return foreign ? "other" : "own";
+}
+
+/* The eleven wait and hold columns; no hold for contention. */
+static void stats_cells(FILE *f, uint64_t acquired, uint64_t failed,
+			uint64_t holds, uint64_t wait_ns, const struct hist *wait,
+			uint64_t wait_max, uint64_t hold_ns, const struct hist *hold,
+			uint64_t hold_max)
+{
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		acquired, failed, holds, wait_ns, hist_quantile(wait, 0.5, wait_max),
+		hist_quantile(wait, 0.99, wait_max), wait_max);
+	if (hold)
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, hold_ns,
+			hist_quantile(hold, 0.5, hold_max),
+			hist_quantile(hold, 0.99, hold_max), hold_max);
+	else
+		empties(f, 4);
 }
 
 static void lock_row(FILE *f, const struct snapshot *s, const struct row_common *c,
@@ -107,16 +137,12 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct row_common 
 {
 	prefix(f, s, c, "mmap_lock", -1, -1, -1, NULL);
 	empties(f, 3);
-	who(f, r->pid, r->comm, r->site, r->symbol, r->write, r->foreign);
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		r->acquired, r->failed, r->holds, r->wait_ns,
-		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
-		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
-		r->hold_ns, hist_quantile(&r->hold, 0.5, r->hold_max_ns),
-		hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns);
+	who(f, r->pid, r->comm, callsite_name(r->site), r->symbol, r->write,
+	    mm_of(r->foreign));
+	stats_cells(f, r->acquired, r->failed, r->holds, r->wait_ns, &r->wait,
+		    r->wait_max_ns, r->hold_ns, &r->hold, r->hold_max_ns);
 	empties(f, 1 + EVENT_COLS);
-	fputc('\n', f);
+	fputs(",mmap_lock,rwsem,stack\n", f);
 }
 
 static void vma_row(FILE *f, const struct snapshot *s, const struct row_common *c,
@@ -132,7 +158,7 @@ static void vma_row(FILE *f, const struct snapshot *s, const struct row_common *
 		fprintf(f, ",%" PRId64, v->faults);
 	else
 		empties(f, 1);
-	empties(f, EVENT_COLS);
+	empties(f, EVENT_COLS + LOCK_INFO_COLS);
 	fputc('\n', f);
 }
 
@@ -144,10 +170,26 @@ static void event_row(FILE *f, const struct snapshot *s, const struct row_common
 	format_utc(e->wall_ns, when, sizeof(when));
 	prefix(f, s, c, "event", e->cpu, -1, -1, NULL);
 	empties(f, 3);
-	who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
+	if (e->contention)
+		who(f, e->pid, e->comm, cont_class_name(e->cls), e->symbol, e->write, NULL);
+	else
+		who(f, e->pid, e->comm, callsite_name(e->site), e->symbol, e->write,
+		    mm_of(e->foreign));
 	empties(f, STATS_COLS + 1);
-	fprintf(f, ",%s,%d,%" PRIu64 ",%" PRIu64 "\n", when, e->tid, e->wait_ns,
-		e->hold_ns);
+	fprintf(f, ",%s,%d,%" PRIu64 ",%" PRIu64 ",%s,,\n", when, e->tid, e->wait_ns,
+		e->hold_ns, e->contention ? "contention" : "mmap_lock");
+}
+
+static void cont_row(FILE *f, const struct snapshot *s, const struct row_common *c,
+		     const struct cont_row *r)
+{
+	prefix(f, s, c, "contention", -1, -1, -1, NULL);
+	empties(f, 3);
+	who_mode(f, r->pid, r->comm, cont_class_name(r->cls), r->caller, r->mode, NULL);
+	stats_cells(f, r->count, 0, 0, r->wait_ns, &r->wait, r->wait_max_ns, 0,
+		    NULL, 0);
+	empties(f, 1 + EVENT_COLS);
+	fprintf(f, ",contention,%s,%s\n", r->type, r->by_address ? "address" : "stack");
 }
 
 void write_csv(struct output *o, const struct snapshot *s)
@@ -173,6 +215,8 @@ void write_csv(struct output *o, const struct snapshot *s)
 		lock_row(f, s, &c, &s->locks.v[i]);
 	for (i = 0; i < s->vmas.nr; i++)
 		vma_row(f, s, &c, &s->vmas.v[i]);
+	for (i = 0; i < s->conts.nr; i++)
+		cont_row(f, s, &c, &s->conts.v[i]);
 	for (i = 0; i < s->events.nr; i++)
 		event_row(f, s, &c, &s->events.v[i]);
 }

@@ -111,9 +111,36 @@ static void json_event(FILE *f, const struct slow_event *e)
 	format_utc(e->wall_ns, when, sizeof(when));
 	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"tid\":%d,\"cpu\":%d,",
 		when, e->wall_ns, e->tid, e->cpu);
-	json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
-	fprintf(f, ",\"lock\":\"mmap_lock\",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 "}",
+	if (e->contention) {
+		fprintf(f, "\"pid\":%d,\"comm\":", e->pid);
+		json_str(f, e->comm);
+		fprintf(f, ",\"lock\":\"contention\",\"class\":\"%s\",\"caller\":",
+			cont_class_name(e->cls));
+		json_str(f, e->symbol);
+		fprintf(f, ",\"mode\":\"%s\"", e->write ? "write" : "read");
+	} else {
+		json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
+		fputs(",\"lock\":\"mmap_lock\"", f);
+	}
+	fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 "}",
 		e->wait_ns, e->hold_ns);
+}
+
+static void json_cont(FILE *f, const struct cont_row *r)
+{
+	fprintf(f, "{\"class\":\"%s\",\"classified_by\":\"%s\",\"pid\":%d,\"comm\":",
+		cont_class_name(r->cls), r->by_address ? "address" : "stack", r->pid);
+	json_str(f, r->comm);
+	fputs(",\"caller\":", f);
+	json_str(f, r->caller);
+	fprintf(f, ",\"type\":\"%s\",\"mode\":\"%s\",\"count\":%" PRIu64
+		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64
+		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,
+		r->type, r->mode, r->count, r->wait_ns,
+		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
+		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns);
+	json_hist(f, "wait_hist", &r->wait);
+	fputc('}', f);
 }
 
 static void json_header(FILE *f, const struct snapshot *s)
@@ -172,6 +199,13 @@ void write_json(FILE *f, const struct snapshot *s)
 	for (i = 0; i < s->vmas.nr; i++) {
 		fputs(i ? "," : "", f);
 		json_vma(f, &s->vmas.v[i]);
+	}
+	fprintf(f, "],\"contention_method\":");
+	json_str(f, s->cont_method);
+	fprintf(f, ",\"contention\":[");
+	for (i = 0; i < s->conts.nr; i++) {
+		fputs(i ? "," : "", f);
+		json_cont(f, &s->conts.v[i]);
 	}
 	fprintf(f, "],\"slow_events\":[");
 	for (i = 0; i < s->events.nr; i++) {

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "output_common.h"
+
 #include "util.h"
 
 #define TEXT_LOCK_ROWS 20
@@ -182,24 +183,74 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 	}
 }
 
+static int by_wait(const void *a, const void *b)
+{
+	const struct cont_row *x = *(struct cont_row *const *)a;
+	const struct cont_row *y = *(struct cont_row *const *)b;
+
+	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
+}
+
+static void write_conts(FILE *f, const struct snapshot *s)
+{
+	const struct cont_row **rows;
+	int i, n = s->conts.nr;
+	char b[4][16];
+
+	if (s->na[FAMILY_CONTENTION][0])
+		return;
+	fprintf(f, " lock contention: %d row%s%s; classified by %s\n", n,
+		n == 1 ? "" : "s", n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "",
+		s->cont_method);
+	if (!n || !(rows = malloc(n * sizeof(*rows))))
+		return;
+	for (i = 0; i < n; i++)
+		rows[i] = &s->conts.v[i];
+	qsort(rows, n, sizeof(*rows), by_wait);
+	fprintf(f, "  CLASS           BY      PID COMM             CALLER                   TYPE         MODE     COUNT    TOTAL      p50      p99      max\n");
+	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
+		const struct cont_row *r = rows[i];
+
+		fprintf(f, "  %-15s %-5s %7d %-16s %-24.24s %-12s %-5s %8" PRIu64 " %8s %8s %8s %8s\n",
+			cont_class_name(r->cls), r->by_address ? "addr" : "stack",
+			r->pid, r->pid ? r->comm : "-", r->caller[0] ? r->caller : "?",
+			r->type, r->mode, r->count,
+			human_ns(r->wait_ns, b[0], 16),
+			human_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[1], 16),
+			human_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[2], 16),
+			human_ns(r->wait_max_ns, b[3], 16));
+	}
+	free(rows);
+}
+
+/* "mmap_lock munmap", or "zone" for a contended wait. */
+static void event_what(const struct slow_event *e, char *buf, size_t len)
+{
+	if (e->contention)
+		snprintf(buf, len, "%s %s", cont_class_name(e->cls), e->symbol);
+	else
+		snprintf(buf, len, "mmap_lock %s", site_label(e->site, e->symbol));
+}
+
 static void write_events(FILE *f, const struct snapshot *s)
 {
 	char b[3][16];
 	int i;
 
-	if (lock_na(s) || !s->events.nr)
+	if (!s->events.nr)
 		return;
-	fprintf(f, " slow mmap_lock waits and holds (>= %s)\n",
-		human_ns(s->slow_ns, b[0], 16));
-	fprintf(f, "  TIME            PID     TID CPU COMM             SITE                 MODE  MM        WAIT     HOLD\n");
+	fprintf(f, " slow lock waits and holds (>= %s)\n", human_ns(s->slow_ns, b[0], 16));
+	fprintf(f, "  TIME            PID     TID CPU COMM             WHAT                           MODE  MM        WAIT     HOLD\n");
 	for (i = 0; i < s->events.nr; i++) {
 		const struct slow_event *e = &s->events.v[i];
-		char when[32];
+		char when[32], what[96];
 
 		local_time(e->wall_ns, when, sizeof(when));
-		fprintf(f, "  %-12s %7d %7d %3d %-16s %-20.20s %-5s %-5s %8s %8s\n", when,
-			e->pid, e->tid, e->cpu, e->comm, site_label(e->site, e->symbol),
-			e->write ? "write" : "read", e->foreign ? "other" : "own",
+		event_what(e, what, sizeof(what));
+		fprintf(f, "  %-12s %7d %7d %3d %-16s %-30.30s %-5s %-5s %8s %8s\n", when,
+			e->pid, e->tid, e->cpu, e->comm, what,
+			e->write ? "write" : "read",
+			e->contention ? "-" : e->foreign ? "other" : "own",
 			human_ns(e->wait_ns, b[1], 16),
 			e->hold_ns ? human_ns(e->hold_ns, b[2], 16) : "-");
 	}
@@ -211,6 +262,7 @@ void write_text(FILE *f, const struct snapshot *s)
 	write_cpus(f, s);
 	write_locks(f, s);
 	write_vmas(f, s);
+	write_conts(f, s);
 	write_events(f, s);
 	fputc('\n', f);
 }

@@ -12,11 +12,23 @@ static const char *const probe_names[PROBE__COUNT] = {
 	[PROBE_FAULTS_PERF] = "faults:perf",
 	[PROBE_MMAP_LOCK_TP_BTF] = "mmap_lock:tp_btf",
 	[PROBE_MMAP_LOCK_RAW_TP] = "mmap_lock:raw_tp",
+	[PROBE_CONTENTION_TP_BTF] = "contention:tp_btf",
+	[PROBE_CONTENTION_RAW_TP] = "contention:raw_tp",
 };
 
 static const char *const family_names[FAMILY__COUNT] = {
 	[FAMILY_FAULTS] = "faults",
 	[FAMILY_MMAP_LOCK] = "mmap_lock",
+	[FAMILY_CONTENTION] = "contention",
+};
+
+static const char *const cont_class_names[CONT_CLASS__COUNT] = {
+	[CONT_CLASS_OWN_MMAP] = "own-mmap_lock",
+	[CONT_CLASS_OTHER_MMAP] = "other-mmap_lock",
+	[CONT_CLASS_ZONE] = "zone",
+	[CONT_CLASS_PCP] = "pcp",
+	[CONT_CLASS_VMA_WRITE] = "vma-write",
+	[CONT_CLASS_OTHER] = "other",
 };
 
 static const char *const callsite_names[CALLSITE__COUNT] = {
@@ -45,6 +57,9 @@ static const char *const drop_names[DROP__COUNT] = {
 	[DROP_MMAP_LOCK_STATS] = "mmap_lock_stats",
 	[DROP_MMAP_LOCK_STACK] = "mmap_lock_stack",
 	[DROP_MMAP_LOCK_EVENTS] = "mmap_lock_events",
+	[DROP_CONT_TASK] = "contention_task",
+	[DROP_CONT_STATS] = "contention_stats",
+	[DROP_CONT_NESTED] = "contention_nested",
 };
 
 int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
@@ -68,6 +83,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->locks.v);
 	free(s->vmas.v);
 	free(s->events.v);
+	free(s->conts.v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -88,6 +104,7 @@ void snapshot_clear_rows(struct snapshot *s)
 	s->locks.nr = 0;
 	s->vmas.nr = 0;
 	s->events.nr = 0;
+	s->conts.nr = 0;
 }
 
 static void add_faults(struct fault_counts *sum, const struct fault_counts *f)
@@ -154,6 +171,11 @@ const char *family_name(enum probe_family f)
 const char *callsite_name(enum callsite c)
 {
 	return c < CALLSITE__COUNT ? callsite_names[c] : "?";
+}
+
+const char *cont_class_name(enum cont_class c)
+{
+	return c < CONT_CLASS__COUNT ? cont_class_names[c] : "?";
 }
 
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)

@@ -19,6 +19,8 @@ enum probe_id {
 	PROBE_FAULTS_PERF,	/* fault counts via perf software counters */
 	PROBE_MMAP_LOCK_TP_BTF,	/* mmap_lock waits/holds via tp_btf */
 	PROBE_MMAP_LOCK_RAW_TP,	/* mmap_lock waits/holds via raw_tp */
+	PROBE_CONTENTION_TP_BTF,	/* lock:contention_* via tp_btf */
+	PROBE_CONTENTION_RAW_TP,	/* lock:contention_* via raw_tp */
 	PROBE__COUNT
 };
 
@@ -26,6 +28,7 @@ enum probe_id {
 enum probe_family {
 	FAMILY_FAULTS,
 	FAMILY_MMAP_LOCK,
+	FAMILY_CONTENTION,
 	FAMILY__COUNT
 };
 
@@ -38,6 +41,9 @@ enum drop_kind {
 	DROP_MMAP_LOCK_STATS,	/* aggregation map full */
 	DROP_MMAP_LOCK_STACK,	/* kernel stack not taken: call site unknown */
 	DROP_MMAP_LOCK_EVENTS,	/* slow-event ring buffer full */
+	DROP_CONT_TASK,		/* per-task contention state map full */
+	DROP_CONT_STATS,	/* contention aggregation map full */
+	DROP_CONT_NESTED,	/* spin wait nested in another: not timed */
 	DROP__COUNT
 };
 
@@ -59,6 +65,17 @@ enum callsite {
 	CALLSITE_OTHER,		/* see the row's symbol */
 	CALLSITE_UNKNOWN,	/* no stack */
 	CALLSITE__COUNT
+};
+
+/* What a contended lock was (lock:contention_begin/end). */
+enum cont_class {
+	CONT_CLASS_OWN_MMAP,	/* the waiting task's own mmap_lock */
+	CONT_CLASS_OTHER_MMAP,	/* another process's mmap_lock */
+	CONT_CLASS_ZONE,	/* zone->lock */
+	CONT_CLASS_PCP,		/* per_cpu_pages->lock */
+	CONT_CLASS_VMA_WRITE,	/* VMA write lock (rwsem kernels, 6.4-6.14) */
+	CONT_CLASS_OTHER,	/* see the row's caller */
+	CONT_CLASS__COUNT
 };
 
 #define SNAPSHOT_HIST_BUCKETS 32
@@ -96,11 +113,27 @@ struct vma_row {
 	uint64_t anon;			/* VMA-locked fault took it for anon_vma */
 };
 
+/* Contended waits for one class of lock, from one caller. */
+struct cont_row {
+	enum cont_class cls;
+	bool by_address;		/* classified by lock address, not stack */
+	int pid;			/* mmap_lock classes; 0 for the others */
+	char comm[SNAPSHOT_COMM_LEN];
+	char caller[SNAPSHOT_SYMBOL_LEN];	/* first frame past the lock code */
+	char type[16];			/* spinlock, rwlock, rwsem, mutex, ... */
+	char mode[8];			/* read or write; - for exclusive locks */
+	uint64_t count;
+	uint64_t wait_ns, wait_max_ns;
+	struct hist wait;
+};
+
 /* A wait or hold above the --slow threshold. */
 struct slow_event {
 	uint64_t wall_ns;
 	int pid, tid, cpu;
 	char comm[SNAPSHOT_COMM_LEN];
+	bool contention;		/* a contended wait, not an mmap_lock event */
+	enum cont_class cls;		/* for contention */
 	bool write;
 	bool foreign;
 	enum callsite site;
@@ -151,6 +184,9 @@ struct snapshot {
 	SNAPSHOT_ARRAY(struct lock_row, locks);
 	SNAPSHOT_ARRAY(struct vma_row, vmas);
 	SNAPSHOT_ARRAY(struct slow_event, events);
+	SNAPSHOT_ARRAY(struct cont_row, conts);
+	/* How contended locks are told apart: address table or stacks. */
+	char cont_method[SNAPSHOT_NA_LEN];
 };
 
 /* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
@@ -174,6 +210,7 @@ const char *probe_name(enum probe_id id);
 const char *drop_name(enum drop_kind kind);
 const char *family_name(enum probe_family f);
 const char *callsite_name(enum callsite c);
+const char *cont_class_name(enum cont_class c);
 /* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "output.h"
@@ -12,6 +13,7 @@ static void fill(struct snapshot *s)
 	struct lock_row *r;
 	struct vma_row *v;
 	struct slow_event *e;
+	struct cont_row *c;
 
 	snapshot_init(s, 2, 1);
 	s->seq = 3;
@@ -39,6 +41,12 @@ static void fill(struct snapshot *s)
 	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 42, .tid = 44, .cpu = 1,
 				  .comm = "w", .site = CALLSITE_OTHER, .symbol = "zap_foo",
 				  .wait_ns = 1500000 };
+	c = snapshot_push(&s->conts);
+	*c = (struct cont_row){ .cls = CONT_CLASS_ZONE, .by_address = true,
+				.caller = "rmqueue_bulk", .type = "spinlock", .mode = "-",
+				.count = 7, .wait_ns = 70000, .wait_max_ns = 20000 };
+	c->wait.bucket[13] = 7;
+	snprintf(s->cont_method, sizeof(s->cont_method), "address table");
 	snapshot_sum(s);
 }
 
@@ -92,8 +100,8 @@ static void test_csv(const struct snapshot *s)
 		bad += fields(line) != header;
 	}
 	CHECK(headers == 1, "CSV has exactly one header row over two intervals");
-	CHECK(rows == 1 + 2 * (1 + 2 + 1 + 1 + 2 + 1),
-	      "CSV: total, 2 CPU, node, lock, 2 VMA and event rows per interval");
+	CHECK(rows == 1 + 2 * (1 + 2 + 1 + 1 + 2 + 1 + 1),
+	      "CSV: total, 2 CPU, node, lock, 2 VMA, contention and event rows per interval");
 	CHECK(!bad, "every CSV row has the header's %d columns", header);
 	CHECK(strstr(out, "2023-11-14T22:13:20.123Z,3,1.000000,cpu,0,0,1,1000,2,1000.000,2.000,1,faults:tp_btf;mmap_lock:tp_btf,4,1,0.995010,") != NULL,
 	      "CSV CPU row: counts, rates, drops, probes, VMA-lock outcome");
@@ -103,7 +111,10 @@ static void test_csv(const struct snapshot *s)
 	CHECK(strstr(out, ",vma,-1,-1,-1,,,,,1,faults:tp_btf;mmap_lock:tp_btf,1,0,,43,x,") != NULL,
 	      "CSV VMA row with unknown faults leaves them and the ratio empty");
 	CHECK(strstr(out, ",event,1,") && strstr(out, ",zap_foo,read,own,") &&
-	      strstr(out, ",44,1500000,0\n"), "CSV event row");
+	      strstr(out, ",44,1500000,0,mmap_lock,,\n"), "CSV event row");
+	CHECK(strstr(out, ",contention,-1,-1,-1,") &&
+	      strstr(out, ",0,,zone,rmqueue_bulk,-,,7,0,0,70000,") &&
+	      strstr(out, ",contention,spinlock,address\n"), "CSV contention row");
 	free(out);
 }
 
@@ -135,6 +146,8 @@ static void test_json(const struct snapshot *s)
 	CHECK(strstr(out, "\"drops\":{\"flush\":0,\"read\":1,") != NULL, "JSON names every drop counter");
 	CHECK(strstr(out, "\"comm\":\"a,\\\"b\\\"\"") != NULL, "JSON escapes quotes in comm");
 	CHECK(strstr(out, "\"wait_p50_ns\":768,") != NULL, "JSON lock row has quantiles");
+	CHECK(strstr(out, "\"contention\":[{\"class\":\"zone\",\"classified_by\":\"address\",\"pid\":0,") != NULL,
+	      "JSON contention row");
 	CHECK(strstr(out, "{\"pid\":43,\"comm\":\"x\",\"faults\":null,\"fallbacks\":1,\"anon\":0,\"vma_ok\":null}") != NULL,
 	      "JSON VMA row with unknown faults");
 	free(out);
@@ -149,6 +162,9 @@ static void test_text(struct snapshot *s)
 	CHECK(strstr(out, "offline") != NULL, "text marks an offline CPU");
 	CHECK(strstr(out, "munmap               write own         10") != NULL, "text lock row");
 	CHECK(strstr(out, "zap_foo") != NULL, "an 'other' call site shows its symbol");
+	CHECK(strstr(out, "lock contention: 1 row; classified by address table") &&
+	      strstr(out, "zone            addr        0 -                rmqueue_bulk             spinlock     -            7"),
+	      "text contention row");
 	free(out);
 	snprintf(s->na[FAMILY_MMAP_LOCK], sizeof(s->na[0]), "disabled by --disable-probe");
 	out = render(OUTPUT_TEXT, s);

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap_lock waits and holds, from the mmap_lock tracepoints: every
+ * acquisition is counted in the kernel, keyed by (process, kernel stack,
+ * mode), with wait (start_locking -> acquire_returned) and hold
+ * (acquire_returned -> released) times. The stack is taken once per
+ * acquisition, on mmap_lock events only; user space turns it into a call
+ * site. Waits or holds above slow_ns also go to a ring buffer.
+ *
+ * Argument layouts: from 6.14 (mm, write[, success]); before, a memcg_path
+ * string sat between mm and write. memcg_path_arg is set before load.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "mmtop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool memcg_path_arg = false;
+const volatile __u64 slow_ns = 1000000;
+
+/* A task's pending or held mmap_lock of one mm. */
+struct task_key {
+	__u64 mm;
+	__u32 tid;
+	__u32 pad;
+};
+
+struct task_lock {
+	__u64 start_ns;		/* start_locking; 0 if not seen */
+	__u64 acquired_ns;	/* acquire_returned; 0 while waiting */
+	__u64 wait_ns;
+	__u64 stack;
+	__u16 write;
+	__u16 foreign;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct task_key);
+	__type(value, struct task_lock);
+} lock_tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct lock_key);
+	__type(value, struct lock_stats);
+} lock_stats SEC(".maps");
+
+/* Name of each process with a row, for processes gone before user space looks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, char[MMTOP_COMM_LEN]);
+} lock_comms SEC(".maps");
+
+/*
+ * Stacks by a 64-bit hash of their frames. A stack-trace map would be
+ * simpler, but its buckets collide (bpf_get_stackid() then fails with
+ * EEXIST for a hot stack, for good); a 64-bit hash does not in practice.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct lock_stack);
+} lock_stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lock_stack);
+} stack_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} lock_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BPF_DROP__COUNT);
+	__type(key, __u32);
+	__type(value, __u64);
+} lock_drops SEC(".maps");
+
+static __always_inline void drop(__u32 kind)
+{
+	__u64 *n = bpf_map_lookup_elem(&lock_drops, &kind);
+
+	if (n)
+		(*n)++;
+}
+
+static __always_inline __u32 log2_bucket(__u64 v)
+{
+	__u32 r = 0, shift;
+
+	shift = (v > 0xFFFFFFFF) << 5; v >>= shift; r |= shift;
+	shift = (v > 0xFFFF) << 4; v >>= shift; r |= shift;
+	shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
+	shift = (v > 0xF) << 2; v >>= shift; r |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	r |= (v >> 1);
+	return r < MMTOP_HIST_BUCKETS ? r : MMTOP_HIST_BUCKETS - 1;
+}
+
+/* The value of @key in per-CPU hash @map, created zeroed if missing. */
+static __always_inline void *get_or_create(void *map, const void *key,
+					   const void *zero, __u32 full)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	if (bpf_map_update_elem(map, key, zero, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(map, key)) {
+		drop(full);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(map, key);
+}
+
+static __always_inline struct lock_stats *stats_of(__u32 tgid,
+						   const struct task_lock *t)
+{
+	struct lock_key key = {
+		.stack = t->stack, .tgid = tgid,
+		.write = t->write, .foreign = t->foreign,
+	};
+	static const struct lock_stats zero;
+	char comm[MMTOP_COMM_LEN];
+
+	if (!bpf_map_lookup_elem(&lock_stats, &key)) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY);
+	}
+	return get_or_create(&lock_stats, &key, &zero, BPF_DROP_STATS_FULL);
+}
+
+struct event_info {
+	__u64 stack;
+	__u64 wait_ns;
+	__u64 hold_ns;
+	__u8 kind;
+	__u8 write;
+	__u8 foreign;
+	__u8 cls;
+};
+
+static __always_inline void emit_event(__u64 now, const struct event_info *i)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct lock_event *e;
+
+	e = bpf_ringbuf_reserve(&lock_events, sizeof(*e), 0);
+	if (!e) {
+		drop(BPF_DROP_RINGBUF);
+		return;
+	}
+	e->ts_ns = now;
+	e->wait_ns = i->wait_ns;
+	e->hold_ns = i->hold_ns;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->cpu = bpf_get_smp_processor_id();
+	e->stack = i->stack;
+	e->kind = i->kind;
+	e->write = i->write;
+	e->foreign = i->foreign;
+	e->cls = i->cls;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void slow_event(__u64 now, const struct task_lock *t,
+				       __u64 hold_ns)
+{
+	struct event_info i = {
+		.stack = t->stack, .wait_ns = t->wait_ns, .hold_ns = hold_ns,
+		.kind = LOCK_KIND_MMAP_LOCK, .write = t->write,
+		.foreign = t->foreign,
+	};
+
+	emit_event(now, &i);
+}
+
+/* The hold of @t ends now: account it to the row it was acquired from. */
+static __always_inline void end_hold(__u64 now, const struct task_lock *t)
+{
+	__u64 hold = now - t->acquired_ns;
+	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
+
+	if (s) {
+		s->holds++;
+		s->hold_ns += hold;
+		if (hold > s->hold_max_ns)
+			s->hold_max_ns = hold;
+		s->hold_hist[log2_bucket(hold)]++;
+	}
+	if (hold >= slow_ns)
+		slow_event(now, t, hold);
+}
+
+/* The hash of the current kernel stack, stored for user space; 0 if lost. */
+static __always_inline __u64 stack_of(void *ctx)
+{
+	__u32 zero = 0;
+	struct lock_stack *st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	__u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	long n;
+	int i;
+
+	if (!st)
+		return 0;
+	n = bpf_get_stack(ctx, st->ips, sizeof(st->ips), 0);
+	if (n <= 0) {
+		drop(BPF_DROP_STACK);
+		return 0;
+	}
+	/* bpf_get_stack() zeroes what it did not fill. */
+#pragma unroll
+	for (i = 0; i < MMTOP_STACK_DEPTH; i++)
+		h = (h ^ st->ips[i]) * 0x100000001b3ULL;
+	h |= 1;	/* never 0 */
+	if (!bpf_map_lookup_elem(&lock_stacks, &h) &&
+	    bpf_map_update_elem(&lock_stacks, &h, st, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&lock_stacks, &h))
+		drop(BPF_DROP_STACK);
+	return h;
+}
+
+static __always_inline void on_start(__u64 mm, bool write)
+{
+	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
+	struct task_lock t = { .start_ns = bpf_ktime_get_ns(), .write = write };
+
+	if (bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
+		drop(BPF_DROP_TASK_FULL);
+}
+
+static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
+					bool write, bool success)
+{
+	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
+	struct task_lock *t = bpf_map_lookup_elem(&lock_tasks, &key);
+	struct task_lock fresh = { .write = write };
+	__u64 now = bpf_ktime_get_ns();
+	__u64 stack = stack_of(ctx);
+	struct lock_stats *s;
+
+	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
+	if (t && t->acquired_ns) {
+		end_hold(now, t);
+		t->start_ns = 0;
+	}
+	if (!t) {
+		t = &fresh;
+	}
+	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
+	t->stack = stack;
+	t->write = write;
+	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
+	t->foreign = mm != own_mm;
+	s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
+	if (s && !success)
+		s->failed++;
+	if (s && success) {
+		s->acquired++;
+		s->wait_ns += t->wait_ns;
+		if (t->wait_ns > s->wait_max_ns)
+			s->wait_max_ns = t->wait_ns;
+		s->wait_hist[log2_bucket(t->wait_ns)]++;
+	}
+	if (success && t->wait_ns >= slow_ns)
+		slow_event(now, t, 0);
+	if (!success) {
+		bpf_map_delete_elem(&lock_tasks, &key);
+		return;
+	}
+	t->acquired_ns = now;
+	if (t == &fresh && bpf_map_update_elem(&lock_tasks, &key, t, BPF_ANY))
+		drop(BPF_DROP_TASK_FULL);
+}
+
+static __always_inline void on_released(__u64 mm)
+{
+	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
+	struct task_lock *t = bpf_map_lookup_elem(&lock_tasks, &key);
+
+	/* Taken before mmtop attached, or released by another task. */
+	if (!t || !t->acquired_ns)
+		return;
+	end_hold(bpf_ktime_get_ns(), t);
+	bpf_map_delete_elem(&lock_tasks, &key);
+}
+
+/*
+ * Both flavours see the arguments as an array of u64; memcg_path_arg is
+ * constant at load time, so the verifier only walks one layout. The loads
+ * are asm with constant offsets: plain C lets clang merge the two branches
+ * into one load from a computed context offset, which the verifier refuses.
+ */
+#define ctx_u64(ctx, off) ({						\
+	__u64 __v;							\
+	asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(__v) : "r"(ctx)); \
+	__v;								\
+})
+#define arg_write(args) \
+	((bool)(memcg_path_arg ? ctx_u64(args, 16) : ctx_u64(args, 8)))
+#define arg_success(args) \
+	((bool)(memcg_path_arg ? ctx_u64(args, 24) : ctx_u64(args, 16)))
+
+SEC("tp_btf/mmap_lock_start_locking")
+int mmap_lock_start(__u64 *ctx)
+{
+	on_start(ctx[0], arg_write(ctx));
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_acquire_returned")
+int mmap_lock_acquired(__u64 *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	on_acquired(ctx, ctx[0], (__u64)task->mm, arg_write(ctx), arg_success(ctx));
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_released")
+int mmap_lock_released(__u64 *ctx)
+{
+	on_released(ctx[0]);
+	return 0;
+}
+
+SEC("raw_tp/mmap_lock_start_locking")
+int mmap_lock_start_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	on_start(ctx->args[0], arg_write(ctx->args));
+	return 0;
+}
+
+SEC("raw_tp/mmap_lock_acquire_returned")
+int mmap_lock_acquired_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	on_acquired(ctx, ctx->args[0], (__u64)BPF_CORE_READ(task, mm),
+		    arg_write(ctx->args), arg_success(ctx->args));
+	return 0;
+}
+
+SEC("raw_tp/mmap_lock_released")
+int mmap_lock_released_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	on_released(ctx->args[0]);
+	return 0;
+}
+
+/*
+ * Lock contention (lock:contention_begin/end): how long tasks wait, by
+ * what the lock is. Spinning waits cannot migrate: one slot per CPU.
+ * Sleeping waits (rwsem, mutex) are kept per task.
+ */
+#define LCB_F_SPIN	(1U << 0)
+#define LCB_F_WRITE	(1U << 2)
+#define LCB_F_RT	(1U << 3)
+#define LCB_F_MUTEX	(1U << 5)
+
+/* Spinlocks and rwlocks; a mutex spins (SPIN|MUTEX) before it sleeps. */
+static __always_inline bool spinning(__u32 flags)
+{
+	return (flags & LCB_F_SPIN) && !(flags & (LCB_F_MUTEX | LCB_F_RT));
+}
+
+struct cont_wait {
+	__u64 lock;		/* 0: free */
+	__u64 start_ns;
+	__u64 stack;
+	__u32 flags;
+	__u32 cls;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cont_wait);
+} cont_spin SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct cont_wait);
+} cont_tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct cont_key);
+	__type(value, struct cont_stats);
+} cont_stats SEC(".maps");
+
+/* Zone and pcp lock addresses -> enum cont_class; see lock_addrs_collect. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u32);
+} lock_addrs SEC(".maps");
+
+static __always_inline __u32 cont_classify(__u64 lock, __u64 own_mm, __u32 *tgid)
+{
+	__u64 off = bpf_core_field_offset(struct mm_struct, mmap_lock);
+	struct task_key key = {
+		.mm = lock - off,
+		.tid = (__u32)bpf_get_current_pid_tgid(),
+	};
+	struct task_lock *t;
+	__u32 *cls;
+
+	*tgid = bpf_get_current_pid_tgid() >> 32;
+	if (own_mm && lock == own_mm + off)
+		return CONT_OWN_MMAP;
+	/* Waiting, through the mmap_lock tracepoints, for that mm's lock. */
+	t = bpf_map_lookup_elem(&lock_tasks, &key);
+	if (t && !t->acquired_ns)
+		return CONT_OTHER_MMAP;
+	*tgid = 0;
+	cls = bpf_map_lookup_elem(&lock_addrs, &lock);
+	return cls ? *cls : CONT_STACK;
+}
+
+static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
+					  __u64 own_mm)
+{
+	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
+	struct cont_wait *w, fresh = {};
+
+	if (spinning(flags)) {
+		w = bpf_map_lookup_elem(&cont_spin, &zero);
+		if (!w)
+			return;
+		/* The same wait seen again, or one nested in it (an irq). */
+		if (w->lock) {
+			if (w->lock != lock)
+				drop(BPF_DROP_CONT_NESTED);
+			return;
+		}
+	} else {
+		w = bpf_map_lookup_elem(&cont_tasks, &tid);
+		/* rwsem and mutex waits can begin more than once. */
+		if (w && w->lock == lock)
+			return;
+		w = &fresh;
+	}
+	w->lock = lock;
+	w->start_ns = bpf_ktime_get_ns();
+	w->flags = flags;
+	w->stack = stack_of(ctx);
+	w->cls = cont_classify(lock, own_mm, &w->tgid);
+	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
+		drop(BPF_DROP_CONT_TASK);
+}
+
+static __always_inline void on_cont_end(__u64 lock)
+{
+	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
+	struct cont_wait *w = bpf_map_lookup_elem(&cont_spin, &zero);
+	static const struct cont_stats none;
+	struct cont_key key = {};
+	struct cont_stats *s;
+	bool spin = w && w->lock == lock;
+	__u64 now = bpf_ktime_get_ns(), wait;
+
+	if (!spin) {
+		w = bpf_map_lookup_elem(&cont_tasks, &tid);
+		if (!w || w->lock != lock)
+			return;
+	}
+	wait = now - w->start_ns;
+	key.stack = w->stack;
+	key.tgid = w->tgid;
+	key.cls = w->cls;
+	key.flags = w->flags;
+	s = get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS);
+	if (s) {
+		s->count++;
+		s->wait_ns += wait;
+		if (wait > s->wait_max_ns)
+			s->wait_max_ns = wait;
+		s->wait_hist[log2_bucket(wait)]++;
+	}
+	if (wait >= slow_ns) {
+		struct event_info i = {
+			.stack = w->stack, .wait_ns = wait,
+			.kind = LOCK_KIND_CONTENTION, .cls = w->cls,
+			.write = !!(w->flags & LCB_F_WRITE),
+		};
+
+		emit_event(now, &i);
+	}
+	if (spin)
+		w->lock = 0;
+	else
+		bpf_map_delete_elem(&cont_tasks, &tid);
+}
+
+SEC("tp_btf/contention_begin")
+int contention_begin(__u64 *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	on_cont_begin(ctx, ctx[0], (__u32)ctx[1], (__u64)task->mm);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int contention_end(__u64 *ctx)
+{
+	on_cont_end(ctx[0]);
+	return 0;
+}
+
+SEC("raw_tp/contention_begin")
+int contention_begin_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	on_cont_begin(ctx, ctx->args[0], (__u32)ctx->args[1],
+		      (__u64)BPF_CORE_READ(task, mm));
+	return 0;
+}
+
+SEC("raw_tp/contention_end")
+int contention_end_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	on_cont_end(ctx->args[0]);
+	return 0;
+}
+
+/*
+ * The zone and pcp lock address table, built once at start by running this
+ * program on every CPU (BPF_PROG_TEST_RUN): data symbols such as
+ * contig_page_data or node_data are not in /proc/kallsyms without
+ * CONFIG_KALLSYMS_ALL, so the nodes are reached through the running task's
+ * memory cgroup (mem_cgroup_per_node.lruvec.pgdat), and this CPU's per-CPU
+ * offset through a per-CPU map: its element here minus its per-CPU base.
+ */
+const volatile __u32 nr_nodes = 1;
+
+#define MAX_NODES 64
+#define MAX_ZONES 8
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} percpu_anchor SEC(".maps");
+
+/* A pointer's value as a plain number, for address arithmetic. */
+static __always_inline __u64 addr_of(const void *p)
+{
+	__u64 a = 0;
+
+	bpf_probe_read_kernel(&a, sizeof(a), &p);
+	return a;
+}
+
+static __always_inline __u64 read_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+/* This CPU's per-CPU offset; false if it cannot be found. */
+static __always_inline bool percpu_offset(__u64 *off)
+{
+	__u32 zero = 0;
+	void *mine = bpf_map_lookup_elem(&percpu_anchor, &zero);
+	__u64 base;
+
+	if (!mine)
+		return false;
+	base = read_u64(addr_of(&percpu_anchor) +
+			bpf_core_field_offset(struct bpf_array, pptrs));
+	*off = addr_of(mine) - base;
+	return base != 0;
+}
+
+static __always_inline void add_zone(__u64 pgdat, __u32 zid, bool pcp_ok,
+				     __u64 cpu_off)
+{
+	__u64 zone = pgdat + bpf_core_field_offset(struct pglist_data, node_zones) +
+		     zid * bpf_core_type_size(struct zone);
+	__u32 zone_cls = CONT_ZONE, pcp_cls = CONT_PCP;
+	__u64 lock, pcp;
+
+	/* Only real, populated zones of this node. */
+	if (read_u64(zone + bpf_core_field_offset(struct zone, zone_pgdat)) != pgdat ||
+	    !read_u64(zone + bpf_core_field_offset(struct zone, managed_pages)))
+		return;
+	lock = zone + bpf_core_field_offset(struct zone, lock);
+	bpf_map_update_elem(&lock_addrs, &lock, &zone_cls, BPF_ANY);
+	pcp = read_u64(zone + bpf_core_field_offset(struct zone, per_cpu_pageset));
+	if (!pcp || !pcp_ok)
+		return;
+	pcp += cpu_off + bpf_core_field_offset(struct per_cpu_pages, lock);
+	bpf_map_update_elem(&lock_addrs, &pcp, &pcp_cls, BPF_ANY);
+}
+
+SEC("raw_tp")
+int lock_addrs_collect(void *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	int memcg_id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	__u32 nr_zones = bpf_core_enum_value(enum zone_type, __MAX_NR_ZONES);
+	__u64 cset = addr_of(BPF_CORE_READ(task, cgroups)), memcg, cpu_off = 0;
+	__u32 nid, zid;
+	bool pcp_ok;
+
+	if (!cset)
+		return 0;
+	memcg = read_u64(cset + bpf_core_field_offset(struct css_set, subsys) +
+			 memcg_id * sizeof(void *));
+	if (!memcg)
+		return 0;
+	memcg -= bpf_core_field_offset(struct mem_cgroup, css);
+	pcp_ok = percpu_offset(&cpu_off);
+	for (nid = 0; nid < MAX_NODES && nid < nr_nodes; nid++) {
+		__u64 pn = read_u64(memcg + bpf_core_field_offset(struct mem_cgroup, nodeinfo) +
+				    nid * sizeof(void *));
+		__u64 pgdat;
+
+		if (!pn)
+			continue;
+		pgdat = read_u64(pn + bpf_core_field_offset(struct mem_cgroup_per_node, lruvec) +
+				 bpf_core_field_offset(struct lruvec, pgdat));
+		for (zid = 0; pgdat && zid < MAX_ZONES && zid < nr_zones; zid++)
+			add_zone(pgdat, zid, pcp_ok, cpu_off);
+	}
+	return 0;
+}

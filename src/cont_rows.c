@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Contention rows: the growth of each (class, stack, pid, flags) key. */
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "lock_source_impl.h"
+
+/* lock:contention_begin flags (include/trace/events/lock.h). */
+#define LCB_F_SPIN	(1U << 0)
+#define LCB_F_READ	(1U << 1)
+#define LCB_F_WRITE	(1U << 2)
+#define LCB_F_RT	(1U << 3)
+#define LCB_F_PERCPU	(1U << 4)
+#define LCB_F_MUTEX	(1U << 5)
+
+/* The kind of lock, as the contention flags tell it. */
+static const char *lock_type(__u32 flags)
+{
+	if (flags & LCB_F_PERCPU)
+		return "percpu-rwsem";
+	if (flags & LCB_F_RT)
+		return "rtmutex";
+	if (flags & LCB_F_MUTEX)
+		return "mutex";
+	if (flags & LCB_F_SPIN)
+		return flags & (LCB_F_READ | LCB_F_WRITE) ? "rwlock" : "spinlock";
+	if (flags & (LCB_F_READ | LCB_F_WRITE))
+		return "rwsem";
+	return "semaphore";
+}
+
+/* read or write for rwsems and rwlocks; - for exclusive locks. */
+static const char *lock_mode(__u32 flags)
+{
+	if (flags & LCB_F_WRITE)
+		return "write";
+	return flags & LCB_F_READ ? "read" : "-";
+}
+
+static struct cont_row *row_of(struct lock_source *ls, struct snapshot *s,
+			       const struct cont_key *key, const struct site *site)
+{
+	const char *type = lock_type(key->flags), *mode = lock_mode(key->flags);
+	bool by_address;
+	enum cont_class cls = cont_class_of(key->cls, site, &by_address);
+	struct cont_row *r;
+	int i;
+
+	for (i = 0; i < s->conts.nr; i++) {
+		r = &s->conts.v[i];
+		if (r->cls == cls && r->pid == (int)key->tgid && !strcmp(r->mode, mode) &&
+		    r->by_address == by_address && !strcmp(r->type, type) &&
+		    !strcmp(r->caller, site->caller))
+			return r;
+	}
+	r = snapshot_push(&s->conts);
+	if (!r)
+		return NULL;
+	r->cls = cls;
+	r->by_address = by_address;
+	r->pid = key->tgid;
+	snprintf(r->mode, sizeof(r->mode), "%s", mode);
+	snprintf(r->type, sizeof(r->type), "%s", type);
+	memcpy(r->caller, site->caller, sizeof(r->caller));
+	if (r->pid)
+		comm_of(ls, r->pid, r->comm);
+	return r;
+}
+
+static void sum_cpus(const struct lock_source *ls, struct cont_stats *sum)
+{
+	const struct cont_stats *percpu = ls->percpu;
+	int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < ls->nr_possible; cpu++) {
+		const struct cont_stats *c = &percpu[cpu];
+
+		sum->count += c->count;
+		sum->wait_ns += c->wait_ns;
+		if (c->wait_max_ns > sum->wait_max_ns)
+			sum->wait_max_ns = c->wait_max_ns;
+		for (i = 0; i < MMTOP_HIST_BUCKETS; i++)
+			sum->wait_hist[i] += c->wait_hist[i];
+	}
+}
+
+static void add_delta(struct cont_row *r, const struct cont_stats *now,
+		      const struct cont_stats *before)
+{
+	struct hist wait;
+	uint64_t m;
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
+		wait.bucket[i] = grow(now->wait_hist[i], before->wait_hist[i]);
+		r->wait.bucket[i] += wait.bucket[i];
+	}
+	r->count += grow(now->count, before->count);
+	r->wait_ns += grow(now->wait_ns, before->wait_ns);
+	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait);
+	if (m > r->wait_max_ns)
+		r->wait_max_ns = m;
+}
+
+void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
+{
+	int fd = bpf_map__fd(ls->skel->maps.cont_stats);
+	struct cont_key key, next, *cur = NULL;
+
+	while (!bpf_map_get_next_key(fd, cur, &next)) {
+		struct cont_stats sum, *prev;
+		struct cont_row *r;
+
+		key = next;
+		cur = &key;
+		if (bpf_map_lookup_elem(fd, &key, ls->percpu)) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		sum_cpus(ls, &sum);
+		prev = delta_prev(&ls->cont_prev, &key);
+		if (!prev) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		if (sum.count == prev->count)
+			continue;
+		/* mmap_lock rows belong to a process: -p applies to them. */
+		if ((!key.tgid || pid_wanted(ls, key.tgid)) &&
+		    (r = row_of(ls, s, &key, site_of(ls, key.stack))))
+			add_delta(r, &sum, prev);
+		*prev = sum;
+	}
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mmap_lock rows: the growth of each (process, stack, mode, mm) key. */
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "lock_source_impl.h"
+
+/* The previous value of a key: summed stats, then per-CPU acquisitions. */
+struct lock_prev {
+	struct lock_stats sum;
+	__u64 cpu_acquired[];
+};
+
+/* The row for (pid, mode, mm, call site) in @s, created if new. */
+static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
+			       const struct lock_key *key, const struct site *site)
+{
+	struct lock_row *r;
+	int i;
+
+	for (i = 0; i < s->locks.nr; i++) {
+		r = &s->locks.v[i];
+		if (r->pid == (int)key->tgid && r->write == !!key->write &&
+		    r->foreign == !!key->foreign && r->site == site->site &&
+		    (site->site != CALLSITE_OTHER || !strcmp(r->symbol, site->symbol)))
+			return r;
+	}
+	r = snapshot_push(&s->locks);
+	if (!r)
+		return NULL;
+	r->pid = key->tgid;
+	r->write = key->write;
+	r->foreign = key->foreign;
+	r->site = site->site;
+	memcpy(r->symbol, site->symbol, sizeof(r->symbol));
+	comm_of(ls, r->pid, r->comm);
+	return r;
+}
+
+static void add_hist(struct hist *row, struct hist *delta, const __u64 *now,
+		     const __u64 *before)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
+		delta->bucket[i] = grow(now[i], before[i]);
+		row->bucket[i] += delta->bucket[i];
+	}
+}
+
+static void add_delta(struct lock_row *r, const struct lock_stats *now,
+		      const struct lock_stats *before)
+{
+	struct hist wait, hold;
+	uint64_t m;
+
+	add_hist(&r->wait, &wait, now->wait_hist, before->wait_hist);
+	add_hist(&r->hold, &hold, now->hold_hist, before->hold_hist);
+	r->acquired += grow(now->acquired, before->acquired);
+	r->failed += grow(now->failed, before->failed);
+	r->holds += grow(now->holds, before->holds);
+	r->wait_ns += grow(now->wait_ns, before->wait_ns);
+	r->hold_ns += grow(now->hold_ns, before->hold_ns);
+	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait);
+	if (m > r->wait_max_ns)
+		r->wait_max_ns = m;
+	m = interval_max(now->hold_max_ns, before->hold_max_ns, &hold);
+	if (m > r->hold_max_ns)
+		r->hold_max_ns = m;
+}
+
+/* Sum the per-CPU values of one key into @sum. */
+static void sum_cpus(const struct lock_source *ls, struct lock_stats *sum)
+{
+	const struct lock_stats *percpu = ls->percpu;
+	int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < ls->nr_possible; cpu++) {
+		const struct lock_stats *c = &percpu[cpu];
+
+		sum->acquired += c->acquired;
+		sum->failed += c->failed;
+		sum->holds += c->holds;
+		sum->wait_ns += c->wait_ns;
+		sum->hold_ns += c->hold_ns;
+		if (c->wait_max_ns > sum->wait_max_ns)
+			sum->wait_max_ns = c->wait_max_ns;
+		if (c->hold_max_ns > sum->hold_max_ns)
+			sum->hold_max_ns = c->hold_max_ns;
+		for (i = 0; i < MMTOP_HIST_BUCKETS; i++) {
+			sum->wait_hist[i] += c->wait_hist[i];
+			sum->hold_hist[i] += c->hold_hist[i];
+		}
+	}
+}
+
+/* Faults that took mmap_lock, per CPU: the per-VMA lock's misses. */
+static void add_fallbacks(struct lock_source *ls, struct snapshot *s,
+			  struct lock_prev *p, enum callsite site)
+{
+	const struct lock_stats *percpu = ls->percpu;
+	int cpu;
+
+	for (cpu = 0; cpu < ls->nr_possible && cpu < s->nr_cpus; cpu++) {
+		uint64_t d = grow(percpu[cpu].acquired, p->cpu_acquired[cpu]);
+
+		if (site == CALLSITE_FAULT)
+			s->cpus[cpu].fallbacks += d;
+		else
+			s->cpus[cpu].anon += d;
+		p->cpu_acquired[cpu] = percpu[cpu].acquired;
+	}
+}
+
+void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
+{
+	int fd = bpf_map__fd(ls->skel->maps.lock_stats);
+	struct lock_key key, next, *cur = NULL;
+
+	while (!bpf_map_get_next_key(fd, cur, &next)) {
+		const struct site *site;
+		struct lock_stats sum;
+		struct lock_prev *p;
+		struct lock_row *r;
+
+		key = next;
+		cur = &key;
+		if (bpf_map_lookup_elem(fd, &key, ls->percpu)) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		sum_cpus(ls, &sum);
+		p = delta_prev(&ls->lock_prev, &key);
+		if (!p) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
+		    sum.holds == p->sum.holds)
+			continue;
+		site = site_of(ls, key.stack);
+		if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
+			add_fallbacks(ls, s, p, site->site);
+		if (pid_wanted(ls, key.tgid) && (r = row_of(ls, s, &key, site)))
+			add_delta(r, &sum, &p->sum);
+		p->sum = sum;
+	}
+}
