@@ -191,6 +191,12 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 	emit_event(now, &i);
 }
 
+/*
+ * Tasks holding their own mmap_lock for write right now: while there are
+ * none, the sched_switch program below costs one load.
+ */
+__s64 write_holders;
+
 /* The hold of @t ends now: account it to the row it was acquired from. */
 static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 {
@@ -206,6 +212,8 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 	}
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
+	if (t->write && !t->foreign)
+		__sync_fetch_and_add(&write_holders, -1);
 }
 
 /* The hash of the current kernel stack, stored for user space; 0 if lost. */
@@ -285,8 +293,12 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		return;
 	}
 	t->acquired_ns = now;
-	if (t == &fresh && bpf_map_update_elem(&lock_tasks, &key, t, BPF_ANY))
+	if (t == &fresh && bpf_map_update_elem(&lock_tasks, &key, t, BPF_ANY)) {
 		drop(BPF_DROP_TASK_FULL);
+		return;
+	}
+	if (t->write && !t->foreign)
+		__sync_fetch_and_add(&write_holders, 1);
 }
 
 static __always_inline void on_released(__u64 mm)
@@ -514,6 +526,127 @@ static __always_inline void on_cont_end(__u64 lock)
 		w->lock = 0;
 	else
 		bpf_map_delete_elem(&cont_tasks, &tid);
+}
+
+/*
+ * VMA write-lock waits on kernels whose VMA lock is a reference count
+ * (6.15+): __vma_start_write() sleeps in D state, with no lock tracepoint.
+ * A task that holds its own mmap_lock for write and goes to sleep
+ * uninterruptibly is timed until it runs again; the stack taken as it goes
+ * (sched_switch runs on the outgoing task) says where it slept, so user
+ * space can tell __vma_start_write from, say, I/O under the lock.
+ */
+#define TASK_UNINTERRUPTIBLE	0x2
+/* Not an LCB_F_* flag: marks a D-state sleep in struct cont_key. */
+#define CONT_F_SLEEP		(1U << 15)
+
+struct write_sleep {
+	__u64 start_ns;
+	__u64 stack;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct write_sleep);
+} write_sleeps SEC(".maps");
+
+__s64 nr_write_sleeps;
+
+struct switch_info {
+	__u64 prev_mm;
+	__u32 prev_tid;
+	__u32 prev_state;
+	__u32 next_tid;
+	__u32 next_tgid;
+};
+
+static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
+{
+	struct task_key key = { .mm = i->prev_mm, .tid = i->prev_tid };
+	struct task_lock *t = bpf_map_lookup_elem(&lock_tasks, &key);
+	struct write_sleep w;
+
+	if (!t || !t->acquired_ns || !t->write || t->foreign)
+		return;
+	w.start_ns = bpf_ktime_get_ns();
+	w.stack = stack_of(ctx);
+	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
+		drop(BPF_DROP_CONT_TASK);
+		return;
+	}
+	__sync_fetch_and_add(&nr_write_sleeps, 1);
+}
+
+static __always_inline void sleep_ends(const struct switch_info *i)
+{
+	struct write_sleep *w = bpf_map_lookup_elem(&write_sleeps, &i->next_tid);
+	static const struct cont_stats none;
+	struct cont_key key = {};
+	struct cont_stats *s;
+	__u64 wait;
+
+	if (!w)
+		return;
+	wait = bpf_ktime_get_ns() - w->start_ns;
+	key.stack = w->stack;
+	key.tgid = i->next_tgid;
+	key.cls = CONT_STACK;
+	key.flags = CONT_F_SLEEP;
+	s = get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS);
+	if (s) {
+		s->count++;
+		s->wait_ns += wait;
+		if (wait > s->wait_max_ns)
+			s->wait_max_ns = wait;
+		s->wait_hist[log2_bucket(wait)]++;
+	}
+	bpf_map_delete_elem(&write_sleeps, &i->next_tid);
+	__sync_fetch_and_add(&nr_write_sleeps, -1);
+}
+
+static __always_inline void on_switch(void *ctx, const struct switch_info *i)
+{
+	if (write_holders > 0 && (i->prev_state & TASK_UNINTERRUPTIBLE))
+		sleep_begins(ctx, i);
+	if (nr_write_sleeps > 0)
+		sleep_ends(i);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(contention_vma_sleep, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct switch_info i;
+
+	/* The common case: nobody holds a mmap_lock for write. */
+	if (write_holders <= 0 && nr_write_sleeps <= 0)
+		return 0;
+	i.prev_mm = (__u64)prev->mm;
+	i.prev_tid = prev->pid;
+	i.prev_state = prev_state;
+	i.next_tid = next->pid;
+	i.next_tgid = next->tgid;
+	on_switch(ctx, &i);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(contention_vma_sleep_raw, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct switch_info i;
+
+	if (write_holders <= 0 && nr_write_sleeps <= 0)
+		return 0;
+	i.prev_mm = (__u64)BPF_CORE_READ(prev, mm);
+	i.prev_tid = BPF_CORE_READ(prev, pid);
+	i.prev_state = prev_state;
+	i.next_tid = BPF_CORE_READ(next, pid);
+	i.next_tgid = BPF_CORE_READ(next, tgid);
+	on_switch(ctx, &i);
+	return 0;
 }
 
 SEC("tp_btf/contention_begin")

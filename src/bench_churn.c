@@ -23,10 +23,12 @@
 #include "bench.h"
 #include "util.h"
 
-enum churn_call { C_MMAP, C_MUNMAP, C_MPROTECT, C_MREMAP, C_BRK, C_FORK, C__COUNT };
+enum churn_call {
+	C_MMAP, C_MUNMAP, C_MPROTECT, C_MREMAP, C_BRK, C_FORK, C_MADVISE, C__COUNT
+};
 
 static const char *const call_names[C__COUNT] = {
-	"mmap", "munmap", "mprotect", "mremap", "brk", "fork",
+	"mmap", "munmap", "mprotect", "mremap", "brk", "fork", "madvise",
 };
 
 struct churn_opts {
@@ -34,6 +36,7 @@ struct churn_opts {
 	unsigned int ops;	/* churn iterations */
 	unsigned int forks;
 	uint64_t chunk;
+	bool shared_vma;
 };
 
 struct churn {
@@ -42,6 +45,8 @@ struct churn {
 	atomic_ullong pages;
 	atomic_bool stop;
 	long page;
+	char *shared;		/* --shared-vma: chunk per thread, then a guard page */
+	size_t shared_len;
 };
 
 static void *counted_mmap(struct churn *c, size_t len)
@@ -59,10 +64,33 @@ static void counted_munmap(struct churn *c, void *p, size_t len)
 	atomic_fetch_add(&c->calls[C_MUNMAP], 1);
 }
 
+/*
+ * --shared-vma: fault this thread's part of the one shared VMA (THP where
+ * the kernel gives it: each fault then zeroes 2 MiB under the VMA lock),
+ * then zap it with MADV_DONTNEED, over and over.
+ */
+static void shared_faults(struct churn *c, char *part)
+{
+	while (!atomic_load(&c->stop)) {
+		char *q;
+
+		for (q = part; q < part + c->o->chunk; q += c->page)
+			*(volatile char *)q = 1;
+		atomic_fetch_add(&c->pages, c->o->chunk / c->page);
+		madvise(part, c->o->chunk, MADV_DONTNEED);
+		atomic_fetch_add(&c->calls[C_MADVISE], 1);
+	}
+}
+
 static void *fault_thread(void *arg)
 {
 	struct churn *c = arg;
+	static atomic_uint next_part;
 
+	if (c->shared) {
+		shared_faults(c, c->shared + atomic_fetch_add(&next_part, 1) * c->o->chunk);
+		return NULL;
+	}
 	while (!atomic_load(&c->stop)) {
 		char *p = counted_mmap(c, c->o->chunk), *q;
 
@@ -94,11 +122,29 @@ static long counted_brk(struct churn *c, long addr)
 	return syscall(SYS_brk, addr);
 }
 
+/*
+ * --shared-vma: flip the protection of the shared VMA's last page. Each
+ * flip splits or merges the VMA, write-locking the VMA the fault threads
+ * are faulting in: on 6.15+ it waits, in D state, for faults in flight.
+ */
+static void flip_shared(struct churn *c, unsigned int round)
+{
+	mprotect(c->shared + c->shared_len - c->page, c->page,
+		 round % 2 ? PROT_READ | PROT_WRITE : PROT_READ);
+	atomic_fetch_add(&c->calls[C_MPROTECT], 1);
+}
+
 /* One round of writers: each call takes mmap_lock for write once. */
-static void churn_round(struct churn *c, long brk_base)
+static void churn_round(struct churn *c, long brk_base, unsigned int round)
 {
 	size_t len = 16 * c->page;
-	char *p = counted_mmap(c, len), *q;
+	char *p, *q;
+
+	if (c->shared) {
+		flip_shared(c, round);
+		return;
+	}
+	p = counted_mmap(c, len);
 
 	if (p) {
 		mprotect(p, len, PROT_READ);
@@ -123,17 +169,28 @@ static int churn_run(const struct churn_opts *o)
 
 	if (!threads)
 		return 1;
-	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks, %u rounds, %u forks\n",
+	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks%s, %u rounds, %u forks\n",
 	       getpid(), o->threads, o->threads == 1 ? "" : "s",
-	       (unsigned long long)o->chunk >> 10, o->ops, o->forks);
+	       (unsigned long long)o->chunk >> 10,
+	       o->shared_vma ? " in one shared VMA" : "", o->ops, o->forks);
 	fflush(stdout);
 	brk_base = counted_brk(&c, 0);
+	if (o->shared_vma) {
+		c.shared_len = o->chunk * o->threads + c.page;
+		c.shared = counted_mmap(&c, c.shared_len);
+		if (!c.shared) {
+			perror("mmtop bench churn: mmap");
+			return 1;
+		}
+		madvise(c.shared, c.shared_len, MADV_HUGEPAGE);
+		atomic_fetch_add(&c.calls[C_MADVISE], 1);
+	}
 	for (i = 0; i < o->threads; i++, started++)
 		if (pthread_create(&threads[i], NULL, fault_thread, &c))
 			break;
 	forks_every = o->forks ? (o->ops + o->forks - 1) / o->forks : 0;
 	for (i = 0; i < o->ops; i++) {
-		churn_round(&c, brk_base);
+		churn_round(&c, brk_base, i);
 		if (forks_every && i % forks_every == 0 &&
 		    atomic_load(&c.calls[C_FORK]) < o->forks)
 			churn_fork(&c);
@@ -154,7 +211,7 @@ static int churn_run(const struct churn_opts *o)
 
 static int churn_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N]\n");
+	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N] [--shared-vma]\n");
 	return status;
 }
 
@@ -165,6 +222,7 @@ int bench_churn(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'n' },
 		{ "chunk", required_argument, NULL, 'C' },
 		{ "fork", required_argument, NULL, 'F' },
+		{ "shared-vma", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,6 +245,9 @@ int bench_churn(int argc, char **argv)
 			break;
 		case 'F':
 			bad = parse_uint(optarg, &o.forks);
+			break;
+		case 'S':
+			o.shared_vma = true;
 			break;
 		case 'h':
 			return churn_usage(stdout, 0);

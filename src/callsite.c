@@ -85,6 +85,7 @@ static const char *const plumbing[] = {
 	"native_queued_*", "__pv_queued_*", "pv_queued_*", "_raw_*",
 	"__raw_*", "do_raw_*", "mutex_*", "__mutex_*", "rt_mutex_*",
 	"__rt_mutex_*", "percpu_down_*", "__percpu_down_*", "osq_*",
+	"schedule*", "__schedule", "io_schedule*", "rcuwait_*",
 };
 
 static bool matches(const char *name, const char *pattern)

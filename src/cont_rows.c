@@ -14,10 +14,13 @@
 #define LCB_F_RT	(1U << 3)
 #define LCB_F_PERCPU	(1U << 4)
 #define LCB_F_MUTEX	(1U << 5)
+#define CONT_F_SLEEP	(1U << 15)	/* see bpf/locks.bpf.c */
 
 /* The kind of lock, as the contention flags tell it. */
 static const char *lock_type(__u32 flags)
 {
+	if (flags & CONT_F_SLEEP)
+		return "d-sleep";
 	if (flags & LCB_F_PERCPU)
 		return "percpu-rwsem";
 	if (flags & LCB_F_RT)
@@ -34,7 +37,8 @@ static const char *lock_type(__u32 flags)
 /* read or write for rwsems and rwlocks; - for exclusive locks. */
 static const char *lock_mode(__u32 flags)
 {
-	if (flags & LCB_F_WRITE)
+	/* A D-state sleep is watched only while mmap_lock is held for write. */
+	if (flags & (LCB_F_WRITE | CONT_F_SLEEP))
 		return "write";
 	return flags & LCB_F_READ ? "read" : "-";
 }

@@ -70,6 +70,35 @@ static const struct tp_object_ops skel_ops = {
 	.destroy = skel_destroy,
 };
 
+/*
+ * How VMA write-lock waits show: 6.15+ made the VMA lock a reference count
+ * (vm_area_struct.vm_refcnt) whose writers sleep with no lock tracepoint;
+ * 6.4-6.14 had an rwsem (vm_lock), whose waits are lock contention.
+ */
+static const char *vma_wait_method(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const char *how = "n/a (no BTF)";
+	const struct btf_type *t;
+	int id, i;
+
+	if (!btf)
+		return how;
+	how = "n/a (kernel without per-VMA locks)";
+	id = btf__find_by_name_kind(btf, "vm_area_struct", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		const char *name = btf__name_by_offset(btf, btf_members(t)[i].name_off);
+
+		if (!strcmp(name, "vm_refcnt"))
+			how = "D-state sleeps of mmap_lock write holders";
+		else if (!strcmp(name, "vm_lock"))
+			how = "rwsem contention in vma_start_write";
+	}
+	btf__free(btf);
+	return how;
+}
+
 /* Before 6.14, mmap_lock events carried memcg_path before write. */
 static bool has_memcg_path_arg(void)
 {
@@ -155,6 +184,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	}
 	if (opts->contention)
 		build_addr_table(ls);
+	ls->vma_waits = opts->mmap_lock ? vma_wait_method() :
+			"n/a (needs the mmap_lock probes)";
 	return ls;
 fail:
 	lock_source_close(ls);
@@ -318,15 +349,20 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 
 static void describe_method(const struct lock_source *ls, struct snapshot *s)
 {
-	if (!ls->opts.contention)
+	char table[96];
+
+	if (!ls->opts.contention) {
 		s->cont_method[0] = '\0';
-	else if (ls->nr_zone_locks)
-		snprintf(s->cont_method, sizeof(s->cont_method),
-			 "address table (%d zone locks, %d pcp locks); mmap_lock by mm; else stack",
+		return;
+	}
+	if (ls->nr_zone_locks)
+		snprintf(table, sizeof(table), "address table (%d zone locks, %d pcp locks)",
 			 ls->nr_zone_locks, ls->nr_pcp_locks);
 	else
-		snprintf(s->cont_method, sizeof(s->cont_method),
-			 "stack (no zone address table: memory cgroup not reachable); mmap_lock by mm");
+		snprintf(table, sizeof(table), "stack (no address table: memory cgroup not reachable)");
+	snprintf(s->cont_method, sizeof(s->cont_method),
+		 "%s; mmap_lock by mm; else stack; VMA write waits: %s", table,
+		 ls->vma_waits);
 }
 
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)

@@ -35,6 +35,7 @@ struct lock_source {
 	struct snapshot *cur;		/* for the ring-buffer callback */
 	struct lock_source_opts opts;
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
+	const char *vma_waits;		/* how VMA write-lock waits are seen */
 };
 
 const struct site *site_of(struct lock_source *ls, uint64_t stack);

@@ -16,7 +16,7 @@ zones=$(awk '$1 == "managed" && $2 > 0' /proc/zoneinfo | wc -l)
 cpus=$(online_cpus | wc -w)
 method=$(sed -n 's/.*"contention_method":"\([^"]*\)".*/\1/p' "$TMP/one.json")
 check "address table: $zones zone locks, $((zones * cpus)) pcp locks (mmtop: $method)" \
-	test "$method" = "address table ($zones zone locks, $((zones * cpus)) pcp locks); mmap_lock by mm; else stack"
+	test "${method%%;*}" = "address table ($zones zone locks, $((zones * cpus)) pcp locks)"
 
 # Writers and forks against faulting siblings: their waits are on the
 # process's own mmap_lock, told apart by address.
@@ -39,3 +39,21 @@ stop_mmtop
 rows=$(awk -F, 'NR > 1 && $4 == "contention"' "$TMP/off.csv" | wc -l)
 check "--disable-probe contention: no contention rows ($rows)" test "$rows" -eq 0
 check "--disable-probe contention: mmap_lock still on" grep -q ';mmap_lock:' "$TMP/off.csv"
+
+# VMA write-lock waits: a writer flipping the protection of a VMA that a
+# sibling keeps faulting huge pages into waits for the faults in flight.
+if bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "'vm_refcnt'"; then
+	check "VMA write waits are watched as D-state sleeps" \
+		sh -c "echo '$method' | grep -q 'VMA write waits: D-state sleeps of mmap_lock write holders'"
+	start_mmtop_csv "$TMP/v.csv" -d 0.5
+	"$MMTOP" bench churn --shared-vma --chunk 64M -t 1 -n 3000 >"$TMP/v.out"
+	stop_mmtop
+	pid=$(pid_of "$TMP/v.out")
+	n=$(csv_sum_where "$TMP/v.csv" acquired "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"vma-write\" && \$c[\"type\"] == \"d-sleep\" && \$c[\"symbol\"] == \"__vma_start_write\"")
+	wait_ns=$(csv_sum_where "$TMP/v.csv" wait_total_ns "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"vma-write\"")
+	check "shared-VMA churn: writer waited in __vma_start_write ($n waits, ${wait_ns}ns)" \
+		test "$n" -gt 0 -a "$wait_ns" -gt 0
+else
+	check "VMA write waits on rwsem kernels come from contention" \
+		sh -c "echo '$method' | grep -q 'VMA write waits: \(rwsem contention\|n/a\)'"
+fi
