@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mmap_lock waits and holds, from the mmap_lock tracepoints: every
- * acquisition is counted in the kernel, keyed by (process, kernel stack,
- * mode), with wait (start_locking -> acquire_returned) and hold
- * (acquire_returned -> released) times. The stack is taken once per
- * acquisition, on mmap_lock events only; user space turns it into a call
- * site. Waits or holds above slow_ns also go to a ring buffer.
+ * Lock signals, in one object so that they share state:
+ *  - mmap_lock waits and holds from the mmap_lock tracepoints: every
+ *    acquisition is counted in the kernel, keyed by (process, kernel stack,
+ *    mode, own/other mm), with wait (start_locking -> acquire_returned) and
+ *    hold (acquire_returned -> released) times. The stack is taken once per
+ *    acquisition, on mmap_lock events only; user space turns it into a
+ *    call site.
+ *  - lock contention (lock:contention_begin/end) by class: the task's own
+ *    mmap_lock, another mm's (known from the per-task mmap_lock state),
+ *    zone and pcp locks (an address table collected at start), else by
+ *    stack in user space.
+ *  - VMA write-lock waits on 6.15+: D-state sleeps of write holders.
+ * Waits or holds above slow_ns also go to a ring buffer.
  *
- * Argument layouts: from 6.14 (mm, write[, success]); before, a memcg_path
- * string sat between mm and write. memcg_path_arg is set before load.
+ * mmap_lock argument layouts: from 6.14 (mm, write[, success]); before, a
+ * memcg_path string sat between mm and write. memcg_path_arg is set before
+ * load.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -135,12 +143,14 @@ static __always_inline struct lock_stats *stats_of(__u32 tgid,
 		.write = t->write, .foreign = t->foreign,
 	};
 	static const struct lock_stats zero;
+	struct lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
 	char comm[MMTOP_COMM_LEN];
 
-	if (!bpf_map_lookup_elem(&lock_stats, &key)) {
-		bpf_get_current_comm(comm, sizeof(comm));
-		bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY);
-	}
+	if (s)
+		return s;
+	/* A new row: remember the process's name while it is alive. */
+	bpf_get_current_comm(comm, sizeof(comm));
+	bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY);
 	return get_or_create(&lock_stats, &key, &zero, BPF_DROP_STATS_FULL);
 }
 

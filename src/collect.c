@@ -70,6 +70,21 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 	return ret;
 }
 
+/*
+ * The lock maps count from attach: read them once so that the first
+ * interval starts here, like the fault counters (mmtop's own start-up
+ * would otherwise land in it).
+ */
+static void baseline_locks(struct collector *c)
+{
+	struct snapshot scratch;
+
+	if (!c->locks || collector_snapshot_init(c, &scratch))
+		return;
+	lock_source_read(c->locks, &scratch, c->drops);
+	snapshot_free(&scratch);
+}
+
 int collector_open(struct collector *c, const struct collector_opts *opts,
 		   char *msg, size_t msglen)
 {
@@ -97,6 +112,7 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		return -1;
 	read_sources(c);
 	memcpy(c->prev, c->cum, nr * sizeof(*c->prev));
+	baseline_locks(c);
 	c->last_ns = clock_ns(CLOCK_MONOTONIC);
 	return ret;
 }

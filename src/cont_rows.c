@@ -115,7 +115,8 @@ void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 	struct cont_key key, next, *cur = NULL;
 
 	while (!bpf_map_get_next_key(fd, cur, &next)) {
-		struct cont_stats sum, *prev;
+		struct cont_stats sum;
+		struct cont_prev *prev;
 		struct cont_row *r;
 
 		key = next;
@@ -130,12 +131,16 @@ void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 			drops[DROP_READ]++;
 			continue;
 		}
-		if (sum.count == prev->count)
+		if (sum.count == prev->sum.count) {
+			doom_if_gone(ls, &prev->idle, key.tgid, &key, sizeof(key));
 			continue;
-		/* mmap_lock rows belong to a process: -p applies to them. */
+		}
+		prev->idle = 0;
+		/* Rows of one process: -p applies to them. */
 		if ((!key.tgid || pid_wanted(ls, key.tgid)) &&
 		    (r = row_of(ls, s, &key, site_of(ls, key.stack))))
-			add_delta(r, &sum, prev);
-		*prev = sum;
+			add_delta(r, &sum, &prev->sum);
+		prev->sum = sum;
 	}
+	forget_doomed(ls, ls->skel->maps.cont_stats, &ls->cont_prev, sizeof(key));
 }

@@ -5,6 +5,8 @@
 
 #include "delta_table.h"
 
+enum { SLOT_FREE, SLOT_USED, SLOT_GONE };	/* first byte of a slot */
+
 void delta_table_init(struct delta_table *t, size_t key_size, size_t val_size)
 {
 	memset(t, 0, sizeof(*t));
@@ -44,7 +46,8 @@ static char *find(const struct delta_table *t, const void *key)
 	for (i = hash(key, t->key_size) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
 		char *s = slot(t, i);
 
-		if (!s[0] || !memcmp(s + 8, key, t->key_size))
+		if (s[0] == SLOT_FREE ||
+		    (s[0] == SLOT_USED && !memcmp(s + 8, key, t->key_size)))
 			return s;
 	}
 }
@@ -52,18 +55,25 @@ static char *find(const struct delta_table *t, const void *key)
 static int grow(struct delta_table *t)
 {
 	struct delta_table old = *t;
-	size_t i;
+	size_t i, live = 0;
 
-	t->cap = old.cap ? old.cap * 2 : 256;
+	for (i = 0; i < old.cap; i++)
+		live += slot(&old, i)[0] == SLOT_USED;
+	/* Rehashing without the forgotten slots may be room enough. */
+	if (!old.cap)
+		t->cap = 256;
+	else if ((live + 1) * 2 > old.cap)
+		t->cap = old.cap * 2;
 	t->slots = calloc(t->cap, t->slot_size);
 	if (!t->slots) {
 		*t = old;
 		return -1;
 	}
+	t->used = live;
 	for (i = 0; i < old.cap; i++) {
 		char *s = slot(&old, i);
 
-		if (s[0])
+		if (s[0] == SLOT_USED)
 			memcpy(find(t, s + 8), s, t->slot_size);
 	}
 	free(old.slots);
@@ -74,13 +84,26 @@ void *delta_prev(struct delta_table *t, const void *key)
 {
 	char *s;
 
-	if ((t->used + 1) * 2 > t->cap && grow(t))
+	/* Linear probing stays short up to three quarters full. */
+	if ((t->used + 1) * 4 > t->cap * 3 && grow(t))
 		return NULL;
 	s = find(t, key);
-	if (!s[0]) {
-		s[0] = 1;
+	if (s[0] == SLOT_FREE) {
+		s[0] = SLOT_USED;
 		memcpy(s + 8, key, t->key_size);
 		t->used++;
 	}
 	return s + 8 + t->key_size;
+}
+
+void delta_forget(struct delta_table *t, const void *key)
+{
+	char *s;
+
+	if (!t->cap)
+		return;
+	s = find(t, key);
+	/* Still counted in used: probes must keep walking past it. */
+	if (s[0] == SLOT_USED)
+		s[0] = SLOT_GONE;
 }

@@ -10,7 +10,7 @@
 
 struct delta_table {
 	size_t key_size, val_size, slot_size;
-	char *slots;		/* [used byte][key][value] each */
+	char *slots;		/* [state byte][key][value] each */
 	size_t cap, used;
 };
 
@@ -18,5 +18,7 @@ void delta_table_init(struct delta_table *t, size_t key_size, size_t val_size);
 void delta_table_free(struct delta_table *t);
 /* The stored value of @key, zeroed when new; NULL when out of memory. */
 void *delta_prev(struct delta_table *t, const void *key);
+/* Drop @key (its process is gone); its slot is reclaimed on growth. */
+void delta_forget(struct delta_table *t, const void *key);
 
 #endif

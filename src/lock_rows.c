@@ -6,12 +6,6 @@
 
 #include "lock_source_impl.h"
 
-/* The previous value of a key: summed stats, then per-CPU acquisitions. */
-struct lock_prev {
-	struct lock_stats sum;
-	__u64 cpu_acquired[];
-};
-
 /* The row for (pid, mode, mm, call site) in @s, created if new. */
 static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
 			       const struct lock_key *key, const struct site *site)
@@ -138,8 +132,11 @@ void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 			continue;
 		}
 		if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
-		    sum.holds == p->sum.holds)
+		    sum.holds == p->sum.holds) {
+			doom_if_gone(ls, &p->idle, key.tgid, &key, sizeof(key));
 			continue;
+		}
+		p->idle = 0;
 		site = site_of(ls, key.stack);
 		if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
 			add_fallbacks(ls, s, p, site->site);
@@ -147,4 +144,5 @@ void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 			add_delta(r, &sum, &p->sum);
 		p->sum = sum;
 	}
+	forget_doomed(ls, ls->skel->maps.lock_stats, &ls->lock_prev, sizeof(key));
 }

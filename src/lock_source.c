@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -20,6 +21,7 @@
 
 _Static_assert(MMTOP_HIST_BUCKETS == SNAPSHOT_HIST_BUCKETS, "histogram sizes");
 _Static_assert(MMTOP_COMM_LEN == SNAPSHOT_COMM_LEN, "comm sizes");
+_Static_assert(sizeof(struct cont_key) <= sizeof(struct lock_key), "doomed keys");
 
 struct open_arg {
 	const struct lock_source_opts *opts;
@@ -163,9 +165,9 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->percpu = calloc(ls->nr_possible, sizeof(struct lock_stats));
 	ls->sites = calloc(2 * SITES_MAX, sizeof(*ls->sites));
 	delta_table_init(&ls->lock_prev, sizeof(struct lock_key),
-			 sizeof(struct lock_stats) + ls->nr_possible * sizeof(__u64));
+			 sizeof(struct lock_prev) + ls->nr_possible * sizeof(__u64));
 	delta_table_init(&ls->cont_prev, sizeof(struct cont_key),
-			 sizeof(struct cont_stats));
+			 sizeof(struct cont_prev));
 	ret = ksyms_load(&ls->ksyms, "/proc/kallsyms");
 	if (ret) {
 		snprintf(err, errlen, "/proc/kallsyms: %s (call sites need it)",
@@ -211,6 +213,37 @@ bool pid_wanted(const struct lock_source *ls, int pid)
 		if (ls->opts.pids[i] == pid)
 			return true;
 	return ls->opts.nr_pids == 0;
+}
+
+#define IDLE_READS 2
+
+void doom_if_gone(struct lock_source *ls, __u32 *idle, __u32 tgid,
+		  const void *key, size_t key_size)
+{
+	if (!tgid || ++*idle < IDLE_READS)
+		return;
+	if (!kill(tgid, 0) || errno != ESRCH)
+		return;
+	bpf_map__delete_elem(ls->skel->maps.lock_comms, &tgid, sizeof(tgid), 0);
+	if (ls->doomed.nr == ls->doomed.cap &&
+	    snapshot_grow(&ls->doomed.keys, &ls->doomed.cap, sizeof(struct lock_key)))
+		return;
+	memcpy((char *)ls->doomed.keys + ls->doomed.nr++ * sizeof(struct lock_key),
+	       key, key_size);
+}
+
+void forget_doomed(struct lock_source *ls, struct bpf_map *map,
+		   struct delta_table *t, size_t key_size)
+{
+	int i;
+
+	for (i = 0; i < ls->doomed.nr; i++) {
+		const void *key = (char *)ls->doomed.keys + i * sizeof(struct lock_key);
+
+		bpf_map__delete_elem(map, key, key_size, 0);
+		delta_forget(t, key);
+	}
+	ls->doomed.nr = 0;
 }
 
 uint64_t grow(uint64_t now, uint64_t before)
@@ -347,12 +380,12 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 	}
 }
 
-static void describe_method(const struct lock_source *ls, struct snapshot *s)
+void lock_source_describe(const struct lock_source *ls, char *buf, size_t len)
 {
 	char table[96];
 
 	if (!ls->opts.contention) {
-		s->cont_method[0] = '\0';
+		buf[0] = '\0';
 		return;
 	}
 	if (ls->nr_zone_locks)
@@ -360,9 +393,8 @@ static void describe_method(const struct lock_source *ls, struct snapshot *s)
 			 ls->nr_zone_locks, ls->nr_pcp_locks);
 	else
 		snprintf(table, sizeof(table), "stack (no address table: memory cgroup not reachable)");
-	snprintf(s->cont_method, sizeof(s->cont_method),
-		 "%s; mmap_lock by mm; else stack; VMA write waits: %s", table,
-		 ls->vma_waits);
+	snprintf(buf, len, "%s; mmap_lock by mm; else stack; VMA write waits: %s",
+		 table, ls->vma_waits);
 }
 
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
@@ -374,7 +406,7 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	if (ls->opts.contention)
 		cont_rows_read(ls, s, drops);
 	read_drops(ls, drops);
-	describe_method(ls, s);
+	lock_source_describe(ls, s->cont_method, sizeof(s->cont_method));
 }
 
 void lock_source_close(struct lock_source *ls)
@@ -387,6 +419,7 @@ void lock_source_close(struct lock_source *ls)
 	delta_table_free(&ls->cont_prev);
 	free(ls->percpu);
 	free(ls->sites);
+	free(ls->doomed.keys);
 	ksyms_free(&ls->ksyms);
 	free(ls);
 }

@@ -30,6 +30,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen);
 /* Bitmask of 1 << enum probe_id for what is attached. */
 uint32_t lock_source_probes(const struct lock_source *ls);
+/* How contended locks are classified (empty with contention off). */
+void lock_source_describe(const struct lock_source *ls, char *buf, size_t len);
 /* Add this interval's rows and per-CPU fallbacks to @s; drops to @drops. */
 void lock_source_read(struct lock_source *ls, struct snapshot *s,
 		      uint64_t *drops);

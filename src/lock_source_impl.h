@@ -22,6 +22,26 @@ struct site {
 	char caller[SNAPSHOT_SYMBOL_LEN];
 };
 
+/* Previous cumulative values, kept in the delta tables. */
+struct lock_prev {
+	struct lock_stats sum;		/* over CPUs */
+	__u32 idle;			/* reads in a row without growth */
+	__u32 pad;
+	__u64 cpu_acquired[];		/* per CPU */
+};
+
+struct cont_prev {
+	struct cont_stats sum;
+	__u32 idle;
+	__u32 pad;
+};
+
+/* Keys of dead processes to delete once a read is over. */
+struct doomed {
+	void *keys;
+	int nr, cap;
+};
+
 struct lock_source {
 	struct tp_object tp;
 	struct locks_bpf *skel;
@@ -34,6 +54,7 @@ struct lock_source {
 	int nr_possible, nr_cpus;
 	struct snapshot *cur;		/* for the ring-buffer callback */
 	struct lock_source_opts opts;
+	struct doomed doomed;
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 };
@@ -46,6 +67,16 @@ enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site,
 			      bool *by_address);
 /* Interval max from cumulative maxima and the interval's histogram. */
 uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h);
+
+/*
+ * A key that has not grown for a while and whose process is gone is
+ * deleted (in the kernel and here), so that maps hold live processes:
+ * call with each idle key, then forget_doomed() after the map walk.
+ */
+void doom_if_gone(struct lock_source *ls, __u32 *idle, __u32 tgid,
+		  const void *key, size_t key_size);
+void forget_doomed(struct lock_source *ls, struct bpf_map *map,
+		   struct delta_table *t, size_t key_size);
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);

@@ -35,7 +35,8 @@ static const char usage_text[] =
 "      --slow DURATION       log mmap_lock waits and holds at least this long\n"
 "                            (default 1ms)\n"
 "      --disable-probe FAMILY\n"
-"                            leave a probe family off: faults or mmap_lock\n"
+"                            leave a probe family off: faults, mmap_lock or\n"
+"                            contention\n"
 "                            (repeatable); its cells show n/a\n"
 "      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
 "                            tp_btf or raw_tp\n"
@@ -59,6 +60,8 @@ static const char usage_text[] =
 "      --chunk SIZE          fresh mapping each fault thread touches, then\n"
 "                            unmaps (default 1M)\n"
 "      --fork N              also fork N times (child exits at once)\n"
+"      --shared-vma          fault threads fault (THP) in one shared VMA whose\n"
+"                            last page the churn thread mprotects back and forth\n"
 "\n"
 "Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n"
 "See mmtop(8).\n";
@@ -181,7 +184,7 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 			break;
 		case 'D':
 			if (disable_family(optarg, &o->collect.disabled))
-				return usage_error("unknown probe family '%s' (faults, mmap_lock)", optarg);
+				return usage_error("unknown probe family '%s' (faults, mmap_lock, contention)", optarg);
 			break;
 		case 'A':
 			if (tp_flavour_parse(optarg, &o->collect.attach))

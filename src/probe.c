@@ -22,6 +22,7 @@
 
 #include "caps.h"
 #include "fault_source.h"
+#include "lock_source.h"
 #include "perf_counter.h"
 #include "probe.h"
 #include "topology.h"
@@ -394,6 +395,40 @@ static bool probe_fault_source(FILE *f)
 	return true;
 }
 
+/* The lock families, loaded as the live view loads them. */
+static void probe_lock_families(FILE *f)
+{
+	struct topology t;
+	struct lock_source_opts o = {
+		.mmap_lock = true, .contention = true, .slow_ns = NSEC_PER_SEC,
+		.attach = TP_AUTO, .nr_nodes = 1,
+	};
+	struct lock_source *ls;
+	char err[256], how[SNAPSHOT_NA_LEN], names[128];
+	uint32_t probes;
+
+	if (!topology_load(&t)) {
+		o.nr_nodes = t.nr_nodes;
+		topology_free(&t);
+	}
+	ls = lock_source_open(&o, libbpf_num_possible_cpus(), err, sizeof(err));
+	if (!ls) {
+		item(f, "default: mmap_lock waits, holds, call sites", false, "%s", err);
+		item(f, "default: lock contention classes", false, "%s", err);
+		return;
+	}
+	probes = lock_source_probes(ls);
+	snprintf(names, sizeof(names), "%s",
+		 probe_name(probes & (1u << PROBE_MMAP_LOCK_TP_BTF) ?
+			    PROBE_MMAP_LOCK_TP_BTF : PROBE_MMAP_LOCK_RAW_TP));
+	item(f, "default: mmap_lock waits, holds, call sites", true, "%s", names);
+	lock_source_describe(ls, how, sizeof(how));
+	item(f, "default: lock contention classes", true, "%s; classified by %s",
+	     probe_name(probes & (1u << PROBE_CONTENTION_TP_BTF) ?
+			PROBE_CONTENTION_TP_BTF : PROBE_CONTENTION_RAW_TP), how);
+	lock_source_close(ls);
+}
+
 static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
@@ -432,8 +467,11 @@ int probe_run(FILE *f)
 	probe_perf_faults(f);
 	probe_topology(f);
 	ok = caps && probe_fault_source(f);
+	if (caps)
+		probe_lock_families(f);
 	btf__free(btf);
 	libbpf_set_print(old);
+	/* Fault counts are the core; other families can be n/a. */
 	fprintf(f, "default probe set: %s\n", ok ? "can run" : "cannot run");
 	return ok ? 0 : 1;
 }
