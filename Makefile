@@ -13,8 +13,8 @@ PREFIX   ?= /usr/local
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"' \
-	    -I$(OUT) -Isrc -Ibpf
-LDLIBS   := -lbpf -lelf -lz -lnuma -lpthread -lm
+	    -I$(OUT) -Isrc -Ibpf -Iui
+LDLIBS   := -lbpf -lelf -lz -lnuma -lncursesw -ltinfo -lpthread -lm
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined
@@ -23,7 +23,9 @@ endif
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 SRCS     := $(wildcard src/*.c)
-OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
+UI_SRCS  := $(wildcard ui/*.c)
+OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS)) \
+	    $(patsubst ui/%.c,$(OUT)/ui_%.o,$(UI_SRCS))
 LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
@@ -51,6 +53,9 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
 $(OUT)/%.o: src/%.c $(wildcard src/*.h) bpf/mmtop.h $(SKELS) | deps $(OUT)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/ui_%.o: ui/%.c $(wildcard ui/*.h) $(wildcard src/*.h) | deps $(OUT)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 mmtop: $(OBJS)

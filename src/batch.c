@@ -26,8 +26,6 @@ static void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* A closed pipe shows up as EPIPE from the write instead. */
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /* Sleep until @deadline_ns (CLOCK_MONOTONIC); false if a stop signal came. */
@@ -49,11 +47,12 @@ static bool sleep_until(uint64_t deadline_ns)
 	return false;
 }
 
-static int emit(struct collector *c, struct snapshot *s, struct output *out)
+static int emit(const struct snapshot_source *src, struct snapshot *s,
+		struct output *out)
 {
 	int err;
 
-	collector_sample(c, s);
+	src->sample(src->ctx, s);
 	err = output_snapshot(out, s);
 	if (err == -EPIPE)
 		return 1;	/* reader went away (e.g. `| head`): done */
@@ -64,34 +63,29 @@ static int emit(struct collector *c, struct snapshot *s, struct output *out)
 	return 0;
 }
 
-int batch_run(const struct batch_opts *opts)
+int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 {
-	struct collector c;
-	struct snapshot s = { 0 };
+	struct snapshot s;
 	struct output out;
-	char msg[512] = "";
 	uint64_t deadline;
 	unsigned int n;
-	int ret;
+	int ret = 0;
 
 	catch_stop_signals();
-	ret = collector_open(&c, &opts->collect, msg, sizeof(msg));
-	if (ret < 0 || collector_snapshot_init(&c, &s)) {
-		fprintf(stderr, "mmtop: %s\n", ret < 0 ? msg : "out of memory");
-		collector_close(&c);
+	if (src->snapshot_init(src->ctx, &s)) {
+		fprintf(stderr, "mmtop: out of memory\n");
 		return 1;
 	}
-	if (ret > 0)
-		fprintf(stderr, "mmtop: warning: %s\n", msg);
 	output_init(&out, opts->format, stdout);
 	deadline = clock_ns(CLOCK_MONOTONIC);
-	for (n = 0, ret = 0; !ret && (!opts->count || n < opts->count); n++) {
+	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline += opts->interval_ns;
 		if (!sleep_until(deadline))
 			break;
-		ret = emit(&c, &s, &out);
+		ret = emit(src, &s, &out);
+		if (src->done && src->done(src->ctx))
+			break;
 	}
 	snapshot_free(&s);
-	collector_close(&c);
 	return ret < 0 ? 1 : 0;
 }

@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The batch loop: collector -> one output sink, once per interval. */
+/* The batch loop: a snapshot source -> one output sink, once per interval. */
 #ifndef MMTOP_BATCH_H
 #define MMTOP_BATCH_H
 
 #include <stdint.h>
 
-#include "collect.h"
 #include "output.h"
+#include "source.h"
 
 struct batch_opts {
 	uint64_t interval_ns;
 	unsigned int count;		/* intervals to print; 0 = until stopped */
 	enum output_format format;
-	struct collector_opts collect;
 };
 
 /* Exit status: 0 (done, or stopped by SIGINT/SIGTERM/SIGHUP), 1 on error. */
-int batch_run(const struct batch_opts *opts);
+int batch_run(const struct batch_opts *opts, const struct snapshot_source *src);
 
 #endif

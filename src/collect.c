@@ -37,7 +37,7 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 		.mmap_lock = !(o->disabled & (1u << FAMILY_MMAP_LOCK)),
 		.contention = !(o->disabled & (1u << FAMILY_CONTENTION)),
 		.slow_ns = o->slow_ns, .attach = o->attach,
-		.pids = o->pids, .nr_pids = o->nr_pids,
+		.pids = o->pids,
 		.nr_nodes = c->topo.nr_nodes,
 	};
 	const char *off = "disabled by --disable-probe";
@@ -105,8 +105,8 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		return -1;
 	}
 	c->slow_ns = opts->slow_ns;
-	for (ret = 0; ret < opts->nr_pids; ret++)
-		vma_track(&c->vmas, opts->pids[ret], "", 0);
+	for (ret = 0; opts->pids && ret < opts->pids->nr; ret++)
+		vma_track(&c->vmas, opts->pids->pids[ret], "", 0);
 	ret = open_families(c, opts, msg, msglen);
 	if (ret < 0)
 		return -1;

@@ -11,6 +11,7 @@
 
 #include "fault_source.h"
 #include "lock_source.h"
+#include "pid_filter.h"
 #include "snapshot.h"
 #include "topology.h"
 #include "vma_rows.h"
@@ -20,8 +21,7 @@ struct collector_opts {
 	enum tp_flavour attach;
 	uint32_t disabled;		/* bitmask of 1 << enum probe_family */
 	uint64_t slow_ns;
-	const int *pids;		/* -p filter */
-	int nr_pids;
+	const struct pid_filter *pids;	/* NULL: every process */
 };
 
 struct collector {

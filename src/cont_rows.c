@@ -104,7 +104,8 @@ static void add_delta(struct cont_row *r, const struct cont_stats *now,
 	}
 	r->count += grow(now->count, before->count);
 	r->wait_ns += grow(now->wait_ns, before->wait_ns);
-	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait);
+	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait,
+			 grow(now->wait_ns, before->wait_ns));
 	if (m > r->wait_max_ns)
 		r->wait_max_ns = m;
 }

@@ -56,10 +56,12 @@ static void add_delta(struct lock_row *r, const struct lock_stats *now,
 	r->holds += grow(now->holds, before->holds);
 	r->wait_ns += grow(now->wait_ns, before->wait_ns);
 	r->hold_ns += grow(now->hold_ns, before->hold_ns);
-	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait);
+	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait,
+			 grow(now->wait_ns, before->wait_ns));
 	if (m > r->wait_max_ns)
 		r->wait_max_ns = m;
-	m = interval_max(now->hold_max_ns, before->hold_max_ns, &hold);
+	m = interval_max(now->hold_max_ns, before->hold_max_ns, &hold,
+			 grow(now->hold_ns, before->hold_ns));
 	if (m > r->hold_max_ns)
 		r->hold_max_ns = m;
 }

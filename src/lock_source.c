@@ -207,12 +207,7 @@ uint32_t lock_source_probes(const struct lock_source *ls)
 
 bool pid_wanted(const struct lock_source *ls, int pid)
 {
-	int i;
-
-	for (i = 0; i < ls->opts.nr_pids; i++)
-		if (ls->opts.pids[i] == pid)
-			return true;
-	return ls->opts.nr_pids == 0;
+	return pid_filter_has(ls->opts.pids, pid);
 }
 
 #define IDLE_READS 2
@@ -251,16 +246,23 @@ uint64_t grow(uint64_t now, uint64_t before)
 	return now >= before ? now - before : 0;
 }
 
-uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h)
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h,
+		      uint64_t total)
 {
 	int i;
 
 	/* A new maximum is exact; else the top of the highest bucket filled. */
 	if (max > prev_max)
 		return max;
+	/* No single wait exceeds the interval's sum of them either. */
 	for (i = SNAPSHOT_HIST_BUCKETS - 1; i >= 0; i--)
 		if (h->bucket[i])
-			return (2ULL << i) - 1 < max ? (2ULL << i) - 1 : max;
+			return min_u64(min_u64((2ULL << i) - 1, max), total);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pid_filter.h"
 #include "snapshot.h"
 #include "tp_object.h"
 
@@ -18,8 +19,7 @@ struct lock_source_opts {
 	bool contention;	/* the lock:contention_* programs */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
-	const int *pids;	/* -p filter; NULL or nr_pids == 0: all */
-	int nr_pids;
+	const struct pid_filter *pids;	/* read at every sample; NULL: all */
 	int nr_nodes;		/* NUMA nodes, for the lock address table */
 };
 

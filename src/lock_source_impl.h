@@ -65,8 +65,9 @@ bool pid_wanted(const struct lock_source *ls, int pid);
 uint64_t grow(uint64_t now, uint64_t before);
 enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site,
 			      bool *by_address);
-/* Interval max from cumulative maxima and the interval's histogram. */
-uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h);
+/* Interval max from cumulative maxima, the interval's histogram and sum. */
+uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h,
+		      uint64_t total);
 
 /*
  * A key that has not grown for a while and whose process is gone is

@@ -5,16 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
 #include <bpf/libbpf.h>
 
-#include "batch.h"
+#include "live.h"
 #include "bench.h"
 #include "caps.h"
 #include "probe.h"
 #include "util.h"
 
 static const char usage_text[] =
-"usage: mmtop [OPTIONS]                 live view of memory-management contention\n"
+"usage: mmtop [OPTIONS] [-- COMMAND [ARGS]]\n"
+"                                       live view of memory-management contention\n"
 "       mmtop probe                     what the running kernel offers\n"
 "       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
 "       mmtop bench churn [CHURN OPTIONS]\n"
@@ -23,6 +25,7 @@ static const char usage_text[] =
 "Options:\n"
 "  -b, --batch               batch mode: print one block per interval (the\n"
 "                            default when stdout is not a terminal)\n"
+"      --no-color            no colours in the viewer (also: NO_COLOR set)\n"
 "  -d, --delay SECONDS       interval between updates (default 1; 0.5, 250ms)\n"
 "  -n, --iterations COUNT    stop after COUNT intervals (default: run until\n"
 "                            interrupted)\n"
@@ -32,6 +35,8 @@ static const char usage_text[] =
 "                            or perf (software counters)\n"
 "  -p, --pid PID[,PID...]    show only these processes' lock, VMA-lock and\n"
 "                            slow-event rows\n"
+"  -- COMMAND [ARGS]         start COMMAND and follow its process tree (as -p);\n"
+"                            batch mode ends when it exits\n"
 "      --slow DURATION       log mmap_lock waits and holds at least this long\n"
 "                            (default 1ms)\n"
 "      --disable-probe FAMILY\n"
@@ -97,26 +102,21 @@ static int need_tracing_caps(void)
 	return 2;
 }
 
-#define MAX_PIDS 64
-
-/* "123,456" -> the collector's PID filter. */
-static int parse_pids(const char *arg, struct collector_opts *o)
+/* "123,456" -> the PID filter. */
+static int parse_pids(const char *arg, struct pid_filter *f)
 {
-	static int pids[MAX_PIDS];
 	char buf[1024], *tok, *save;
 
-	if (strlen(arg) >= sizeof(buf))
+	if (strlen(arg) >= sizeof(buf) || !*arg)
 		return -1;
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned int pid;
 
-		if (parse_uint(tok, &pid) || !pid || o->nr_pids == MAX_PIDS)
+		if (parse_uint(tok, &pid) || !pid || pid_filter_add(f, pid))
 			return -1;
-		pids[o->nr_pids++] = pid;
 	}
-	o->pids = pids;
-	return o->nr_pids ? 0 : -1;
+	return 0;
 }
 
 static int disable_family(const char *name, uint32_t *disabled)
@@ -133,10 +133,11 @@ static int disable_family(const char *name, uint32_t *disabled)
 }
 
 /* Parse the live/batch options; returns -1 to go on, else an exit status. */
-static int parse_options(int argc, char **argv, struct batch_opts *o)
+static int parse_options(int argc, char **argv, struct live_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
+		{ "no-color", no_argument, NULL, 'C' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
@@ -156,18 +157,22 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 	while ((opt = getopt_long(argc, argv, "+bd:n:f:p:vhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
-			break;	/* the only mode until the viewer lands */
+			o->batch = true;
+			break;
+		case 'C':
+			o->color = false;
+			break;
 		case 'd':
-			if (parse_duration(optarg, &o->interval_ns) ||
-			    o->interval_ns < 10000000)
+			if (parse_duration(optarg, &o->batch_opts.interval_ns) ||
+			    o->batch_opts.interval_ns < 10000000)
 				return usage_error("invalid interval '%s' (at least 0.01 s)", optarg);
 			break;
 		case 'n':
-			if (parse_uint(optarg, &o->count) || !o->count)
+			if (parse_uint(optarg, &o->batch_opts.count) || !o->batch_opts.count)
 				return usage_error("invalid count '%s'", optarg);
 			break;
 		case 'f':
-			if (output_format_parse(optarg, &o->format))
+			if (output_format_parse(optarg, &o->batch_opts.format))
 				return usage_error("unknown format '%s' (text, csv, json)", optarg);
 			break;
 		case 'F':
@@ -175,7 +180,7 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 				return usage_error("unknown fault source '%s' (auto, sched, perf)", optarg);
 			break;
 		case 'p':
-			if (parse_pids(optarg, &o->collect))
+			if (parse_pids(optarg, &o->pids))
 				return usage_error("invalid PID list '%s'", optarg);
 			break;
 		case 'S':
@@ -208,9 +213,10 @@ static int parse_options(int argc, char **argv, struct batch_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct batch_opts o = {
-		.interval_ns = NSEC_PER_SEC,
-		.format = OUTPUT_TEXT,
+	struct live_opts o = {
+		.batch_opts = { .interval_ns = NSEC_PER_SEC, .format = OUTPUT_TEXT },
+		.batch = !isatty(STDOUT_FILENO),
+		.color = !getenv("NO_COLOR"),
 		.collect = {
 			.faults = FAULT_SOURCE_AUTO,
 			.attach = TP_AUTO,
@@ -223,7 +229,14 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	libbpf_set_print(libbpf_print);
+	/* getopt stops at "--": what follows is the command to follow. */
 	cmd = optind < argc ? argv[optind] : NULL;
+	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		if (!cmd)
+			return usage_error("-- needs a command");
+		o.command = argv + optind;
+		cmd = NULL;
+	}
 	if (cmd && !strcmp(cmd, "bench"))
 		return bench_main(argc - optind - 1, argv + optind + 1);
 	if (cmd && !strcmp(cmd, "probe"))
@@ -232,5 +245,8 @@ int main(int argc, char **argv)
 	if (cmd)
 		return usage_error("unknown command '%s'", cmd);
 	ret = need_tracing_caps();
-	return ret ? ret : batch_run(&o);
+	if (!ret)
+		ret = live_run(&o);
+	pid_filter_free(&o.pids);
+	return ret;
 }

@@ -62,11 +62,6 @@ double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon)
 	return 1.0 - (double)(fallbacks + anon) / faults;
 }
 
-const char *site_label(enum callsite site, const char *symbol)
-{
-	return site == CALLSITE_OTHER && symbol[0] ? symbol : callsite_name(site);
-}
-
 int output_snapshot(struct output *o, const struct snapshot *s)
 {
 	switch (o->format) {

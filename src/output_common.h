@@ -22,7 +22,5 @@ void probe_list(const struct snapshot *s, char *buf, size_t len,
 		const char *sep, const char *quote);
 /* Share of @faults served without mmap_lock, 0..1; -1 without faults. */
 double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon);
-/* "mprotect", or the symbol for call sites classed other. */
-const char *site_label(enum callsite site, const char *symbol);
 
 #endif

@@ -11,20 +11,6 @@
 
 #define TEXT_LOCK_ROWS 20
 
-/* 850ns, 12.3us, 1.20ms, 2.50s */
-static const char *human_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < NSEC_PER_SEC)
-		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-	return buf;
-}
-
 static void local_time(uint64_t ns, char *buf, size_t len)
 {
 	time_t sec = ns / NSEC_PER_SEC;
@@ -125,15 +111,15 @@ static void write_lock_row(FILE *f, const struct lock_row *r)
 	char b[6][16];
 
 	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8" PRIu64 " %6" PRIu64 " %8s %8s %8s %8s %8s %8s\n",
-		r->pid, r->comm, site_label(r->site, r->symbol),
+		r->pid, r->comm, callsite_label(r->site, r->symbol),
 		r->write ? "write" : "read", r->foreign ? "other" : "own",
 		r->acquired, r->failed,
-		human_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
-		human_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[1], 16),
-		human_ns(r->wait_max_ns, b[2], 16),
-		human_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16),
-		human_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16),
-		human_ns(r->hold_max_ns, b[5], 16));
+		format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
+		format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[1], 16),
+		format_ns(r->wait_max_ns, b[2], 16),
+		format_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16),
+		format_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16),
+		format_ns(r->hold_max_ns, b[5], 16));
 }
 
 static void write_locks(FILE *f, const struct snapshot *s)
@@ -215,10 +201,10 @@ static void write_conts(FILE *f, const struct snapshot *s)
 			cont_class_name(r->cls), r->by_address ? "addr" : "stack",
 			r->pid, r->pid ? r->comm : "-", r->caller[0] ? r->caller : "?",
 			r->type, r->mode, r->count,
-			human_ns(r->wait_ns, b[0], 16),
-			human_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[1], 16),
-			human_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[2], 16),
-			human_ns(r->wait_max_ns, b[3], 16));
+			format_ns(r->wait_ns, b[0], 16),
+			format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[1], 16),
+			format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[2], 16),
+			format_ns(r->wait_max_ns, b[3], 16));
 	}
 	free(rows);
 }
@@ -229,7 +215,7 @@ static void event_what(const struct slow_event *e, char *buf, size_t len)
 	if (e->contention)
 		snprintf(buf, len, "%s %s", cont_class_name(e->cls), e->symbol);
 	else
-		snprintf(buf, len, "mmap_lock %s", site_label(e->site, e->symbol));
+		snprintf(buf, len, "mmap_lock %s", callsite_label(e->site, e->symbol));
 }
 
 static void write_events(FILE *f, const struct snapshot *s)
@@ -239,7 +225,7 @@ static void write_events(FILE *f, const struct snapshot *s)
 
 	if (!s->events.nr)
 		return;
-	fprintf(f, " slow lock waits and holds (>= %s)\n", human_ns(s->slow_ns, b[0], 16));
+	fprintf(f, " slow lock waits and holds (>= %s)\n", format_ns(s->slow_ns, b[0], 16));
 	fprintf(f, "  TIME            PID     TID CPU COMM             WHAT                           MODE  MM        WAIT     HOLD\n");
 	for (i = 0; i < s->events.nr; i++) {
 		const struct slow_event *e = &s->events.v[i];
@@ -251,8 +237,8 @@ static void write_events(FILE *f, const struct snapshot *s)
 			e->pid, e->tid, e->cpu, e->comm, what,
 			e->write ? "write" : "read",
 			e->contention ? "-" : e->foreign ? "other" : "own",
-			human_ns(e->wait_ns, b[1], 16),
-			e->hold_ns ? human_ns(e->hold_ns, b[2], 16) : "-");
+			format_ns(e->wait_ns, b[1], 16),
+			e->hold_ns ? format_ns(e->hold_ns, b[2], 16) : "-");
 	}
 }
 

@@ -173,6 +173,11 @@ const char *callsite_name(enum callsite c)
 	return c < CALLSITE__COUNT ? callsite_names[c] : "?";
 }
 
+const char *callsite_label(enum callsite site, const char *symbol)
+{
+	return site == CALLSITE_OTHER && symbol[0] ? symbol : callsite_name(site);
+}
+
 const char *cont_class_name(enum cont_class c)
 {
 	return c < CONT_CLASS__COUNT ? cont_class_names[c] : "?";
@@ -203,4 +208,45 @@ uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)
 		return v < max ? v : max;
 	}
 	return max;
+}
+
+/* Copy one growable array; @cap keeps @dst's memory when large enough. */
+static int copy_rows(void **dst, int *dst_nr, int *dst_cap, const void *src,
+		     int nr, size_t size)
+{
+	while (*dst_cap < nr)
+		if (snapshot_grow(dst, dst_cap, size))
+			return -ENOMEM;
+	if (nr)
+		memcpy(*dst, src, nr * size);
+	*dst_nr = nr;
+	return 0;
+}
+
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	struct snapshot keep = *dst;
+
+	if (dst->nr_cpus != src->nr_cpus || dst->nr_nodes != src->nr_nodes)
+		return -EINVAL;
+	*dst = *src;
+	/* Scalars copied; arrays get dst's own memory back, then the rows. */
+	dst->cpus = keep.cpus;
+	dst->nodes = keep.nodes;
+	dst->locks = keep.locks;
+	dst->vmas = keep.vmas;
+	dst->events = keep.events;
+	dst->conts = keep.conts;
+	memcpy(dst->cpus, src->cpus, src->nr_cpus * sizeof(*src->cpus));
+	memcpy(dst->nodes, src->nodes, src->nr_nodes * sizeof(*src->nodes));
+	if (copy_rows((void **)&dst->locks.v, &dst->locks.nr, &dst->locks.cap,
+		      src->locks.v, src->locks.nr, sizeof(*src->locks.v)) ||
+	    copy_rows((void **)&dst->vmas.v, &dst->vmas.nr, &dst->vmas.cap,
+		      src->vmas.v, src->vmas.nr, sizeof(*src->vmas.v)) ||
+	    copy_rows((void **)&dst->events.v, &dst->events.nr, &dst->events.cap,
+		      src->events.v, src->events.nr, sizeof(*src->events.v)) ||
+	    copy_rows((void **)&dst->conts.v, &dst->conts.nr, &dst->conts.cap,
+		      src->conts.v, src->conts.nr, sizeof(*src->conts.v)))
+		return -ENOMEM;
+	return 0;
 }

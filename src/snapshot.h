@@ -195,6 +195,8 @@ struct snapshot {
 	 &(arr)->cap, sizeof(*(arr)->v)) ? \
 	 memset(&(arr)->v[(arr)->nr++], 0, sizeof(*(arr)->v)) : NULL)
 int snapshot_grow(void **v, int *cap, size_t size);
+/* Deep copy into @dst, initialised for the same CPUs and nodes. */
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 /* Empty the row arrays (keeping their memory) before a new interval. */
 void snapshot_clear_rows(struct snapshot *s);
 
@@ -211,6 +213,8 @@ const char *drop_name(enum drop_kind kind);
 const char *family_name(enum probe_family f);
 const char *callsite_name(enum callsite c);
 const char *cont_class_name(enum cont_class c);
+/* "mprotect", or for call sites classed other the symbol itself. */
+const char *callsite_label(enum callsite site, const char *symbol);
 /* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max);
 

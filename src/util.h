@@ -24,6 +24,8 @@ int parse_uint(const char *s, unsigned int *out);
  * Returns the number of entries set, -1 on a syntax error or i >= n.
  */
 int parse_cpu_list(const char *s, bool *set, int n);
+/* 850ns, 12.3us, 1.20ms, 2.50s: durations for people. */
+const char *format_ns(uint64_t ns, char *buf, size_t len);
 /* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
 int read_small_file(const char *path, char *buf, size_t len);
 

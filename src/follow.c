@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "follow.h"
+
+int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *filter)
+{
+	int err_pipe[2], err = 0;
+	ssize_t n;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", argv[0]);
+	f->filter = filter;
+	/* The exec error, if any, comes back through a close-on-exec pipe. */
+	if (pipe2(err_pipe, O_CLOEXEC))
+		return -errno;
+	f->pid = fork();
+	if (f->pid < 0) {
+		err = -errno;
+		close(err_pipe[0]);
+		close(err_pipe[1]);
+		return err;
+	}
+	if (!f->pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		signal(SIGPIPE, SIG_DFL);
+		dup2(null, STDIN_FILENO);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(out_fd, STDERR_FILENO);
+		execvp(argv[0], argv);
+		err = errno;
+		n = write(err_pipe[1], &err, sizeof(err));
+		(void)n;
+		_exit(127);
+	}
+	close(err_pipe[1]);
+	n = read(err_pipe[0], &err, sizeof(err));
+	close(err_pipe[0]);
+	if (n == sizeof(err)) {
+		waitpid(f->pid, NULL, 0);
+		return -err;
+	}
+	f->running = true;
+	pid_filter_add(filter, f->pid);
+	follow_update(f);
+	return 0;
+}
+
+void follow_update(struct follow *f)
+{
+	if (f->running && waitpid(f->pid, &f->status, WNOHANG) == f->pid)
+		f->running = false;
+	pid_filter_add_descendants(f->filter);
+	if (f->running)
+		snprintf(f->note, sizeof(f->note), "following %s (pid %d)", f->name, f->pid);
+	else if (WIFEXITED(f->status))
+		snprintf(f->note, sizeof(f->note), "%s exited with status %d", f->name,
+			 WEXITSTATUS(f->status));
+	else
+		snprintf(f->note, sizeof(f->note), "%s killed by signal %d", f->name,
+			 WTERMSIG(f->status));
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `mmtop -- COMMAND`: start a command and follow its process tree. */
+#ifndef MMTOP_FOLLOW_H
+#define MMTOP_FOLLOW_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "pid_filter.h"
+
+struct follow {
+	pid_t pid;
+	bool running;
+	int status;			/* wait status once it has exited */
+	char name[64];
+	char note[128];			/* for the header */
+	struct pid_filter *filter;
+};
+
+/*
+ * Start @argv with stdin from /dev/null and stdout/stderr sent to @out_fd
+ * (/dev/null under the viewer); its tree goes into @filter. 0 or -errno.
+ */
+int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *filter);
+/* Reap it if it exited, add new descendants to the filter. */
+void follow_update(struct follow *f);
+
+#endif

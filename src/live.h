@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The live modes: the collector as a snapshot source, shown by the viewer
+ * or printed in batch, optionally following a command.
+ */
+#ifndef MMTOP_LIVE_H
+#define MMTOP_LIVE_H
+
+#include <stdbool.h>
+
+#include "batch.h"
+#include "collect.h"
+#include "pid_filter.h"
+
+struct live_opts {
+	struct batch_opts batch_opts;	/* interval, count, format */
+	bool batch;			/* -b, or stdout is not a terminal */
+	bool color;
+	struct collector_opts collect;
+	struct pid_filter pids;		/* -p; a command's tree is added */
+	char **command;			/* -- COMMAND ARGS, or NULL */
+};
+
+int live_run(struct live_opts *o);
+
+#endif

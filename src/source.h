@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where sinks get snapshots from: the collector live (src/live.c), later a
+ * recording. Sinks (batch output, the viewer) only see this.
+ */
+#ifndef MMTOP_SOURCE_H
+#define MMTOP_SOURCE_H
+
+#include <stdbool.h>
+
+#include "snapshot.h"
+
+struct snapshot_source {
+	void *ctx;
+	int (*snapshot_init)(void *ctx, struct snapshot *s);
+	/* Fill @s with the interval that just ended. */
+	void (*sample)(void *ctx, struct snapshot *s);
+	/* A short note for headers (the followed command), or "". */
+	const char *(*status)(void *ctx);
+	/* Nothing more to come (the followed command has exited). */
+	bool (*done)(void *ctx);
+};
+
+#endif

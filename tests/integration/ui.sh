@@ -1,0 +1,86 @@
+# The viewer end to end, through a real terminal (tmux): header, CPUs, a
+# pinned workload's fault rate, help, views, filter, resize, quit, and
+# following a command.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "viewer: $why"
+	exit 0
+fi
+if ! command -v tmux >/dev/null; then
+	fail "viewer: tmux (installed by scripts/deps.sh) is missing"
+	exit 0
+fi
+S=mmtop-test-$$
+export TMUX_TMPDIR="$TMP"
+trap 'tmux kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+screen() { tmux capture-pane -p -t "$S"; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT.
+wait_for() {
+	i=0
+	while ! screen | grep -q -- "$1"; do
+		[ $i -ge $((${2:-10} * 10)) ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+key() { tmux send-keys -t "$S" "$@"; sleep 0.4; }
+
+set -- $(online_cpus)
+shift $(($# - 1))
+k=$1
+tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP; echo EXIT=\$?; sleep 600"
+check "starts and shows the header" wait_for "interval 1.00s  LIVE"
+check "first interval arrives" wait_for "probes: faults:"
+taskset -c "$k" "$MMTOP" bench pft -s 512M -r 4 --cpu "$k" >/dev/null &
+load=$!
+sleep 2.2
+screen >"$TMP/overview"
+rate=$(awk -v k="$k" '$1 == k && $2 ~ /^\[/ { gsub(/[^0-9.k]/, "", $NF); print $0 }' "$TMP/overview" | sed 's/.*\] *//; s/ .*//')
+check "both CPUs have a bar" sh -c "grep -q '^  0 \[' '$TMP/overview' && grep -q '^  $k \[' '$TMP/overview'"
+check "pinned CPU $k shows a fault rate over 1000/s ($rate)" \
+	awk -v r="$rate" 'BEGIN { if (r ~ /k$/) r = r * 1000; exit !(r + 0 > 1000) }'
+wait $load
+
+key '?'
+check "? shows the help" wait_for "Keys" 2
+key x
+for v in "2:PCP-REFILL" "3:HOLD-p50" "4:CLASS" "5:Forks: n/a" "6:newest first" "1:CPU  faults/s"; do
+	key "${v%%:*}"
+	check "key ${v%%:*} switches to its view (${v#*:})" wait_for "${v#*:}" 2
+done
+key 3
+key / m m t o p Enter
+check "/ filters, shown in the header" wait_for "filter: mmtop" 2
+key Escape
+check "Esc clears the filter" sh -c "! tmux capture-pane -p -t '$S' | grep -q 'filter: mmtop'"
+tmux resize-window -t "$S" -x 60 -y 20
+check "60x20: the too-small message" wait_for "terminal too small: 60x20" 3
+tmux resize-window -t "$S" -x 120 -y 40
+check "120x40 again: the view is back" wait_for "LIVE" 3
+key q
+check "q exits with status 0, back at the shell" wait_for "EXIT=0" 3
+tmux kill-session -t "$S"
+
+# Following a command: the header names it, its exit is shown, the view
+# stays until q, and a summary goes to stdout.
+tmux new-session -d -s "$S" -x 120 -y 40 \
+	"$MMTOP -- sh -c 'sleep 2; exec $MMTOP bench pft -s 64M'; echo EXIT=\$?; sleep 600"
+check "-- COMMAND: header follows it" wait_for "following" 10
+check "-- COMMAND: its exit is shown, the view stays" wait_for "exited with status 0" 15
+key q
+check "-- COMMAND: q exits 0" wait_for "EXIT=0" 3
+screen >"$TMP/out"
+check "-- COMMAND: a summary on the terminal" grep -q "^mmtop summary: .* exited with status 0" "$TMP/out"
+check "-- COMMAND: the summary counts its faults (64 MiB: >= 16384)" \
+	awk '$1 == "faults" { gsub(",", "", $2); ok = $2 >= 16384 } END { exit !ok }' "$TMP/out"
+tmux kill-session -t "$S"
+
+# NO_COLOR: no colour escapes, only attributes.
+tmux new-session -d -s "$S" -x 120 -y 40 "NO_COLOR=1 $MMTOP; sleep 600"
+wait_for "probes:" 10
+check "NO_COLOR: no colour codes on screen" \
+	sh -c "! tmux capture-pane -e -p -t '$S' | grep -q '\[4[0-7]m\|\[3[0-7]m'"
+tmux kill-session -t "$S"

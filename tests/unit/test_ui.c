@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The views on a virtual screen: synthetic snapshots are drawn into an
+ * ncurses screen whose output goes to /dev/null, and the text is read back
+ * from ncurses' own copy of the screen. No kernel involved.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "ui_state.h"
+#include "unit.h"
+#include "util.h"
+#include "views.h"
+
+static char screen_text[64 * 1024];
+
+/* The whole screen as lines of text. */
+static const char *screen(void)
+{
+	char line[512];
+	size_t n = 0;
+	int y;
+
+	for (y = 0; y < LINES && n + COLS + 2 < sizeof(screen_text); y++) {
+		mvinnstr(y, 0, line, COLS < 511 ? COLS : 511);
+		n += snprintf(screen_text + n, sizeof(screen_text) - n, "%s\n", line);
+	}
+	return screen_text;
+}
+
+static void fill(struct snapshot *s)
+{
+	struct lock_row *r;
+	struct cont_row *c;
+	struct slow_event *e;
+	struct vma_row *v;
+
+	s->seq = 1;
+	s->wall_ns = 1700000000ULL * NSEC_PER_SEC;
+	s->interval_ns = NSEC_PER_SEC;
+	s->slow_ns = 1000000;
+	s->probes = 1u << PROBE_FAULTS_TP_BTF | 1u << PROBE_MMAP_LOCK_TP_BTF;
+	s->cpus[0] = (struct cpu_sample){ .online = true, .faults = { 1000, 0 },
+					  .fallbacks = 10, .anon = 2 };
+	s->cpus[1] = (struct cpu_sample){ .online = true, .faults = { 12, 0 } };
+	r = snapshot_push(&s->locks);
+	*r = (struct lock_row){ .pid = 4242, .comm = "churner", .write = true,
+				.site = CALLSITE_MPROTECT, .acquired = 2000, .holds = 2000,
+				.wait_ns = 900000, .wait_max_ns = 30000,
+				.hold_ns = 5000000, .hold_max_ns = 90000 };
+	r->wait.bucket[9] = 1990;
+	r->wait.bucket[14] = 10;
+	r->hold.bucket[11] = 2000;
+	r = snapshot_push(&s->locks);
+	*r = (struct lock_row){ .pid = 77, .comm = "bystander", .site = CALLSITE_FAULT,
+				.acquired = 3, .holds = 3, .wait_ns = 900, .hold_ns = 3000,
+				.wait_max_ns = 400, .hold_max_ns = 1100 };
+	r->wait.bucket[8] = 3;
+	r->hold.bucket[9] = 3;
+	v = snapshot_push(&s->vmas);
+	*v = (struct vma_row){ .pid = 4242, .comm = "churner", .faults = 1000,
+			       .fallbacks = 10, .anon = 2 };
+	c = snapshot_push(&s->conts);
+	*c = (struct cont_row){ .cls = CONT_CLASS_ZONE, .by_address = true,
+				.caller = "rmqueue_bulk", .type = "spinlock", .mode = "-",
+				.count = 5, .wait_ns = 50000, .wait_max_ns = 20000 };
+	e = snapshot_push(&s->events);
+	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 4242, .tid = 4243,
+				  .comm = "churner", .write = true,
+				  .site = CALLSITE_MUNMAP, .hold_ns = 2500000 };
+	snprintf(s->na[FAMILY_CONTENTION], 8, "%s", "");
+	snprintf(s->cont_method, sizeof(s->cont_method), "address table (3 zone locks)");
+	snapshot_sum(s);
+}
+
+static void test_views(struct ui_state *st)
+{
+	const char *out;
+
+	ui_draw(st);
+	out = screen();
+	CHECK(strstr(out, "mmtop") && strstr(out, "LIVE") && strstr(out, "interval 1.00s"),
+	      "header: name, mode, interval");
+	CHECK(strstr(out, "faults/s 1012.0") != NULL, "header: total fault rate");
+	CHECK(strstr(out, "vma-lock ok 98.8%") != NULL, "header: VMA-lock ratio from the totals");
+	CHECK(strstr(out, "  0 [") && strstr(out, "  1 ["), "overview: a bar for each CPU");
+	CHECK(strstr(out, "churner") && strstr(out, "mprotect"), "overview: top mmap_lock row");
+	CHECK(strstr(out, "rmqueue_bulk") != NULL, "overview: top contention row");
+	CHECK(strstr(out, "q quit") != NULL, "key hint bar");
+
+	ui_key(st, '2');
+	ui_draw(st);
+	out = screen();
+	CHECK(strstr(out, "cpu0") && strstr(out, "1000.0") && strstr(out, "n/a"),
+	      "CPUs view: rates, and n/a for PCP columns not collected");
+
+	ui_key(st, '3');
+	ui_draw(st);
+	out = screen();
+	CHECK(strstr(out, "   4242 churner          mprotect             write own       2000") != NULL,
+	      "mmap_lock view: the row");
+	CHECK(strstr(out, "4242") < strstr(out, "   77 bystander"),
+	      "mmap_lock view: hottest (most time) first");
+	ui_key(st, 'r');
+	ui_draw(st);
+	out = screen();
+	CHECK(strstr(out, "bystander") < strstr(out, "churner"), "r reverses the sort");
+	ui_key(st, 'r');
+	ui_draw(st);	/* as the screen loop does after every key */
+	ui_key(st, '\n');
+	ui_draw(st);
+	out = screen();
+	CHECK(strstr(out, "pid 4242  mprotect  write") && strstr(out, "2000 acquired") &&
+	      strstr(out, "98.8% served under the VMA lock"), "Enter zooms: totals and VMA-lock outcome");
+	CHECK(strstr(out, "512ns-1.0us") != NULL, "zoom: wait histogram buckets");
+	ui_key(st, 27);
+	ui_draw(st);
+	CHECK(!strstr(screen(), "acquired,"), "Esc leaves the zoom");
+
+	ui_key(st, '/');
+	ui_key(st, 'b');
+	ui_key(st, 'y');
+	ui_key(st, '\n');
+	ui_draw(st);
+	out = screen();
+	CHECK(strstr(out, "filter: by") && strstr(out, "bystander") && !strstr(out, "churner "),
+	      "/ filters rows and the header shows it");
+	ui_key(st, 27);
+
+	ui_key(st, '4');
+	ui_draw(st);
+	CHECK(strstr(screen(), "zone            addr") != NULL, "Locks view: classified rows");
+	ui_key(st, '5');
+	ui_draw(st);
+	CHECK(strstr(screen(), "Forks: n/a") != NULL, "Forks view says it is not collected");
+	ui_key(st, '6');
+	ui_draw(st);
+	CHECK(strstr(screen(), "munmap") && strstr(screen(), "2.50ms"), "Events view: the slow event");
+	ui_key(st, '?');
+	ui_draw(st);
+	CHECK(strstr(screen(), "Keys") && strstr(screen(), "zoom into"), "? shows the help");
+	ui_key(st, 'x');
+	CHECK(!st->help, "any key closes the help");
+	CHECK(ui_key(st, '+') == KEY_INTERVAL && st->interval_ns == 2 * NSEC_PER_SEC,
+	      "+ lengthens the interval");
+	CHECK(ui_key(st, 'q') == KEY_QUIT, "q quits");
+}
+
+static void test_na(struct ui_state *st, struct snapshot *s)
+{
+	snprintf(s->na[FAMILY_MMAP_LOCK], sizeof(s->na[0]), "disabled by --disable-probe");
+	ui_state_push(st, s);
+	st->view = VIEW_MMAP;
+	ui_draw(st);
+	CHECK(strstr(screen(), "mmap_lock: n/a (disabled by --disable-probe)") != NULL,
+	      "a family that is off says so instead of showing zeros");
+}
+
+int main(void)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct snapshot s;
+	struct ui_state st;
+
+	if (!newterm("xterm", out, in)) {
+		printf("FAIL no xterm terminfo for the virtual screen\n");
+		return 1;
+	}
+	resize_term(40, 120);
+	snapshot_init(&s, 2, 1);
+	fill(&s);
+	ui_state_init(&st, &s);
+	st.interval_ns = NSEC_PER_SEC;
+	st.mode = "LIVE";
+	ui_state_push(&st, &s);
+	test_views(&st);
+	test_na(&st, &s);
+	resize_term(20, 60);
+	ui_draw(&st);
+	CHECK(strstr(screen(), "terminal too small: 60x20, mmtop needs 80x24") != NULL,
+	      "below 80x24: the too-small message");
+	resize_term(40, 120);
+	ui_draw(&st);
+	CHECK(strstr(screen(), "q quit") != NULL, "back to 120x40: the view again");
+	endwin();
+	ui_state_free(&st);
+	snapshot_free(&s);
+	UNIT_EXIT();
+}

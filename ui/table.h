@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A sortable, filterable, scrolling table. Views fill it from the shown
+ * snapshot at every draw; its sort, scroll and selection live in the
+ * view's struct table_state.
+ */
+#ifndef MMTOP_UI_TABLE_H
+#define MMTOP_UI_TABLE_H
+
+#include <stdbool.h>
+
+#include "ui_state.h"
+
+#define TABLE_CELL 64
+
+struct ui_column {
+	const char *title;
+	int width;
+	bool text;		/* left-aligned, sorts ascending first */
+};
+
+struct ui_cell {
+	char text[TABLE_CELL];
+	double key;		/* sort key of numeric cells */
+};
+
+struct ui_table {
+	const struct ui_column *cols;
+	int nr_cols;
+	int default_sort;	/* column sorted on until the user picks one */
+	struct ui_cell *cells;	/* nr_rows * nr_cols */
+	int *ids;		/* the caller's id of each row */
+	int *order;		/* display order, filtered */
+	int nr_rows, nr_shown, cap;
+};
+
+void table_init(struct ui_table *t, const struct ui_column *cols, int nr_cols,
+		int default_sort);
+void table_free(struct ui_table *t);
+/* Append a row; its cells, to fill with cell_set(); NULL out of memory. */
+struct ui_cell *table_row(struct ui_table *t, int id);
+void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Filter (case-insensitive substring of any cell) and sort. */
+void table_finish(struct ui_table *t, struct table_state *ts, const char *filter);
+/* Draw titles at @y and rows below, @h lines in all. */
+void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h);
+/* The id of the selected row, or -1. */
+int table_selected(const struct ui_table *t, const struct table_state *ts);
+int table_sort_col(const struct ui_table *t, const struct table_state *ts);
+
+#endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The screen loop: wait for a key until the interval ends (at most 100 ms
+ * without one, so the clock and a resize are seen), take the interval from
+ * the source, redraw. The terminal is restored on every way out: q,
+ * SIGINT/SIGTERM/SIGHUP, a fatal error, and a crash.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include "draw.h"
+#include "keys.h"
+#include "ui.h"
+#include "ui_state.h"
+#include "util.h"
+#include "views.h"
+
+#define INPUT_WAIT_MS 100
+
+static volatile sig_atomic_t stop_signal;
+static bool screen_active;
+
+static void restore_terminal(void)
+{
+	if (screen_active) {
+		endwin();
+		screen_active = false;
+	}
+}
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/* A crash: give the terminal back, then die of the same signal. */
+static void on_crash(int sig)
+{
+	restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_crash;
+	for (i = 0; i < ARRAY_SIZE(crashes); i++)
+		sigaction(crashes[i], &sa, NULL);
+	atexit(restore_terminal);
+}
+
+static int start_screen(bool color)
+{
+	setlocale(LC_ALL, "");
+	/* Esc alone must not wait a second for a sequence to follow. */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	/* newterm, unlike initscr, reports a terminal it cannot drive. */
+	if (!newterm(NULL, stdout, stdin))
+		return -1;
+	screen_active = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	draw_init_colors(color);
+	return 0;
+}
+
+static void identify(struct ui_state *st)
+{
+	struct utsname u;
+
+	if (gethostname(st->host, sizeof(st->host)))
+		snprintf(st->host, sizeof(st->host), "?");
+	if (!uname(&u))
+		snprintf(st->kernel, sizeof(st->kernel), "%s", u.release);
+}
+
+/* Milliseconds until @deadline_ns, capped so input and resizes stay live. */
+static int wait_ms(uint64_t deadline_ns)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	if (now >= deadline_ns)
+		return 0;
+	return (deadline_ns - now) / 1000000 > INPUT_WAIT_MS ? INPUT_WAIT_MS :
+	       (int)((deadline_ns - now) / 1000000);
+}
+
+static int run(struct ui_state *st, const struct snapshot_source *src,
+	       struct snapshot *latest)
+{
+	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + st->interval_ns;
+	bool dirty = true;
+
+	while (!stop_signal) {
+		int ch;
+
+		if (dirty)
+			ui_draw(st);
+		dirty = false;
+		timeout(wait_ms(deadline));
+		ch = getch();
+		if (ch != ERR) {
+			switch (ui_key(st, ch == '\r' ? '\n' : ch)) {
+			case KEY_QUIT:
+				return 0;
+			case KEY_INTERVAL:
+				deadline = clock_ns(CLOCK_MONOTONIC) + st->interval_ns;
+				break;
+			case KEY_COLOR:
+				draw_set_color(st->color);
+				break;
+			default:
+				break;
+			}
+			dirty = true;
+		}
+		if (clock_ns(CLOCK_MONOTONIC) < deadline)
+			continue;
+		/* Collected even when paused: only the view freezes. */
+		src->sample(src->ctx, latest);
+		if (!st->paused)
+			ui_state_push(st, latest);
+		snprintf(st->status, sizeof(st->status), "%s", src->status(src->ctx));
+		deadline += st->interval_ns;
+		dirty = true;
+	}
+	return 0;
+}
+
+int ui_run(const struct ui_opts *opts, const struct snapshot_source *src)
+{
+	struct snapshot latest;
+	struct ui_state st;
+	int ret;
+
+	if (src->snapshot_init(src->ctx, &latest) || ui_state_init(&st, &latest)) {
+		fprintf(stderr, "mmtop: out of memory\n");
+		return 1;
+	}
+	st.interval_ns = opts->interval_ns;
+	st.color = opts->color;
+	st.mode = opts->mode;
+	identify(&st);
+	catch_signals();
+	if (start_screen(opts->color)) {
+		fprintf(stderr, "mmtop: cannot start the terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		ret = 1;
+	} else {
+		ret = run(&st, src, &latest);
+	}
+	restore_terminal();
+	ui_state_free(&st);
+	snapshot_free(&latest);
+	return ret;
+}

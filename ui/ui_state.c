@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_state.h"
+
+int ui_state_init(struct ui_state *st, const struct snapshot *shape)
+{
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < VIEW__COUNT; i++)
+		st->tables[i].sort_col = -1;
+	st->history = calloc((size_t)UI_HISTORY * shape->nr_cpus, sizeof(double));
+	st->events = calloc(UI_EVENTS, sizeof(*st->events));
+	if (!st->history || !st->events ||
+	    snapshot_init(&st->shown, shape->nr_cpus, shape->nr_nodes)) {
+		ui_state_free(st);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void ui_state_free(struct ui_state *st)
+{
+	snapshot_free(&st->shown);
+	free(st->history);
+	free(st->events);
+	st->history = NULL;
+	st->events = NULL;
+}
+
+void ui_state_push(struct ui_state *st, const struct snapshot *s)
+{
+	double *row;
+	int cpu, i;
+
+	if (snapshot_copy(&st->shown, s))
+		return;
+	st->have_data = true;
+	st->hist_pos = (st->hist_pos + 1) % UI_HISTORY;
+	if (st->hist_len < UI_HISTORY)
+		st->hist_len++;
+	row = st->history + (size_t)st->hist_pos * s->nr_cpus;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		row[cpu] = snapshot_rate(s, s->cpus[cpu].faults.min_flt +
+					 s->cpus[cpu].faults.maj_flt);
+	for (i = 0; i < s->events.nr; i++) {
+		st->ev_pos = (st->ev_pos + 1) % UI_EVENTS;
+		st->events[st->ev_pos] = s->events.v[i];
+		if (st->nr_events < UI_EVENTS)
+			st->nr_events++;
+	}
+}
+
+double ui_history(const struct ui_state *st, int cpu, int age)
+{
+	int pos;
+
+	if (age >= st->hist_len)
+		return -1;
+	pos = (st->hist_pos - age + UI_HISTORY) % UI_HISTORY;
+	return st->history[(size_t)pos * st->shown.nr_cpus + cpu];
+}
+
+const struct slow_event *ui_event(const struct ui_state *st, int i)
+{
+	return &st->events[(st->ev_pos - i + UI_EVENTS) % UI_EVENTS];
+}

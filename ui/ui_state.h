@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The viewer's state, shared by its files; no curses types here. */
+#ifndef MMTOP_UI_STATE_H
+#define MMTOP_UI_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+
+#define UI_HISTORY 64		/* intervals of per-CPU fault rates kept */
+#define UI_EVENTS 512		/* slow events kept, newest first */
+#define UI_FILTER_LEN 48
+
+enum ui_view {
+	VIEW_OVERVIEW,
+	VIEW_CPUS,
+	VIEW_MMAP,
+	VIEW_LOCKS,
+	VIEW_FORKS,
+	VIEW_EVENTS,
+	VIEW__COUNT
+};
+
+/* Sort, scroll and selection of one view's table, kept across intervals. */
+struct table_state {
+	int sort_col;		/* -1: the view's default */
+	bool reverse;
+	int top;		/* first row shown */
+	int selected;		/* row index in display order */
+	int nr_rows;		/* rows shown at the last draw */
+	int page;		/* rows that fit at the last draw */
+	int selected_id;	/* the view's id of the selected row, or -1 */
+};
+
+/* The mmap_lock row zoomed into: its key, so it survives refreshes. */
+struct zoom_key {
+	int pid;
+	bool write, foreign;
+	enum callsite site;
+	char symbol[SNAPSHOT_SYMBOL_LEN];
+};
+
+struct ui_state {
+	struct snapshot shown;		/* what the views draw (frozen when paused) */
+	bool have_data;
+	double *history;		/* [UI_HISTORY][nr_cpus] faults/s, ring */
+	int hist_len, hist_pos;
+	struct slow_event *events;	/* ring of UI_EVENTS */
+	int nr_events, ev_pos;
+	enum ui_view view;
+	struct table_state tables[VIEW__COUNT];
+	bool paused, help, color, zoomed;
+	struct zoom_key zoom;
+	char filter[UI_FILTER_LEN];
+	bool editing;			/* typing a filter */
+	char edit[UI_FILTER_LEN];
+	uint64_t interval_ns;
+	const char *mode;
+	char host[65], kernel[65], status[128];
+};
+
+int ui_state_init(struct ui_state *st, const struct snapshot *shape);
+void ui_state_free(struct ui_state *st);
+/* A new interval to show: copy it, extend the history and the event log. */
+void ui_state_push(struct ui_state *st, const struct snapshot *s);
+/* faults/s of @cpu @age intervals ago (0: latest); -1 if not recorded. */
+double ui_history(const struct ui_state *st, int cpu, int age);
+/* The @i-th newest slow event. */
+const struct slow_event *ui_event(const struct ui_state *st, int i);
+
+#endif

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CPUs: per CPU and per node, faults and the per-VMA lock outcome. */
+#include <curses.h>
+
+#include "draw.h"
+#include "table.h"
+#include "views.h"
+
+static const struct ui_column cols[] = {
+	{ "CPU", 6, true }, { "NODE", 4, false }, { "STATE", 7, true },
+	{ "MINFLT/s", 10, false }, { "MAJFLT/s", 9, false },
+	{ "FALLBACK", 9, false }, { "ANON", 7, false }, { "VMA-OK%", 7, false },
+	{ "PCP-REFILL", 10, false }, { "PCP-DRAIN", 9, false },
+};
+
+enum { COL_MINFLT = 3 };
+
+static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
+		 int node, const char *state, const struct fault_counts *f,
+		 uint64_t fallbacks, uint64_t anon)
+{
+	const struct snapshot *s = &st->shown;
+	bool faults = !family_na(st, FAMILY_FAULTS)[0];
+	bool locks = !family_na(st, FAMILY_MMAP_LOCK)[0];
+	uint64_t all = f->min_flt + f->maj_flt;
+
+	cell_set(&c[0], 0, "%s", name);
+	cell_set(&c[1], node, "%d", node);
+	cell_set(&c[2], 0, "%s", state);
+	if (faults) {
+		cell_set(&c[3], snapshot_rate(s, f->min_flt), "%.1f", snapshot_rate(s, f->min_flt));
+		cell_set(&c[4], snapshot_rate(s, f->maj_flt), "%.1f", snapshot_rate(s, f->maj_flt));
+	} else {
+		cell_set(&c[3], -1, "n/a");
+		cell_set(&c[4], -1, "n/a");
+	}
+	if (locks) {
+		double ok = all ? 100.0 * (1 - (double)(fallbacks + anon) / all) : -1;
+
+		cell_set(&c[5], fallbacks, "%lu", (unsigned long)fallbacks);
+		cell_set(&c[6], anon, "%lu", (unsigned long)anon);
+		if (ok < 0 || !faults)
+			cell_set(&c[7], -1, "-");
+		else
+			cell_set(&c[7], ok, "%.1f", ok < 0 ? 0 : ok);
+	} else {
+		cell_set(&c[5], -1, "n/a");
+		cell_set(&c[6], -1, "n/a");
+		cell_set(&c[7], -1, "n/a");
+	}
+	/* PCP refills and drains are not collected by this version. */
+	cell_set(&c[8], -1, "n/a");
+	cell_set(&c[9], -1, "n/a");
+}
+
+static void cpus_draw(struct ui_state *st, int y, int h)
+{
+	const struct snapshot *s = &st->shown;
+	struct table_state *ts = &st->tables[VIEW_CPUS];
+	struct ui_table t;
+	char name[16];
+	int i;
+
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_MINFLT);
+	for (i = 0; i < s->nr_cpus; i++) {
+		struct ui_cell *c = table_row(&t, i);
+
+		if (!c)
+			break;
+		snprintf(name, sizeof(name), "cpu%d", i);
+		fill(st, c, name, s->cpus[i].node, s->cpus[i].online ? "online" : "offline",
+		     &s->cpus[i].faults, s->cpus[i].fallbacks, s->cpus[i].anon);
+	}
+	for (i = 0; i < s->nr_nodes; i++) {
+		struct ui_cell *c = table_row(&t, s->nr_cpus + i);
+
+		if (!c)
+			break;
+		snprintf(name, sizeof(name), "node%d", i);
+		fill(st, c, name, i, "node", &s->nodes[i].faults, s->nodes[i].fallbacks,
+		     s->nodes[i].anon);
+	}
+	table_finish(&t, ts, st->filter);
+	table_draw(&t, ts, y, h - 1);
+	draw_text(y + h - 1, 0, COLS, C_DIM,
+		  "PCP-REFILL, PCP-DRAIN: n/a (PCP probes are not in this version); VMA-OK%% = 1 - (FALLBACK + ANON) / faults");
+	table_free(&t);
+}
+
+const struct view_ops view_cpus = {
+	.name = "CPUs",
+	.draw = cpus_draw,
+};

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Locks: contended waits by class, caller and lock type. */
+#include <curses.h>
+
+#include "draw.h"
+#include "table.h"
+#include "util.h"
+#include "views.h"
+
+static const struct ui_column cols[] = {
+	{ "CLASS", 15, true }, { "BY", 5, true }, { "PID", 7, false },
+	{ "COMM", 16, true }, { "CALLER", 24, true }, { "TYPE", 12, true },
+	{ "MODE", 5, true }, { "COUNT", 8, false }, { "TOTAL", 8, false },
+	{ "p50", 8, false }, { "p99", 8, false }, { "max", 8, false },
+};
+
+enum { COL_TOTAL = 8 };
+
+static void ns_cell(struct ui_cell *c, uint64_t ns)
+{
+	char b[16];
+
+	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
+}
+
+static void locks_draw(struct ui_state *st, int y, int h)
+{
+	const struct snapshot *s = &st->shown;
+	struct table_state *ts = &st->tables[VIEW_LOCKS];
+	struct ui_table t;
+	int i;
+
+	if (family_na(st, FAMILY_CONTENTION)[0]) {
+		draw_text(y, 0, COLS, C_DIM, "contention: n/a (%s)",
+			  family_na(st, FAMILY_CONTENTION));
+		return;
+	}
+	draw_text(y, 0, COLS, C_DIM, "classified by %s", s->cont_method);
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
+	for (i = 0; i < s->conts.nr; i++) {
+		const struct cont_row *r = &s->conts.v[i];
+		struct ui_cell *c = table_row(&t, i);
+
+		if (!c)
+			break;
+		cell_set(&c[0], 0, "%s", cont_class_name(r->cls));
+		cell_set(&c[1], 0, "%s", r->by_address ? "addr" : "stack");
+		cell_set(&c[2], r->pid, "%d", r->pid);
+		cell_set(&c[3], 0, "%s", r->pid ? r->comm : "-");
+		cell_set(&c[4], 0, "%s", r->caller[0] ? r->caller : "?");
+		cell_set(&c[5], 0, "%s", r->type);
+		cell_set(&c[6], 0, "%s", r->mode);
+		cell_set(&c[7], r->count, "%lu", (unsigned long)r->count);
+		ns_cell(&c[8], r->wait_ns);
+		ns_cell(&c[9], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
+		ns_cell(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
+		ns_cell(&c[11], r->wait_max_ns);
+	}
+	table_finish(&t, ts, st->filter);
+	table_draw(&t, ts, y + 1, h - 1);
+	table_free(&t);
+}
+
+const struct view_ops view_locks = {
+	.name = "Locks",
+	.draw = locks_draw,
+};

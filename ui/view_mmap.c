@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap_lock: per process and call site. Enter zooms into a row: its wait
+ * and hold histograms, the process's other call sites, its per-VMA lock
+ * outcome.
+ */
+#include <curses.h>
+#include <string.h>
+
+#include "draw.h"
+#include "table.h"
+#include "util.h"
+#include "views.h"
+
+static const struct ui_column cols[] = {
+	{ "PID", 7, false }, { "COMM", 16, true }, { "SITE", 20, true },
+	{ "MODE", 5, true }, { "MM", 5, true }, { "ACQ", 8, false },
+	{ "FAIL", 6, false }, { "TIME", 8, false }, { "WAIT-p50", 8, false },
+	{ "p99", 8, false }, { "max", 8, false }, { "HOLD-p50", 8, false },
+	{ "p99", 8, false }, { "max", 8, false },
+};
+
+enum { COL_TIME = 7 };
+
+static void ns_cell(struct ui_cell *c, uint64_t ns)
+{
+	char b[16];
+
+	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
+}
+
+static void fill(struct ui_cell *c, const struct lock_row *r)
+{
+	cell_set(&c[0], r->pid, "%d", r->pid);
+	cell_set(&c[1], 0, "%s", r->comm);
+	cell_set(&c[2], 0, "%s", callsite_label(r->site, r->symbol));
+	cell_set(&c[3], 0, "%s", r->write ? "write" : "read");
+	cell_set(&c[4], 0, "%s", r->foreign ? "other" : "own");
+	cell_set(&c[5], r->acquired, "%lu", (unsigned long)r->acquired);
+	cell_set(&c[6], r->failed, "%lu", (unsigned long)r->failed);
+	ns_cell(&c[7], r->wait_ns + r->hold_ns);
+	ns_cell(&c[8], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
+	ns_cell(&c[9], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
+	ns_cell(&c[10], r->wait_max_ns);
+	ns_cell(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
+	ns_cell(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
+	ns_cell(&c[13], r->hold_max_ns);
+}
+
+static bool same_key(const struct lock_row *r, const struct zoom_key *z)
+{
+	return r->pid == z->pid && r->write == z->write && r->foreign == z->foreign &&
+	       r->site == z->site && !strcmp(r->symbol, z->symbol);
+}
+
+static void draw_zoom(struct ui_state *st, int y, int h)
+{
+	const struct snapshot *s = &st->shown;
+	const struct lock_row *r = NULL;
+	int i, line = 0, half = (COLS - 2) / 2;
+	char b[16];
+
+	for (i = 0; i < s->locks.nr && !r; i++)
+		if (same_key(&s->locks.v[i], &st->zoom))
+			r = &s->locks.v[i];
+	draw_text(y + line++, 0, COLS, C_TITLE, "pid %d  %s  %s  %s mm   (Esc or B: back)",
+		  st->zoom.pid, callsite_label(st->zoom.site, st->zoom.symbol),
+		  st->zoom.write ? "write" : "read", st->zoom.foreign ? "other" : "own");
+	if (!r) {
+		draw_text(y + line, 2, COLS - 2, C_DIM, "no acquisitions from this call site this interval");
+		return;
+	}
+	draw_text(y + line, 0, half, C_NORMAL, "wait: %lu acquired, %lu failed, total %s",
+		  (unsigned long)r->acquired, (unsigned long)r->failed,
+		  format_ns(r->wait_ns, b, sizeof(b)));
+	draw_text(y + line++, half + 2, half, C_NORMAL, "hold: %lu released, total %s",
+		  (unsigned long)r->holds, format_ns(r->hold_ns, b, sizeof(b)));
+	i = draw_hist(y + line, 0, half, h / 2, &r->wait);
+	i = i > draw_hist(y + line, half + 2, half, h / 2, &r->hold) ? i :
+	    draw_hist(y + line, half + 2, half, h / 2, &r->hold);
+	line += i + 1;
+	for (i = 0; i < s->vmas.nr; i++) {
+		const struct vma_row *v = &s->vmas.v[i];
+
+		if (v->pid != r->pid)
+			continue;
+		if (v->faults > 0)
+			draw_text(y + line++, 0, COLS, C_NORMAL,
+				  "per-VMA lock: %ld faults, %lu fell back, %lu anon_vma: %.1f%% served under the VMA lock",
+				  (long)v->faults, (unsigned long)v->fallbacks,
+				  (unsigned long)v->anon,
+				  100.0 * (1 - (double)(v->fallbacks + v->anon) / v->faults));
+		else
+			draw_text(y + line++, 0, COLS, C_NORMAL, "per-VMA lock: %lu fell back, %lu anon_vma",
+				  (unsigned long)v->fallbacks, (unsigned long)v->anon);
+	}
+	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", r->pid);
+	for (i = 0; i < s->locks.nr && line < h; i++) {
+		const struct lock_row *o = &s->locks.v[i];
+		char w[16], hd[16];
+
+		if (o->pid != r->pid)
+			continue;
+		draw_text(y + line++, 2, COLS - 2, same_key(o, &st->zoom) ? C_HIGH : C_NORMAL,
+			  "%-20.20s %-5s %-5s acq %-8lu wait %-9s hold %s",
+			  callsite_label(o->site, o->symbol), o->write ? "write" : "read",
+			  o->foreign ? "other" : "own", (unsigned long)o->acquired,
+			  format_ns(o->wait_ns, w, sizeof(w)), format_ns(o->hold_ns, hd, sizeof(hd)));
+	}
+}
+
+static void mmap_draw(struct ui_state *st, int y, int h)
+{
+	const struct snapshot *s = &st->shown;
+	struct table_state *ts = &st->tables[VIEW_MMAP];
+	struct ui_table t;
+	int i;
+
+	if (family_na(st, FAMILY_MMAP_LOCK)[0]) {
+		draw_text(y, 0, COLS, C_DIM, "mmap_lock: n/a (%s)", family_na(st, FAMILY_MMAP_LOCK));
+		return;
+	}
+	if (st->zoomed) {
+		draw_zoom(st, y, h);
+		return;
+	}
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TIME);
+	for (i = 0; i < s->locks.nr; i++) {
+		struct ui_cell *c = table_row(&t, i);
+
+		if (!c)
+			break;
+		fill(c, &s->locks.v[i]);
+	}
+	table_finish(&t, ts, st->filter);
+	table_draw(&t, ts, y, h);
+	table_free(&t);
+}
+
+static void mmap_enter(struct ui_state *st)
+{
+	int id = st->tables[VIEW_MMAP].selected_id;
+	const struct lock_row *r;
+
+	if (id < 0 || id >= st->shown.locks.nr)
+		return;
+	r = &st->shown.locks.v[id];
+	st->zoom = (struct zoom_key){ r->pid, r->write, r->foreign, r->site, "" };
+	memcpy(st->zoom.symbol, r->symbol, sizeof(st->zoom.symbol));
+	st->zoomed = true;
+}
+
+const struct view_ops view_mmap = {
+	.name = "mmap_lock",
+	.draw = mmap_draw,
+	.enter = mmap_enter,
+};

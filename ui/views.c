@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The frame around the views: header, tabs, key hints, help, filter line. */
+#include <curses.h>
+#include <string.h>
+#include <time.h>
+
+#include "draw.h"
+#include "keys.h"
+#include "util.h"
+#include "views.h"
+
+#define MIN_COLS 80
+#define MIN_LINES 24
+#define HEADER_LINES 4
+
+static const struct view_ops *const all_views[VIEW__COUNT] = {
+	[VIEW_OVERVIEW] = &view_overview,
+	[VIEW_CPUS] = &view_cpus,
+	[VIEW_MMAP] = &view_mmap,
+	[VIEW_LOCKS] = &view_locks,
+	[VIEW_FORKS] = &view_forks,
+	[VIEW_EVENTS] = &view_events,
+};
+
+const struct view_ops *view_of(enum ui_view v)
+{
+	return all_views[v < VIEW__COUNT ? v : VIEW_OVERVIEW];
+}
+
+const char *family_na(const struct ui_state *st, enum probe_family f)
+{
+	return st->shown.na[f];
+}
+
+static void draw_header(const struct ui_state *st)
+{
+	const struct snapshot *s = &st->shown;
+	uint64_t faults = s->total.min_flt + s->total.maj_flt;
+	char when[16] = "--:--:--", probes[256] = "", rate[16], ok[16] = "n/a";
+	time_t sec = s->wall_ns / NSEC_PER_SEC;
+	struct tm tm;
+	size_t n = 0;
+	int i;
+
+	if (st->have_data) {
+		localtime_r(&sec, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	}
+	draw_fill(0, C_HEADER);
+	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s  %s",
+		  st->host, st->kernel, when, st->interval_ns / 1e9,
+		  st->paused ? "PAUSED" : st->mode, st->status);
+	if (!family_na(st, FAMILY_MMAP_LOCK)[0] && faults)
+		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * (1 - (double)(s->fallbacks + s->anon) / faults));
+	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %.1f, major %.1f)  vma-lock ok %s  drops %lu%s%s",
+		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
+		  fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)),
+		  snapshot_rate(s, s->total.min_flt), snapshot_rate(s, s->total.maj_flt),
+		  ok, (unsigned long)snapshot_drops(s),
+		  st->filter[0] ? "  filter: " : "", st->filter);
+	for (i = 0; i < PROBE__COUNT && n < sizeof(probes); i++)
+		if (s->probes & (1u << i))
+			n += snprintf(probes + n, sizeof(probes) - n, " %s", probe_name(i));
+	for (i = 0; i < FAMILY__COUNT && n < sizeof(probes); i++)
+		if (s->na[i][0])
+			n += snprintf(probes + n, sizeof(probes) - n, " %s:n/a", family_name(i));
+	draw_text(2, 0, COLS, C_DIM, " probes:%s", st->have_data ? probes : " (first interval pending)");
+}
+
+static void draw_tabs(const struct ui_state *st)
+{
+	int i, x = 1;
+
+	for (i = 0; i < VIEW__COUNT; i++) {
+		char tab[32];
+
+		snprintf(tab, sizeof(tab), " %d %s ", i + 1, view_of(i)->name);
+		draw_text(3, x, COLS - x, i == (int)st->view ? C_TAB : C_NORMAL, "%s", tab);
+		x += strlen(tab) + 1;
+	}
+}
+
+static void draw_hints(const struct ui_state *st)
+{
+	int y = LINES - 1;
+
+	draw_fill(y, C_HEADER);
+	if (st->editing)
+		draw_text(y, 0, COLS, C_HEADER, " filter: %s_   (Enter: apply, Esc: cancel)", st->edit);
+	else
+		draw_text(y, 0, COLS, C_HEADER,
+			  " q quit  ? help  Space pause  1-6 Tab views  < > sort  r reverse  / filter  Enter zoom  +/- interval  c colours");
+}
+
+static void draw_help(void)
+{
+	int i, y = 5;
+
+	draw_text(y++, 2, COLS - 4, C_TITLE, "Keys");
+	for (i = 0; i < nr_key_help && y < LINES - 2; i++, y++)
+		draw_text(y, 4, COLS - 6, C_NORMAL, "%-28s %s", key_help[i].keys, key_help[i].what);
+	draw_text(y + 1, 4, COLS - 6, C_DIM, "Columns, probes and file formats: man mmtop");
+}
+
+static void draw_too_small(void)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "terminal too small: %dx%d, mmtop needs %dx%d",
+		 COLS, LINES, MIN_COLS, MIN_LINES);
+	mvaddnstr(LINES / 2, COLS > (int)strlen(msg) ? (COLS - (int)strlen(msg)) / 2 : 0,
+		  msg, COLS);
+}
+
+void ui_draw(struct ui_state *st)
+{
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		draw_too_small();
+	} else {
+		draw_header(st);
+		draw_tabs(st);
+		if (st->help)
+			draw_help();
+		else if (!st->have_data)
+			draw_text(HEADER_LINES + 1, 2, COLS - 4, C_DIM, "collecting the first interval...");
+		else
+			view_of(st->view)->draw(st, HEADER_LINES, LINES - HEADER_LINES - 1);
+		draw_hints(st);
+	}
+	/* ncurses sends only the cells that differ from the screen. */
+	refresh();
+}
