@@ -96,12 +96,8 @@ static void add_delta(struct cont_row *r, const struct cont_stats *now,
 {
 	struct hist wait;
 	uint64_t m;
-	int i;
 
-	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
-		wait.bucket[i] = grow(now->wait_hist[i], before->wait_hist[i]);
-		r->wait.bucket[i] += wait.bucket[i];
-	}
+	hist_add_growth(&r->wait, &wait, now->wait_hist, before->wait_hist);
 	r->count += grow(now->count, before->count);
 	r->wait_ns += grow(now->wait_ns, before->wait_ns);
 	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait,
@@ -110,38 +106,27 @@ static void add_delta(struct cont_row *r, const struct cont_stats *now,
 		r->wait_max_ns = m;
 }
 
+static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
+		  void *prev)
+{
+	const struct cont_key *key = k;
+	struct cont_prev *p = prev;
+	struct cont_stats sum;
+	struct cont_row *r;
+
+	sum_cpus(ls, &sum);
+	if (sum.count == p->sum.count)
+		return false;
+	/* Rows of one process: -p applies to them. */
+	if ((!key->tgid || pid_wanted(ls, key->tgid)) &&
+	    (r = row_of(ls, s, key, site_of(ls, key->stack))))
+		add_delta(r, &sum, &p->sum);
+	p->sum = sum;
+	return true;
+}
+
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	int fd = bpf_map__fd(ls->skel->maps.cont_stats);
-	struct cont_key key, next, *cur = NULL;
-
-	while (!bpf_map_get_next_key(fd, cur, &next)) {
-		struct cont_stats sum;
-		struct cont_prev *prev;
-		struct cont_row *r;
-
-		key = next;
-		cur = &key;
-		if (bpf_map_lookup_elem(fd, &key, ls->percpu)) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		sum_cpus(ls, &sum);
-		prev = delta_prev(&ls->cont_prev, &key);
-		if (!prev) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		if (sum.count == prev->sum.count) {
-			doom_if_gone(ls, &prev->idle, key.tgid, &key, sizeof(key));
-			continue;
-		}
-		prev->idle = 0;
-		/* Rows of one process: -p applies to them. */
-		if ((!key.tgid || pid_wanted(ls, key.tgid)) &&
-		    (r = row_of(ls, s, &key, site_of(ls, key.stack))))
-			add_delta(r, &sum, &prev->sum);
-		prev->sum = sum;
-	}
-	forget_doomed(ls, ls->skel->maps.cont_stats, &ls->cont_prev, sizeof(key));
+	walk_cumulative(ls, s, drops, ls->skel->maps.cont_stats, &ls->cont_prev,
+			sizeof(struct cont_key), visit);
 }

@@ -32,25 +32,14 @@ static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
 	return r;
 }
 
-static void add_hist(struct hist *row, struct hist *delta, const __u64 *now,
-		     const __u64 *before)
-{
-	int i;
-
-	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
-		delta->bucket[i] = grow(now[i], before[i]);
-		row->bucket[i] += delta->bucket[i];
-	}
-}
-
 static void add_delta(struct lock_row *r, const struct lock_stats *now,
 		      const struct lock_stats *before)
 {
 	struct hist wait, hold;
 	uint64_t m;
 
-	add_hist(&r->wait, &wait, now->wait_hist, before->wait_hist);
-	add_hist(&r->hold, &hold, now->hold_hist, before->hold_hist);
+	hist_add_growth(&r->wait, &wait, now->wait_hist, before->wait_hist);
+	hist_add_growth(&r->hold, &hold, now->hold_hist, before->hold_hist);
 	r->acquired += grow(now->acquired, before->acquired);
 	r->failed += grow(now->failed, before->failed);
 	r->holds += grow(now->holds, before->holds);
@@ -110,41 +99,30 @@ static void add_fallbacks(struct lock_source *ls, struct snapshot *s,
 	}
 }
 
+static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
+		  void *prev)
+{
+	const struct lock_key *key = k;
+	struct lock_prev *p = prev;
+	const struct site *site;
+	struct lock_stats sum;
+	struct lock_row *r;
+
+	sum_cpus(ls, &sum);
+	if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
+	    sum.holds == p->sum.holds)
+		return false;
+	site = site_of(ls, key->stack);
+	if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
+		add_fallbacks(ls, s, p, site->site);
+	if (pid_wanted(ls, key->tgid) && (r = row_of(ls, s, key, site)))
+		add_delta(r, &sum, &p->sum);
+	p->sum = sum;
+	return true;
+}
+
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	int fd = bpf_map__fd(ls->skel->maps.lock_stats);
-	struct lock_key key, next, *cur = NULL;
-
-	while (!bpf_map_get_next_key(fd, cur, &next)) {
-		const struct site *site;
-		struct lock_stats sum;
-		struct lock_prev *p;
-		struct lock_row *r;
-
-		key = next;
-		cur = &key;
-		if (bpf_map_lookup_elem(fd, &key, ls->percpu)) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		sum_cpus(ls, &sum);
-		p = delta_prev(&ls->lock_prev, &key);
-		if (!p) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
-		    sum.holds == p->sum.holds) {
-			doom_if_gone(ls, &p->idle, key.tgid, &key, sizeof(key));
-			continue;
-		}
-		p->idle = 0;
-		site = site_of(ls, key.stack);
-		if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
-			add_fallbacks(ls, s, p, site->site);
-		if (pid_wanted(ls, key.tgid) && (r = row_of(ls, s, &key, site)))
-			add_delta(r, &sum, &p->sum);
-		p->sum = sum;
-	}
-	forget_doomed(ls, ls->skel->maps.lock_stats, &ls->lock_prev, sizeof(key));
+	walk_cumulative(ls, s, drops, ls->skel->maps.lock_stats, &ls->lock_prev,
+			sizeof(struct lock_key), visit);
 }

@@ -5,6 +5,7 @@
  * previous value of every key and turn the growth into interval rows.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,34 +212,80 @@ bool pid_wanted(const struct lock_source *ls, int pid)
 }
 
 #define IDLE_READS 2
+#define MAX_KEY 32
 
-void doom_if_gone(struct lock_source *ls, __u32 *idle, __u32 tgid,
-		  const void *key, size_t key_size)
+_Static_assert(sizeof(struct lock_key) <= MAX_KEY && sizeof(struct cont_key) <= MAX_KEY,
+	       "map keys");
+_Static_assert(offsetof(struct lock_key, tgid) == offsetof(struct key_head, tgid) &&
+	       offsetof(struct cont_key, tgid) == offsetof(struct key_head, tgid),
+	       "keys start with stack and tgid");
+
+static void doom_if_gone(struct lock_source *ls, struct prev_head *prev,
+			 const void *key, size_t key_size)
 {
-	if (!tgid || ++*idle < IDLE_READS)
+	__u32 tgid = ((const struct key_head *)key)->tgid;
+
+	if (!tgid || ++prev->idle < IDLE_READS)
 		return;
 	if (!kill(tgid, 0) || errno != ESRCH)
 		return;
 	bpf_map__delete_elem(ls->skel->maps.lock_comms, &tgid, sizeof(tgid), 0);
 	if (ls->doomed.nr == ls->doomed.cap &&
-	    snapshot_grow(&ls->doomed.keys, &ls->doomed.cap, sizeof(struct lock_key)))
+	    snapshot_grow(&ls->doomed.keys, &ls->doomed.cap, MAX_KEY))
 		return;
-	memcpy((char *)ls->doomed.keys + ls->doomed.nr++ * sizeof(struct lock_key),
-	       key, key_size);
+	memcpy((char *)ls->doomed.keys + ls->doomed.nr++ * MAX_KEY, key, key_size);
 }
 
-void forget_doomed(struct lock_source *ls, struct bpf_map *map,
-		   struct delta_table *t, size_t key_size)
+/* Deleted after the walk: a deleted key would restart get_next_key. */
+static void forget_doomed(struct lock_source *ls, struct bpf_map *map,
+			  struct delta_table *t, size_t key_size)
 {
 	int i;
 
 	for (i = 0; i < ls->doomed.nr; i++) {
-		const void *key = (char *)ls->doomed.keys + i * sizeof(struct lock_key);
+		const void *key = (char *)ls->doomed.keys + i * MAX_KEY;
 
 		bpf_map__delete_elem(map, key, key_size, 0);
 		delta_forget(t, key);
 	}
 	ls->doomed.nr = 0;
+}
+
+void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops,
+		     struct bpf_map *map, struct delta_table *t, size_t key_size,
+		     visit_fn visit)
+{
+	char key[MAX_KEY], next[MAX_KEY];
+	int fd = bpf_map__fd(map);
+	bool first = true;
+
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		struct prev_head *prev;
+
+		first = false;
+		memcpy(key, next, key_size);
+		prev = delta_prev(t, key);
+		if (!prev || bpf_map_lookup_elem(fd, key, ls->percpu)) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		if (visit(ls, s, key, prev))
+			prev->idle = 0;
+		else
+			doom_if_gone(ls, prev, key, key_size);
+	}
+	forget_doomed(ls, map, t, key_size);
+}
+
+void hist_add_growth(struct hist *row, struct hist *delta, const __u64 *now,
+		     const __u64 *before)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
+		delta->bucket[i] = grow(now[i], before[i]);
+		row->bucket[i] += delta->bucket[i];
+	}
 }
 
 uint64_t grow(uint64_t now, uint64_t before)

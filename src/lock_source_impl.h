@@ -22,18 +22,30 @@ struct site {
 	char caller[SNAPSHOT_SYMBOL_LEN];
 };
 
-/* Previous cumulative values, kept in the delta tables. */
-struct lock_prev {
-	struct lock_stats sum;		/* over CPUs */
+/*
+ * Previous cumulative values, kept in the delta tables. Both start with
+ * the idle count, as both keys start with stack and tgid: the map walk
+ * below reads them through these common heads.
+ */
+struct prev_head {
 	__u32 idle;			/* reads in a row without growth */
 	__u32 pad;
+};
+
+struct key_head {
+	__u64 stack;
+	__u32 tgid;
+};
+
+struct lock_prev {
+	struct prev_head head;
+	struct lock_stats sum;		/* over CPUs */
 	__u64 cpu_acquired[];		/* per CPU */
 };
 
 struct cont_prev {
+	struct prev_head head;
 	struct cont_stats sum;
-	__u32 idle;
-	__u32 pad;
 };
 
 /* Keys of dead processes to delete once a read is over. */
@@ -63,6 +75,9 @@ const struct site *site_of(struct lock_source *ls, uint64_t stack);
 void comm_of(struct lock_source *ls, int pid, char *comm);
 bool pid_wanted(const struct lock_source *ls, int pid);
 uint64_t grow(uint64_t now, uint64_t before);
+/* A log2 histogram's growth into @delta, added to @row too. */
+void hist_add_growth(struct hist *row, struct hist *delta, const __u64 *now,
+		     const __u64 *before);
 enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site,
 			      bool *by_address);
 /* Interval max from cumulative maxima, the interval's histogram and sum. */
@@ -70,14 +85,17 @@ uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h,
 		      uint64_t total);
 
 /*
- * A key that has not grown for a while and whose process is gone is
- * deleted (in the kernel and here), so that maps hold live processes:
- * call with each idle key, then forget_doomed() after the map walk.
+ * Walk a cumulative per-CPU map: each key's per-CPU values are read into
+ * ls->percpu and handed to @visit with the key's previous value, which
+ * @visit updates; it returns false when nothing grew. Keys that have not
+ * grown for a while and whose process is gone are deleted, in the kernel
+ * and in @t, so that the maps hold live processes.
  */
-void doom_if_gone(struct lock_source *ls, __u32 *idle, __u32 tgid,
-		  const void *key, size_t key_size);
-void forget_doomed(struct lock_source *ls, struct bpf_map *map,
-		   struct delta_table *t, size_t key_size);
+typedef bool (*visit_fn)(struct lock_source *ls, struct snapshot *s,
+			 const void *key, void *prev);
+void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops,
+		     struct bpf_map *map, struct delta_table *t, size_t key_size,
+		     visit_fn visit);
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
