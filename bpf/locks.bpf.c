@@ -202,10 +202,72 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 }
 
 /*
+ * Forks in flight, from the fork syscalls' entry to sched_process_fork:
+ * their start, the parent's own mmap_lock write hold meanwhile (dup_mmap)
+ * and the siblings that reached for that mmap_lock meanwhile.
+ */
+struct fork_start {
+	__u64 start_ns;
+	__u64 mm;
+	__u64 hold_ns;
+	__u32 stalled;
+	__u32 syscall;
+	/* Filled at sched_process_fork, sent at the syscall's exit. */
+	__u32 child;
+	__u32 copied;		/* sched_process_fork seen, a new mm */
+	__s64 rss[4];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);		/* forking tid */
+	__type(value, struct fork_start);
+} fork_starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);		/* mm being forked */
+	__type(value, __u32);		/* by this tid */
+} forking_mms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} fork_events SEC(".maps");
+
+/* While no fork is in flight the mmap_lock programs skip the lookups. */
+__s64 nr_forking;
+
+/*
  * Tasks holding their own mmap_lock for write right now: while there are
  * none, the sched_switch program below costs one load.
  */
 __s64 write_holders;
+
+/* A forking task's own write hold: dup_mmap's, for its fork record. */
+static __always_inline void fork_hold(__u64 hold)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
+
+	if (f)
+		f->hold_ns += hold;
+}
+
+/* A sibling reached for the mmap_lock of an mm being forked. */
+static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
+{
+	__u32 *tid = bpf_map_lookup_elem(&forking_mms, &mm);
+	struct fork_start *f;
+
+	if (!tid || *tid == (__u32)bpf_get_current_pid_tgid())
+		return;
+	f = bpf_map_lookup_elem(&fork_starts, tid);
+	if (f && start_ns >= f->start_ns)
+		__sync_fetch_and_add(&f->stalled, 1);
+}
 
 /* The hold of @t ends now: account it to the row it was acquired from. */
 static __always_inline void end_hold(__u64 now, const struct task_lock *t)
@@ -222,8 +284,11 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 	}
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
-	if (t->write && !t->foreign)
+	if (t->write && !t->foreign) {
 		__sync_fetch_and_add(&write_holders, -1);
+		if (nr_forking > 0)
+			fork_hold(hold);
+	}
 }
 
 /* The hash of the current kernel stack, stored for user space; 0 if lost. */
@@ -282,6 +347,8 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		t = &fresh;
 	}
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
+	if (nr_forking > 0 && mm == own_mm && t->start_ns)
+		fork_stall(mm, t->start_ns);
 	t->stack = stack;
 	t->write = write;
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
@@ -795,5 +862,177 @@ int lock_addrs_collect(void *ctx)
 		for (zid = 0; pgdat && zid < MAX_ZONES && zid < nr_zones; zid++)
 			add_zone(pgdat, zid, pcp_ok, cpu_off);
 	}
+	return 0;
+}
+
+/*
+ * Fork cost: from the entry of fork, vfork, clone or clone3 to its exit in
+ * the parent, as the caller of fork() sees it; for vfork to
+ * sched_process_fork, as its exit waits for the child. Clones sharing the
+ * mm (threads) are dropped at sched_process_fork. Every syscall enters the
+ * two sys_ programs: they return after one comparison for the others.
+ */
+#define NR_CLONE	56
+#define NR_FORK		57
+#define NR_VFORK	58
+#define NR_CLONE3	435
+
+static __always_inline bool is_fork(long id)
+{
+	return id == NR_CLONE || id == NR_FORK || id == NR_VFORK || id == NR_CLONE3;
+}
+
+static __always_inline void fork_begins(long id, __u64 mm)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fork_start f = { .start_ns = bpf_ktime_get_ns(), .mm = mm, .syscall = id };
+
+	if (!mm)
+		return;
+	if (bpf_map_update_elem(&fork_starts, &tid, &f, BPF_ANY)) {
+		drop(BPF_DROP_FORK_TASK);
+		return;
+	}
+	if (!bpf_map_update_elem(&forking_mms, &mm, &tid, BPF_NOEXIST))
+		__sync_fetch_and_add(&nr_forking, 1);
+}
+
+/* The mm is copied (or shared): siblings no longer wait on this fork. */
+static __always_inline void fork_copied(struct fork_start *f)
+{
+	if (!bpf_map_delete_elem(&forking_mms, &f->mm))
+		__sync_fetch_and_add(&nr_forking, -1);
+}
+
+static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u64 now)
+{
+	struct fork_event *e = bpf_ringbuf_reserve(&fork_events, sizeof(*e), 0);
+
+	if (!e) {
+		drop(BPF_DROP_FORK_EVENTS);
+		return;
+	}
+	e->ts_ns = now;
+	e->latency_ns = now - f->start_ns;
+	e->dup_hold_ns = f->hold_ns;
+	e->rss_file = f->rss[0];
+	e->rss_anon = f->rss[1];
+	e->rss_shmem = f->rss[3];
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->tid = tid;
+	e->child = f->child;
+	e->stalled = f->stalled;
+	e->syscall = f->syscall;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+}
+
+struct fork_info {
+	__u64 parent_mm;
+	__u64 child_mm;
+	__u32 child;
+};
+
+/* The mm counters: percpu_counter.count, the value less per-CPU drift. */
+static __always_inline void read_rss(struct mm_struct *mm, __s64 *rss)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)	/* MM_FILEPAGES, MM_ANONPAGES, _, MM_SHMEMPAGES */
+		rss[i] = BPF_CORE_READ(mm, rss_stat[i].count);
+}
+
+static __always_inline void fork_done(const struct fork_info *i, struct mm_struct *mm)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
+
+	if (!f)
+		return;
+	fork_copied(f);
+	/* A thread (CLONE_VM) or no mm copied: not a fork of memory. */
+	if (!i->child_mm || i->child_mm == i->parent_mm) {
+		bpf_map_delete_elem(&fork_starts, &tid);
+		return;
+	}
+	f->child = i->child;
+	f->copied = 1;
+	read_rss(mm, f->rss);
+	if (f->syscall == NR_VFORK) {
+		fork_send(f, tid, bpf_ktime_get_ns());
+		bpf_map_delete_elem(&fork_starts, &tid);
+	}
+}
+
+static __always_inline void fork_exits(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
+
+	if (!f)
+		return;
+	if (f->copied)
+		fork_send(f, tid, bpf_ktime_get_ns());
+	else
+		fork_copied(f);	/* failed before copying: just forget it */
+	bpf_map_delete_elem(&fork_starts, &tid);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fork_sys_enter, struct pt_regs *regs, long id)
+{
+	if (is_fork(id))
+		fork_begins(id, (__u64)bpf_get_current_task_btf()->mm);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fork_sys_exit, struct pt_regs *regs, long ret)
+{
+	if (is_fork(regs->orig_ax))
+		fork_exits();
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(fork_sched_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct fork_info i = {
+		.parent_mm = (__u64)parent->mm, .child_mm = (__u64)child->mm,
+		.child = child->pid,
+	};
+
+	fork_done(&i, parent->mm);
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(fork_sys_enter_raw, struct pt_regs *regs, long id)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	if (is_fork(id))
+		fork_begins(id, (__u64)BPF_CORE_READ(task, mm));
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(fork_sys_exit_raw, struct pt_regs *regs, long ret)
+{
+	if (is_fork(BPF_CORE_READ(regs, orig_ax)))
+		fork_exits();
+	return 0;
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(fork_sched_fork_raw, struct task_struct *parent, struct task_struct *child)
+{
+	struct fork_info i = {
+		.parent_mm = (__u64)BPF_CORE_READ(parent, mm),
+		.child_mm = (__u64)BPF_CORE_READ(child, mm),
+		.child = BPF_CORE_READ(child, pid),
+	};
+
+	fork_done(&i, BPF_CORE_READ(parent, mm));
 	return 0;
 }

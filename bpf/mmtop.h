@@ -120,6 +120,23 @@ struct lock_event {
 	char comm[MMTOP_COMM_LEN];
 };
 
+/* One fork/clone of a new mm (not CLONE_VM), sent through fork_events. */
+struct fork_event {
+	__u64 ts_ns;		/* CLOCK_MONOTONIC at the end */
+	__u64 latency_ns;	/* syscall entry -> exit (vfork: sched_process_fork) */
+	__u64 dup_hold_ns;	/* the parent's own mmap_lock write hold meanwhile */
+	__s64 rss_file;		/* pages, from the mm counters at fork time */
+	__s64 rss_anon;
+	__s64 rss_shmem;
+	__u32 pid;
+	__u32 tid;
+	__u32 child;
+	__u32 stalled;		/* siblings' mmap_lock acquisitions begun meanwhile */
+	__u32 syscall;		/* syscall number */
+	__u32 pad;
+	char comm[MMTOP_COMM_LEN];
+};
+
 /* What the BPF side could not record, counted per CPU. */
 enum bpf_drop {
 	BPF_DROP_TASK_FULL,	/* per-task lock state map full */
@@ -129,6 +146,8 @@ enum bpf_drop {
 	BPF_DROP_CONT_TASK,	/* per-task contention state map full */
 	BPF_DROP_CONT_STATS,	/* contention aggregation map full */
 	BPF_DROP_CONT_NESTED,	/* spin contention nested in spin contention */
+	BPF_DROP_FORK_TASK,	/* fork start map full */
+	BPF_DROP_FORK_EVENTS,	/* fork ring buffer full */
 	BPF_DROP__COUNT
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,21 +29,28 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Sleep until @deadline_ns (CLOCK_MONOTONIC); false if a stop signal came. */
-static bool sleep_until(uint64_t deadline_ns)
+#define POLL_MS 100
+
+/*
+ * Sleep until @deadline_ns (CLOCK_MONOTONIC), handing records to the
+ * source as they arrive (and every 100 ms); false if a stop signal came.
+ */
+static bool sleep_until(const struct snapshot_source *src, uint64_t deadline_ns)
 {
-	struct timespec ts = {
-		.tv_sec = deadline_ns / NSEC_PER_SEC,
-		.tv_nsec = deadline_ns % NSEC_PER_SEC,
-	};
+	struct pollfd pfd = { .fd = src->poll_fd ? src->poll_fd(src->ctx) : -1,
+			      .events = POLLIN };
 
 	while (!stop_signal) {
-		int err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+		int ms;
 
-		if (!err)
+		if (now >= deadline_ns)
 			return true;
-		if (err != EINTR)
+		ms = (deadline_ns - now + 999999) / 1000000;
+		if (poll(&pfd, 1, ms < POLL_MS ? ms : POLL_MS) < 0 && errno != EINTR)
 			return false;
+		if (src->poll)
+			src->poll(src->ctx);
 	}
 	return false;
 }
@@ -80,7 +88,7 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline += opts->interval_ns;
-		if (!sleep_until(deadline))
+		if (!sleep_until(src, deadline))
 			break;
 		ret = emit(src, &s, &out);
 		if (src->done && src->done(src->ctx))

@@ -11,6 +11,7 @@ static const struct {
 } workloads[] = {
 	{ "pft", bench_pft },
 	{ "churn", bench_churn },
+	{ "fork", bench_fork },
 };
 
 int bench_main(int argc, char **argv)
@@ -20,7 +21,7 @@ int bench_main(int argc, char **argv)
 	for (i = 0; argc > 0 && i < ARRAY_SIZE(workloads); i++)
 		if (!strcmp(argv[0], workloads[i].name))
 			return workloads[i].run(argc, argv);
-	fprintf(stderr, "mmtop bench: %s%s; workloads: pft, churn (see mmtop --help)\n",
+	fprintf(stderr, "mmtop bench: %s%s; workloads: pft, churn, fork (see mmtop --help)\n",
 		argc > 0 ? "unknown workload " : "missing workload",
 		argc > 0 ? argv[0] : "");
 	return 2;

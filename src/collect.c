@@ -36,6 +36,7 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 	struct lock_source_opts lo = {
 		.mmap_lock = !(o->disabled & (1u << FAMILY_MMAP_LOCK)),
 		.contention = !(o->disabled & (1u << FAMILY_CONTENTION)),
+		.fork = !(o->disabled & (1u << FAMILY_FORK)),
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids,
 		.nr_nodes = c->topo.nr_nodes,
@@ -56,7 +57,9 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 		set_na(c, FAMILY_MMAP_LOCK, off);
 	if (!lo.contention)
 		set_na(c, FAMILY_CONTENTION, off);
-	if (!lo.mmap_lock && !lo.contention)
+	if (!lo.fork)
+		set_na(c, FAMILY_FORK, off);
+	if (!lo.mmap_lock && !lo.contention && !lo.fork)
 		return ret;
 	c->locks = lock_source_open(&lo, c->topo.nr_cpus, err, sizeof(err));
 	if (!c->locks) {
@@ -64,6 +67,8 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 			set_na(c, FAMILY_MMAP_LOCK, err);
 		if (lo.contention)
 			set_na(c, FAMILY_CONTENTION, err);
+		if (lo.fork)
+			set_na(c, FAMILY_FORK, err);
 		snprintf(msg, msglen, "lock probes unavailable: %s", err);
 		return 1;
 	}
@@ -175,6 +180,17 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	}
 	memcpy(s->drops, c->drops, sizeof(s->drops));
 	snapshot_sum(s);
+}
+
+void collector_poll(struct collector *c)
+{
+	if (c->locks)
+		lock_source_poll(c->locks);
+}
+
+int collector_poll_fd(const struct collector *c)
+{
+	return c->locks ? lock_source_fd(c->locks) : -1;
 }
 
 void collector_close(struct collector *c)

@@ -48,6 +48,10 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 int collector_snapshot_init(const struct collector *c, struct snapshot *s);
 /* Fill @s with what happened since the previous sample (or the baseline). */
 void collector_sample(struct collector *c, struct snapshot *s);
+/* Between samples: take notable-event records off the ring buffers. */
+void collector_poll(struct collector *c);
+/* Readable when notable-event records are waiting, or -1. */
+int collector_poll_fd(const struct collector *c);
 /* Detach and free everything; safe on a partly opened collector. */
 void collector_close(struct collector *c);
 

@@ -36,6 +36,20 @@ static void live_sample(void *ctx, struct snapshot *s)
 	summary_add(&l->sum, s);
 }
 
+static void live_poll(void *ctx)
+{
+	struct live *l = ctx;
+
+	collector_poll(&l->c);
+}
+
+static int live_poll_fd(void *ctx)
+{
+	struct live *l = ctx;
+
+	return collector_poll_fd(&l->c);
+}
+
 static const char *live_status(void *ctx)
 {
 	struct live *l = ctx;
@@ -70,6 +84,7 @@ int live_run(struct live_opts *o)
 {
 	struct snapshot_source src = {
 		.snapshot_init = live_snapshot_init, .sample = live_sample,
+		.poll = live_poll, .poll_fd = live_poll_fd,
 		.status = live_status, .done = live_done,
 	};
 	struct ui_opts uo = { o->batch_opts.interval_ns, o->color, "LIVE" };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -50,7 +51,8 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 		const char *name = bpf_program__name(prog);
 
 		if ((has_prefix(name, "mmap_lock_") && !a->opts->mmap_lock) ||
-		    (has_prefix(name, "contention_") && !a->opts->contention))
+		    (has_prefix(name, "contention_") && !a->opts->contention) ||
+		    (has_prefix(name, "fork_") && !a->opts->fork))
 			bpf_program__set_autoload(prog, false);
 	}
 	*obj = skel->obj;
@@ -148,6 +150,7 @@ static void build_addr_table(struct lock_source *ls)
 }
 
 static int on_event(void *ctx, void *data, size_t size);
+static int on_fork(void *ctx, void *data, size_t size);
 
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen)
@@ -181,6 +184,11 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->skel = ls->tp.skel;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);
+	if (ls->rb && ring_buffer__add(ls->rb, bpf_map__fd(ls->skel->maps.fork_events),
+				       on_fork, ls)) {
+		ring_buffer__free(ls->rb);
+		ls->rb = NULL;
+	}
 	if (!ls->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
@@ -203,6 +211,8 @@ uint32_t lock_source_probes(const struct lock_source *ls)
 		p |= 1u << (ls->tp.btf ? PROBE_MMAP_LOCK_TP_BTF : PROBE_MMAP_LOCK_RAW_TP);
 	if (ls->opts.contention)
 		p |= 1u << (ls->tp.btf ? PROBE_CONTENTION_TP_BTF : PROBE_CONTENTION_RAW_TP);
+	if (ls->opts.fork)
+		p |= 1u << (ls->tp.btf ? PROBE_FORK_TP_BTF : PROBE_FORK_RAW_TP);
 	return p;
 }
 
@@ -379,7 +389,7 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e) || !pid_wanted(ls, e->pid))
 		return 0;
-	ev = snapshot_push(&ls->cur->events);
+	ev = snapshot_push(&ls->events);
 	if (!ev)
 		return 0;
 	site = site_of(ls, e->stack);
@@ -404,6 +414,65 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* The parent's AnonHugePages now (it is usually still there); -1 if gone. */
+static int64_t thp_kb(int pid)
+{
+	char path[64], line[128];
+	long long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static const char *syscall_name(__u32 nr)
+{
+	switch (nr) {
+	case 56: return "clone";
+	case 57: return "fork";
+	case 58: return "vfork";
+	case 435: return "clone3";
+	}
+	return "?";
+}
+
+static int on_fork(void *ctx, void *data, size_t size)
+{
+	struct lock_source *ls = ctx;
+	const struct fork_event *e = data;
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	struct fork_row *f;
+
+	if (size < sizeof(*e) || !pid_wanted(ls, e->pid))
+		return 0;
+	f = snapshot_push(&ls->forks);
+	if (!f)
+		return 0;
+	f->wall_ns = e->ts_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	f->pid = e->pid;
+	f->tid = e->tid;
+	f->child = e->child;
+	memcpy(f->comm, e->comm, sizeof(f->comm));
+	f->comm[sizeof(f->comm) - 1] = '\0';
+	snprintf(f->syscall, sizeof(f->syscall), "%s", syscall_name(e->syscall));
+	f->latency_ns = e->latency_ns;
+	f->dup_hold_ns = e->dup_hold_ns;
+	/* percpu_counter drift can leave a counter slightly negative. */
+	f->anon_kb = e->rss_anon > 0 ? e->rss_anon * page_kb : 0;
+	f->file_kb = e->rss_file > 0 ? e->rss_file * page_kb : 0;
+	f->shmem_kb = e->rss_shmem > 0 ? e->rss_shmem * page_kb : 0;
+	f->thp_kb = thp_kb(e->pid);
+	f->stalled = e->stalled;
+	return 0;
+}
+
 static void read_drops(struct lock_source *ls, uint64_t *drops)
 {
 	static const enum drop_kind map[BPF_DROP__COUNT] = {
@@ -414,6 +483,8 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 		[BPF_DROP_CONT_TASK] = DROP_CONT_TASK,
 		[BPF_DROP_CONT_STATS] = DROP_CONT_STATS,
 		[BPF_DROP_CONT_NESTED] = DROP_CONT_NESTED,
+		[BPF_DROP_FORK_TASK] = DROP_FORK_TASK,
+		[BPF_DROP_FORK_EVENTS] = DROP_FORK_EVENTS,
 	};
 	__u64 *vals = ls->percpu;	/* large enough for one u64 per CPU */
 	__u32 k;
@@ -446,10 +517,39 @@ void lock_source_describe(const struct lock_source *ls, char *buf, size_t len)
 		 table, ls->vma_waits);
 }
 
+void lock_source_poll(struct lock_source *ls)
+{
+	ring_buffer__consume(ls->rb);
+}
+
+int lock_source_fd(const struct lock_source *ls)
+{
+	return ring_buffer__epoll_fd(ls->rb);
+}
+
+static void move_records(struct lock_source *ls, struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < ls->events.nr; i++) {
+		struct slow_event *e = snapshot_push(&s->events);
+
+		if (e)
+			*e = ls->events.v[i];
+	}
+	for (i = 0; i < ls->forks.nr; i++) {
+		struct fork_row *f = snapshot_push(&s->forks);
+
+		if (f)
+			*f = ls->forks.v[i];
+	}
+	ls->events.nr = ls->forks.nr = 0;
+}
+
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	ls->cur = s;
-	ring_buffer__consume(ls->rb);
+	lock_source_poll(ls);
+	move_records(ls, s);
 	if (ls->opts.mmap_lock)
 		lock_rows_read(ls, s, drops);
 	if (ls->opts.contention)
@@ -469,6 +569,8 @@ void lock_source_close(struct lock_source *ls)
 	free(ls->percpu);
 	free(ls->sites);
 	free(ls->doomed.keys);
+	free(ls->events.v);
+	free(ls->forks.v);
 	ksyms_free(&ls->ksyms);
 	free(ls);
 }

@@ -17,6 +17,7 @@
 struct lock_source_opts {
 	bool mmap_lock;		/* the mmap_lock tracepoint programs */
 	bool contention;	/* the lock:contention_* programs */
+	bool fork;		/* the fork cost programs */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	const struct pid_filter *pids;	/* read at every sample; NULL: all */
@@ -32,6 +33,11 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 uint32_t lock_source_probes(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */
 void lock_source_describe(const struct lock_source *ls, char *buf, size_t len);
+/* Take records off the ring buffers now (cheap; call often). */
+void lock_source_poll(struct lock_source *ls);
+/* Readable when records are waiting: wake up for them while the process
+ * that caused them is still there. */
+int lock_source_fd(const struct lock_source *ls);
 /* Add this interval's rows and per-CPU fallbacks to @s; drops to @drops. */
 void lock_source_read(struct lock_source *ls, struct snapshot *s,
 		      uint64_t *drops);

@@ -64,7 +64,13 @@ struct lock_source {
 	struct delta_table cont_prev;	/* cont_key -> cont_stats */
 	void *percpu;			/* map lookup buffer */
 	int nr_possible, nr_cpus;
-	struct snapshot *cur;		/* for the ring-buffer callback */
+	/*
+	 * Records taken off the ring buffers since the last read: polled
+	 * often (lock_source_poll) so a fork's parent is still there to
+	 * be looked at; moved into the snapshot at the read.
+	 */
+	SNAPSHOT_ARRAY(struct slow_event, events);
+	SNAPSHOT_ARRAY(struct fork_row, forks);
 	struct lock_source_opts opts;
 	struct doomed doomed;
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */

@@ -21,6 +21,7 @@ static const char usage_text[] =
 "       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
 "       mmtop bench churn [CHURN OPTIONS]\n"
 "                                       mmap_lock writers against faulting threads\n"
+"       mmtop bench fork [FORK OPTIONS] fork cost of a populated parent\n"
 "\n"
 "Options:\n"
 "  -b, --batch               batch mode: print one block per interval (the\n"
@@ -40,8 +41,8 @@ static const char usage_text[] =
 "      --slow DURATION       log mmap_lock waits and holds at least this long\n"
 "                            (default 1ms)\n"
 "      --disable-probe FAMILY\n"
-"                            leave a probe family off: faults, mmap_lock or\n"
-"                            contention\n"
+"                            leave a probe family off: faults, mmap_lock,\n"
+"                            contention or fork\n"
 "                            (repeatable); its cells show n/a\n"
 "      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
 "                            tp_btf or raw_tp\n"
@@ -67,6 +68,11 @@ static const char usage_text[] =
 "      --fork N              also fork N times (child exits at once)\n"
 "      --shared-vma          fault threads fault (THP) in one shared VMA whose\n"
 "                            last page the churn thread mprotects back and forth\n"
+"\n"
+"FORK options (mmtop bench fork):\n"
+"  -s, --size SIZE           populated anonymous memory (default 256M)\n"
+"  -n, --forks N             forks to time (default 20)\n"
+"      --thp                 back it with THP (MADV_HUGEPAGE); default 4K\n"
 "\n"
 "Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n"
 "See mmtop(8).\n";
@@ -189,7 +195,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			break;
 		case 'D':
 			if (disable_family(optarg, &o->collect.disabled))
-				return usage_error("unknown probe family '%s' (faults, mmap_lock, contention)", optarg);
+				return usage_error("unknown probe family '%s' (faults, mmap_lock, contention, fork)", optarg);
 			break;
 		case 'A':
 			if (tp_flavour_parse(optarg, &o->collect.attach))

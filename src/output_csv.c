@@ -1,113 +1,162 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CSV: one header row; then per interval rows of kind total, cpu, node,
- * mmap_lock, vma and event, all with the same columns (cells that do not
- * apply to a kind, or whose probe is off, are empty).
+ * mmap_lock, vma, contention, fork and event, all with the same columns
+ * (cells that do not apply to a kind, or whose probe is off, are empty).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "output_common.h"
 #include "util.h"
 
-static const char header[] =
-	"time,seq,interval_s,kind,id,node,online,"
-	"minflt,majflt,minflt_per_s,majflt_per_s,drops,probes,"
-	"fallbacks,anon,vma_ok,"
-	"pid,comm,site,symbol,mode,mm,"
-	"acquired,failed,holds,wait_total_ns,wait_p50_ns,wait_p99_ns,wait_max_ns,"
-	"hold_total_ns,hold_p50_ns,hold_p99_ns,hold_max_ns,"
-	"faults,event_time,tid,wait_ns,hold_ns,lock,type,classified_by\n";
+enum col {
+	COL_TIME, COL_SEQ, COL_INTERVAL, COL_KIND, COL_ID, COL_NODE, COL_ONLINE,
+	COL_MINFLT, COL_MAJFLT, COL_MINFLT_S, COL_MAJFLT_S, COL_DROPS, COL_PROBES,
+	COL_FALLBACKS, COL_ANON, COL_VMA_OK,
+	COL_PID, COL_COMM, COL_SITE, COL_SYMBOL, COL_MODE, COL_MM,
+	COL_ACQUIRED, COL_FAILED, COL_HOLDS, COL_WAIT_TOTAL, COL_WAIT_P50,
+	COL_WAIT_P99, COL_WAIT_MAX, COL_HOLD_TOTAL, COL_HOLD_P50, COL_HOLD_P99,
+	COL_HOLD_MAX, COL_FAULTS, COL_EVENT_TIME, COL_TID, COL_WAIT_NS, COL_HOLD_NS,
+	COL_LOCK, COL_TYPE, COL_CLASSIFIED_BY,
+	COL_CHILD, COL_SYSCALL, COL_LATENCY, COL_DUP_HOLD, COL_ANON_KB, COL_FILE_KB,
+	COL_SHMEM_KB, COL_THP_KB, COL_BACKING, COL_COST, COL_STALLED,
+	COL__COUNT
+};
 
-#define LOCK_COLS 6		/* pid .. mm */
-#define STATS_COLS 11		/* acquired .. hold_max_ns */
-#define EVENT_COLS 4		/* event_time .. hold_ns */
-#define LOCK_INFO_COLS 3	/* lock .. classified_by */
+static const char *const col_names[COL__COUNT] = {
+	"time", "seq", "interval_s", "kind", "id", "node", "online",
+	"minflt", "majflt", "minflt_per_s", "majflt_per_s", "drops", "probes",
+	"fallbacks", "anon", "vma_ok",
+	"pid", "comm", "site", "symbol", "mode", "mm",
+	"acquired", "failed", "holds", "wait_total_ns", "wait_p50_ns",
+	"wait_p99_ns", "wait_max_ns", "hold_total_ns", "hold_p50_ns", "hold_p99_ns",
+	"hold_max_ns", "faults", "event_time", "tid", "wait_ns", "hold_ns",
+	"lock", "type", "classified_by",
+	"child", "syscall", "latency_ns", "dup_hold_ns", "anon_kb", "file_kb",
+	"shmem_kb", "thp_kb", "backing", "cost_ns_per_mib", "stalled",
+};
 
-struct row_common {
+/* A row being written: cells go in column order, gaps left empty. */
+struct row {
+	FILE *f;
+	int col;		/* next column to write */
+};
+
+static void at(struct row *r, enum col c)
+{
+	while (r->col < (int)c) {
+		fputc(',', r->f);
+		r->col++;
+	}
+	if (c)
+		fputc(',', r->f);
+	r->col = c + 1;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void cell(struct row *r, enum col c, const char *fmt, ...)
+{
+	va_list ap;
+
+	at(r, c);
+	va_start(ap, fmt);
+	vfprintf(r->f, fmt, ap);
+	va_end(ap);
+}
+
+/* A string cell, quoted when it holds a comma, quote or newline. */
+static void str(struct row *r, enum col c, const char *s)
+{
+	at(r, c);
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, r->f);
+		return;
+	}
+	fputc('"', r->f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', r->f);
+		fputc(*s, r->f);
+	}
+	fputc('"', r->f);
+}
+
+static void end(struct row *r)
+{
+	at(r, COL__COUNT - 1);
+	fputc('\n', r->f);
+}
+
+struct common {
 	char when[32];
 	char probes[256];
 };
 
-static void empties(FILE *f, int n)
+/* time .. online, then drops and probes: every row has them. */
+static struct row start(FILE *f, const struct snapshot *s, const struct common *c,
+			const char *kind, int id, int node, int online)
 {
-	while (n-- > 0)
-		fputc(',', f);
+	struct row r = { f, 0 };
+
+	cell(&r, COL_TIME, "%s", c->when);
+	cell(&r, COL_SEQ, "%" PRIu64, s->seq);
+	cell(&r, COL_INTERVAL, "%.6f", s->interval_ns / 1e9);
+	cell(&r, COL_KIND, "%s", kind);
+	cell(&r, COL_ID, "%d", id);
+	cell(&r, COL_NODE, "%d", node);
+	cell(&r, COL_ONLINE, "%d", online);
+	return r;
 }
 
-/* A string cell, quoted when it holds a comma, quote or newline. */
-static void csv_str(FILE *f, const char *s)
+static void drops_probes(struct row *r, const struct snapshot *s, const struct common *c)
 {
-	fputc(',', f);
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	cell(r, COL_DROPS, "%" PRIu64, snapshot_drops(s));
+	str(r, COL_PROBES, c->probes);
 }
 
-/* time .. online, then the fault, drops and probes cells. */
-static void prefix(FILE *f, const struct snapshot *s, const struct row_common *c,
-		   const char *kind, int id, int node, int online,
-		   const struct fault_counts *fc)
-{
-	fprintf(f, "%s,%" PRIu64 ",%.6f,%s,%d,%d,%d", c->when, s->seq,
-		s->interval_ns / 1e9, kind, id, node, online);
-	if (fc && !s->na[FAMILY_FAULTS][0])
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f", fc->min_flt,
-			fc->maj_flt, snapshot_rate(s, fc->min_flt),
-			snapshot_rate(s, fc->maj_flt));
-	else
-		empties(f, 4);
-	fprintf(f, ",%" PRIu64 ",%s", snapshot_drops(s), c->probes);
-}
-
-static void vma_cells(FILE *f, const struct snapshot *s, uint64_t faults,
+static void vma_cells(struct row *r, const struct snapshot *s, uint64_t faults,
 		      uint64_t fallbacks, uint64_t anon, bool faults_known)
 {
 	double ok = vma_ok(faults, fallbacks, anon);
 
-	if (s->na[FAMILY_MMAP_LOCK][0]) {
-		empties(f, 3);
+	if (s->na[FAMILY_MMAP_LOCK][0])
 		return;
-	}
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", fallbacks, anon);
+	cell(r, COL_FALLBACKS, "%" PRIu64, fallbacks);
+	cell(r, COL_ANON, "%" PRIu64, anon);
 	if (faults_known && ok >= 0)
-		fprintf(f, "%.6f", ok);
+		cell(r, COL_VMA_OK, "%.6f", ok);
 }
 
-static void fault_row(FILE *f, const struct snapshot *s, const struct row_common *c,
+static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 		      const char *kind, int id, int node, int online,
 		      const struct fault_counts *fc, uint64_t fallbacks, uint64_t anon)
 {
-	prefix(f, s, c, kind, id, node, online, fc);
-	vma_cells(f, s, fc->min_flt + fc->maj_flt, fallbacks, anon,
-		  !s->na[FAMILY_FAULTS][0]);
-	empties(f, LOCK_COLS + STATS_COLS + 1 + EVENT_COLS + LOCK_INFO_COLS);
-	fputc('\n', f);
+	struct row r = start(f, s, c, kind, id, node, online);
+	bool known = !s->na[FAMILY_FAULTS][0];
+
+	if (known) {
+		cell(&r, COL_MINFLT, "%" PRIu64, fc->min_flt);
+		cell(&r, COL_MAJFLT, "%" PRIu64, fc->maj_flt);
+		cell(&r, COL_MINFLT_S, "%.3f", snapshot_rate(s, fc->min_flt));
+		cell(&r, COL_MAJFLT_S, "%.3f", snapshot_rate(s, fc->maj_flt));
+	}
+	drops_probes(&r, s, c);
+	vma_cells(&r, s, fc->min_flt + fc->maj_flt, fallbacks, anon, known);
+	end(&r);
 }
 
-/* pid .. mm; @mm is NULL for contention, which has no mm. */
-static void who_mode(FILE *f, int pid, const char *comm, const char *site,
-		     const char *symbol, const char *mode, const char *mm)
+static void who(struct row *r, int pid, const char *comm, const char *site,
+		const char *symbol, const char *mode, const char *mm)
 {
-	fprintf(f, ",%d", pid);
-	csv_str(f, comm);
-	fprintf(f, ",%s", site);
-	csv_str(f, symbol);
-	fprintf(f, ",%s,%s", mode, mm ? mm : "");
-}
-
-static void who(FILE *f, int pid, const char *comm, const char *site,
-		const char *symbol, bool write, const char *mm)
-{
-	who_mode(f, pid, comm, site, symbol, write ? "write" : "read", mm);
+	cell(r, COL_PID, "%d", pid);
+	str(r, COL_COMM, comm);
+	str(r, COL_SITE, site);
+	str(r, COL_SYMBOL, symbol);
+	str(r, COL_MODE, mode);
+	if (mm)
+		str(r, COL_MM, mm);
 }
 
 static const char *mm_of(bool foreign)
@@ -115,91 +164,126 @@ static const char *mm_of(bool foreign)
 	return foreign ? "other" : "own";
 }
 
-/* The eleven wait and hold columns; no hold for contention. */
-static void stats_cells(FILE *f, uint64_t acquired, uint64_t failed,
-			uint64_t holds, uint64_t wait_ns, const struct hist *wait,
-			uint64_t wait_max, uint64_t hold_ns, const struct hist *hold,
-			uint64_t hold_max)
+static void waits(struct row *r, uint64_t total, const struct hist *h, uint64_t max)
 {
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		acquired, failed, holds, wait_ns, hist_quantile(wait, 0.5, wait_max),
-		hist_quantile(wait, 0.99, wait_max), wait_max);
-	if (hold)
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, hold_ns,
-			hist_quantile(hold, 0.5, hold_max),
-			hist_quantile(hold, 0.99, hold_max), hold_max);
-	else
-		empties(f, 4);
+	cell(r, COL_WAIT_TOTAL, "%" PRIu64, total);
+	cell(r, COL_WAIT_P50, "%" PRIu64, hist_quantile(h, 0.5, max));
+	cell(r, COL_WAIT_P99, "%" PRIu64, hist_quantile(h, 0.99, max));
+	cell(r, COL_WAIT_MAX, "%" PRIu64, max);
 }
 
-static void lock_row(FILE *f, const struct snapshot *s, const struct row_common *c,
-		     const struct lock_row *r)
+static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
+		     const struct lock_row *l)
 {
-	prefix(f, s, c, "mmap_lock", -1, -1, -1, NULL);
-	empties(f, 3);
-	who(f, r->pid, r->comm, callsite_name(r->site), r->symbol, r->write,
-	    mm_of(r->foreign));
-	stats_cells(f, r->acquired, r->failed, r->holds, r->wait_ns, &r->wait,
-		    r->wait_max_ns, r->hold_ns, &r->hold, r->hold_max_ns);
-	empties(f, 1 + EVENT_COLS);
-	fputs(",mmap_lock,rwsem,stack\n", f);
+	struct row r = start(f, s, c, "mmap_lock", -1, -1, -1);
+
+	drops_probes(&r, s, c);
+	who(&r, l->pid, l->comm, callsite_name(l->site), l->symbol,
+	    l->write ? "write" : "read", mm_of(l->foreign));
+	cell(&r, COL_ACQUIRED, "%" PRIu64, l->acquired);
+	cell(&r, COL_FAILED, "%" PRIu64, l->failed);
+	cell(&r, COL_HOLDS, "%" PRIu64, l->holds);
+	waits(&r, l->wait_ns, &l->wait, l->wait_max_ns);
+	cell(&r, COL_HOLD_TOTAL, "%" PRIu64, l->hold_ns);
+	cell(&r, COL_HOLD_P50, "%" PRIu64, hist_quantile(&l->hold, 0.5, l->hold_max_ns));
+	cell(&r, COL_HOLD_P99, "%" PRIu64, hist_quantile(&l->hold, 0.99, l->hold_max_ns));
+	cell(&r, COL_HOLD_MAX, "%" PRIu64, l->hold_max_ns);
+	cell(&r, COL_LOCK, "mmap_lock");
+	cell(&r, COL_TYPE, "rwsem");
+	cell(&r, COL_CLASSIFIED_BY, "stack");
+	end(&r);
 }
 
-static void vma_row(FILE *f, const struct snapshot *s, const struct row_common *c,
+static void vma_row(FILE *f, const struct snapshot *s, const struct common *c,
 		    const struct vma_row *v)
 {
-	prefix(f, s, c, "vma", -1, -1, -1, NULL);
-	vma_cells(f, s, v->faults < 0 ? 0 : v->faults, v->fallbacks, v->anon,
+	struct row r = start(f, s, c, "vma", -1, -1, -1);
+
+	drops_probes(&r, s, c);
+	vma_cells(&r, s, v->faults < 0 ? 0 : v->faults, v->fallbacks, v->anon,
 		  v->faults >= 0);
-	fprintf(f, ",%d", v->pid);
-	csv_str(f, v->comm);
-	empties(f, LOCK_COLS - 2 + STATS_COLS);
+	cell(&r, COL_PID, "%d", v->pid);
+	str(&r, COL_COMM, v->comm);
 	if (v->faults >= 0)
-		fprintf(f, ",%" PRId64, v->faults);
-	else
-		empties(f, 1);
-	empties(f, EVENT_COLS + LOCK_INFO_COLS);
-	fputc('\n', f);
+		cell(&r, COL_FAULTS, "%" PRId64, v->faults);
+	end(&r);
 }
 
-static void event_row(FILE *f, const struct snapshot *s, const struct row_common *c,
+static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
+		     const struct cont_row *k)
+{
+	struct row r = start(f, s, c, "contention", -1, -1, -1);
+
+	drops_probes(&r, s, c);
+	who(&r, k->pid, k->comm, cont_class_name(k->cls), k->caller, k->mode, NULL);
+	cell(&r, COL_ACQUIRED, "%" PRIu64, k->count);
+	waits(&r, k->wait_ns, &k->wait, k->wait_max_ns);
+	cell(&r, COL_LOCK, "contention");
+	str(&r, COL_TYPE, k->type);
+	cell(&r, COL_CLASSIFIED_BY, "%s", k->by_address ? "address" : "stack");
+	end(&r);
+}
+
+static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
 		      const struct slow_event *e)
 {
+	struct row r = start(f, s, c, "event", e->cpu, -1, -1);
 	char when[32];
 
-	format_utc(e->wall_ns, when, sizeof(when));
-	prefix(f, s, c, "event", e->cpu, -1, -1, NULL);
-	empties(f, 3);
+	drops_probes(&r, s, c);
 	if (e->contention)
-		who(f, e->pid, e->comm, cont_class_name(e->cls), e->symbol, e->write, NULL);
+		who(&r, e->pid, e->comm, cont_class_name(e->cls), e->symbol,
+		    e->write ? "write" : "read", NULL);
 	else
-		who(f, e->pid, e->comm, callsite_name(e->site), e->symbol, e->write,
-		    mm_of(e->foreign));
-	empties(f, STATS_COLS + 1);
-	fprintf(f, ",%s,%d,%" PRIu64 ",%" PRIu64 ",%s,,\n", when, e->tid, e->wait_ns,
-		e->hold_ns, e->contention ? "contention" : "mmap_lock");
+		who(&r, e->pid, e->comm, callsite_name(e->site), e->symbol,
+		    e->write ? "write" : "read", mm_of(e->foreign));
+	format_utc(e->wall_ns, when, sizeof(when));
+	cell(&r, COL_EVENT_TIME, "%s", when);
+	cell(&r, COL_TID, "%d", e->tid);
+	cell(&r, COL_WAIT_NS, "%" PRIu64, e->wait_ns);
+	cell(&r, COL_HOLD_NS, "%" PRIu64, e->hold_ns);
+	cell(&r, COL_LOCK, "%s", e->contention ? "contention" : "mmap_lock");
+	end(&r);
 }
 
-static void cont_row(FILE *f, const struct snapshot *s, const struct row_common *c,
-		     const struct cont_row *r)
+static void fork_row(FILE *f, const struct snapshot *s, const struct common *c,
+		     const struct fork_row *k)
 {
-	prefix(f, s, c, "contention", -1, -1, -1, NULL);
-	empties(f, 3);
-	who_mode(f, r->pid, r->comm, cont_class_name(r->cls), r->caller, r->mode, NULL);
-	stats_cells(f, r->count, 0, 0, r->wait_ns, &r->wait, r->wait_max_ns, 0,
-		    NULL, 0);
-	empties(f, 1 + EVENT_COLS);
-	fprintf(f, ",contention,%s,%s\n", r->type, r->by_address ? "address" : "stack");
+	struct row r = start(f, s, c, "fork", -1, -1, -1);
+	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
+	char when[32];
+
+	drops_probes(&r, s, c);
+	cell(&r, COL_PID, "%d", k->pid);
+	str(&r, COL_COMM, k->comm);
+	format_utc(k->wall_ns, when, sizeof(when));
+	cell(&r, COL_EVENT_TIME, "%s", when);
+	cell(&r, COL_TID, "%d", k->tid);
+	cell(&r, COL_CHILD, "%d", k->child);
+	cell(&r, COL_SYSCALL, "%s", k->syscall);
+	cell(&r, COL_LATENCY, "%" PRIu64, k->latency_ns);
+	cell(&r, COL_DUP_HOLD, "%" PRIu64, k->dup_hold_ns);
+	cell(&r, COL_ANON_KB, "%" PRId64, k->anon_kb);
+	cell(&r, COL_FILE_KB, "%" PRId64, k->file_kb);
+	cell(&r, COL_SHMEM_KB, "%" PRId64, k->shmem_kb);
+	if (k->thp_kb >= 0)
+		cell(&r, COL_THP_KB, "%" PRId64, k->thp_kb);
+	cell(&r, COL_BACKING, "%s", fork_backing(k));
+	cell(&r, COL_COST, "%.1f", fork_cost_per_mib(k->latency_ns, kb));
+	cell(&r, COL_STALLED, "%u", k->stalled);
+	end(&r);
 }
 
 void write_csv(struct output *o, const struct snapshot *s)
 {
-	struct row_common c;
+	struct common c;
 	FILE *f = o->f;
 	int i;
 
 	if (!o->header_done) {
-		fputs(header, f);
+		for (i = 0; i < COL__COUNT; i++)
+			fprintf(f, "%s%s", i ? "," : "", col_names[i]);
+		fputc('\n', f);
 		o->header_done = true;
 	}
 	format_utc(s->wall_ns, c.when, sizeof(c.when));
@@ -217,6 +301,8 @@ void write_csv(struct output *o, const struct snapshot *s)
 		vma_row(f, s, &c, &s->vmas.v[i]);
 	for (i = 0; i < s->conts.nr; i++)
 		cont_row(f, s, &c, &s->conts.v[i]);
+	for (i = 0; i < s->forks.nr; i++)
+		fork_row(f, s, &c, &s->forks.v[i]);
 	for (i = 0; i < s->events.nr; i++)
 		event_row(f, s, &c, &s->events.v[i]);
 }

@@ -143,6 +143,43 @@ static void json_cont(FILE *f, const struct cont_row *r)
 	fputc('}', f);
 }
 
+static void json_fork(FILE *f, const struct fork_row *k)
+{
+	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
+	char when[32];
+
+	format_utc(k->wall_ns, when, sizeof(when));
+	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"comm\":",
+		when, k->wall_ns, k->pid, k->tid);
+	json_str(f, k->comm);
+	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"latency_ns\":%" PRIu64
+		",\"dup_hold_ns\":%" PRIu64 ",\"anon_kb\":%" PRId64 ",\"file_kb\":%" PRId64
+		",\"shmem_kb\":%" PRId64 ",\"thp_kb\":",
+		k->child, k->syscall, k->latency_ns, k->dup_hold_ns, k->anon_kb,
+		k->file_kb, k->shmem_kb);
+	if (k->thp_kb >= 0)
+		fprintf(f, "%" PRId64, k->thp_kb);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"backing\":\"%s\",\"cost_ns_per_mib\":%.1f,\"stalled\":%u}",
+		fork_backing(k), fork_cost_per_mib(k->latency_ns, kb),
+		k->stalled);
+}
+
+static void json_fork_summary(FILE *f, const struct snapshot *s)
+{
+	struct fork_agg a;
+
+	fork_agg(s, &a);
+	fprintf(f, "\"fork_summary\":{\"count\":%" PRIu64 ",\"per_s\":%.3f,\"latency_mean_ns\":%.0f"
+		",\"latency_max_ns\":%" PRIu64 ",\"cost_ns_per_mib_4k\":%.1f,\"cost_ns_per_mib_thp\":%.1f",
+		a.count, snapshot_rate(s, a.count),
+		a.count ? (double)a.latency_ns / a.count : 0, a.latency_max_ns,
+		fork_cost_per_mib(a.ns_4k, a.kb_4k), fork_cost_per_mib(a.ns_thp, a.kb_thp));
+	json_hist(f, "latency_hist", &a.latency);
+	fputc('}', f);
+}
+
 static void json_header(FILE *f, const struct snapshot *s)
 {
 	char when[32], probes[256];
@@ -206,6 +243,13 @@ void write_json(FILE *f, const struct snapshot *s)
 	for (i = 0; i < s->conts.nr; i++) {
 		fputs(i ? "," : "", f);
 		json_cont(f, &s->conts.v[i]);
+	}
+	fprintf(f, "],");
+	json_fork_summary(f, s);
+	fprintf(f, ",\"forks\":[");
+	for (i = 0; i < s->forks.nr; i++) {
+		fputs(i ? "," : "", f);
+		json_fork(f, &s->forks.v[i]);
 	}
 	fprintf(f, "],\"slow_events\":[");
 	for (i = 0; i < s->events.nr; i++) {

@@ -209,6 +209,52 @@ static void write_conts(FILE *f, const struct snapshot *s)
 	free(rows);
 }
 
+static int by_latency(const void *a, const void *b)
+{
+	const struct fork_row *x = *(struct fork_row *const *)a;
+	const struct fork_row *y = *(struct fork_row *const *)b;
+
+	return x->latency_ns < y->latency_ns ? 1 : x->latency_ns > y->latency_ns ? -1 : 0;
+}
+
+static void write_forks(FILE *f, const struct snapshot *s)
+{
+	const struct fork_row **rows;
+	struct fork_agg a;
+	char b[5][16];
+	int i;
+
+	if (s->na[FAMILY_FORK][0] || !s->forks.nr)
+		return;
+	fork_agg(s, &a);
+	fprintf(f, " forks: %" PRIu64 " (%.1f/s), latency mean %s max %s, cost per MiB of parent RSS: 4K-backed %s, THP-backed %s\n",
+		a.count, snapshot_rate(s, a.count),
+		format_ns(a.latency_ns / a.count, b[0], 16),
+		format_ns(a.latency_max_ns, b[1], 16),
+		a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), b[2], 16) : "-",
+		a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), b[3], 16) : "-");
+	rows = malloc(s->forks.nr * sizeof(*rows));
+	if (!rows)
+		return;
+	for (i = 0; i < s->forks.nr; i++)
+		rows[i] = &s->forks.v[i];
+	qsort(rows, s->forks.nr, sizeof(*rows), by_latency);
+	fprintf(f, "    PID COMM             CHILD SYSCALL   LATENCY   ANON_MB FILE_MB  THP_MB BACK  COST/MiB  DUP_HOLD STALLED\n");
+	for (i = 0; i < s->forks.nr && i < TEXT_LOCK_ROWS; i++) {
+		const struct fork_row *k = rows[i];
+
+		fprintf(f, "%7d %-16s %7d %-7s %9s %9.1f %7.1f %7s %-4s %9s %9s %7u\n",
+			k->pid, k->comm, k->child, k->syscall,
+			format_ns(k->latency_ns, b[0], 16), k->anon_kb / 1024.0,
+			k->file_kb / 1024.0,
+			k->thp_kb >= 0 ? (snprintf(b[4], 16, "%.1f", k->thp_kb / 1024.0), b[4]) : "?",
+			fork_backing(k),
+			format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb + k->file_kb + k->shmem_kb), b[1], 16),
+			format_ns(k->dup_hold_ns, b[2], 16), k->stalled);
+	}
+	free(rows);
+}
+
 /* "mmap_lock munmap", or "zone" for a contended wait. */
 static void event_what(const struct slow_event *e, char *buf, size_t len)
 {
@@ -249,6 +295,7 @@ void write_text(FILE *f, const struct snapshot *s)
 	write_locks(f, s);
 	write_vmas(f, s);
 	write_conts(f, s);
+	write_forks(f, s);
 	write_events(f, s);
 	fputc('\n', f);
 }

@@ -14,12 +14,15 @@ static const char *const probe_names[PROBE__COUNT] = {
 	[PROBE_MMAP_LOCK_RAW_TP] = "mmap_lock:raw_tp",
 	[PROBE_CONTENTION_TP_BTF] = "contention:tp_btf",
 	[PROBE_CONTENTION_RAW_TP] = "contention:raw_tp",
+	[PROBE_FORK_TP_BTF] = "fork:tp_btf",
+	[PROBE_FORK_RAW_TP] = "fork:raw_tp",
 };
 
 static const char *const family_names[FAMILY__COUNT] = {
 	[FAMILY_FAULTS] = "faults",
 	[FAMILY_MMAP_LOCK] = "mmap_lock",
 	[FAMILY_CONTENTION] = "contention",
+	[FAMILY_FORK] = "fork",
 };
 
 static const char *const cont_class_names[CONT_CLASS__COUNT] = {
@@ -60,6 +63,8 @@ static const char *const drop_names[DROP__COUNT] = {
 	[DROP_CONT_TASK] = "contention_task",
 	[DROP_CONT_STATS] = "contention_stats",
 	[DROP_CONT_NESTED] = "contention_nested",
+	[DROP_FORK_TASK] = "fork_task",
+	[DROP_FORK_EVENTS] = "fork_events",
 };
 
 int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
@@ -84,6 +89,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->vmas.v);
 	free(s->events.v);
 	free(s->conts.v);
+	free(s->forks.v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -105,6 +111,7 @@ void snapshot_clear_rows(struct snapshot *s)
 	s->vmas.nr = 0;
 	s->events.nr = 0;
 	s->conts.nr = 0;
+	s->forks.nr = 0;
 }
 
 static void add_faults(struct fault_counts *sum, const struct fault_counts *f)
@@ -237,6 +244,7 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	dst->vmas = keep.vmas;
 	dst->events = keep.events;
 	dst->conts = keep.conts;
+	dst->forks = keep.forks;
 	memcpy(dst->cpus, src->cpus, src->nr_cpus * sizeof(*src->cpus));
 	memcpy(dst->nodes, src->nodes, src->nr_nodes * sizeof(*src->nodes));
 	if (copy_rows((void **)&dst->locks.v, &dst->locks.nr, &dst->locks.cap,
@@ -246,7 +254,54 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	    copy_rows((void **)&dst->events.v, &dst->events.nr, &dst->events.cap,
 		      src->events.v, src->events.nr, sizeof(*src->events.v)) ||
 	    copy_rows((void **)&dst->conts.v, &dst->conts.nr, &dst->conts.cap,
-		      src->conts.v, src->conts.nr, sizeof(*src->conts.v)))
+		      src->conts.v, src->conts.nr, sizeof(*src->conts.v)) ||
+	    copy_rows((void **)&dst->forks.v, &dst->forks.nr, &dst->forks.cap,
+		      src->forks.v, src->forks.nr, sizeof(*src->forks.v)))
 		return -ENOMEM;
 	return 0;
+}
+
+const char *fork_backing(const struct fork_row *f)
+{
+	if (f->thp_kb < 0)
+		return "?";
+	return f->thp_kb > 0 && f->thp_kb * 2 >= f->anon_kb ? "thp" : "4k";
+}
+
+double fork_cost_per_mib(uint64_t ns, uint64_t kb)
+{
+	return kb ? (double)ns * 1024 / kb : 0;
+}
+
+static int log2_bucket(uint64_t v)
+{
+	int b = 0;
+
+	while (v >>= 1)
+		b++;
+	return b < SNAPSHOT_HIST_BUCKETS ? b : SNAPSHOT_HIST_BUCKETS - 1;
+}
+
+void fork_agg(const struct snapshot *s, struct fork_agg *a)
+{
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < s->forks.nr; i++) {
+		const struct fork_row *f = &s->forks.v[i];
+		uint64_t kb = f->anon_kb + f->file_kb + f->shmem_kb;
+
+		a->count++;
+		a->latency_ns += f->latency_ns;
+		if (f->latency_ns > a->latency_max_ns)
+			a->latency_max_ns = f->latency_ns;
+		a->latency.bucket[log2_bucket(f->latency_ns)]++;
+		if (!strcmp(fork_backing(f), "thp")) {
+			a->ns_thp += f->latency_ns;
+			a->kb_thp += kb;
+		} else if (!strcmp(fork_backing(f), "4k")) {
+			a->ns_4k += f->latency_ns;
+			a->kb_4k += kb;
+		}
+	}
 }

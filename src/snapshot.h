@@ -21,6 +21,8 @@ enum probe_id {
 	PROBE_MMAP_LOCK_RAW_TP,	/* mmap_lock waits/holds via raw_tp */
 	PROBE_CONTENTION_TP_BTF,	/* lock:contention_* via tp_btf */
 	PROBE_CONTENTION_RAW_TP,	/* lock:contention_* via raw_tp */
+	PROBE_FORK_TP_BTF,	/* fork cost via tp_btf */
+	PROBE_FORK_RAW_TP,	/* fork cost via raw_tp */
 	PROBE__COUNT
 };
 
@@ -29,6 +31,7 @@ enum probe_family {
 	FAMILY_FAULTS,
 	FAMILY_MMAP_LOCK,
 	FAMILY_CONTENTION,
+	FAMILY_FORK,
 	FAMILY__COUNT
 };
 
@@ -44,6 +47,8 @@ enum drop_kind {
 	DROP_CONT_TASK,		/* per-task contention state map full */
 	DROP_CONT_STATS,	/* contention aggregation map full */
 	DROP_CONT_NESTED,	/* spin wait nested in another: not timed */
+	DROP_FORK_TASK,		/* fork start map full: a fork not timed */
+	DROP_FORK_EVENTS,	/* fork ring buffer full: a fork record lost */
 	DROP__COUNT
 };
 
@@ -127,6 +132,28 @@ struct cont_row {
 	struct hist wait;
 };
 
+/* One fork of a new mm (fork, vfork, clone or clone3 without CLONE_VM). */
+struct fork_row {
+	uint64_t wall_ns;
+	int pid, tid, child;
+	char comm[SNAPSHOT_COMM_LEN];
+	char syscall[8];
+	uint64_t latency_ns;		/* syscall entry -> exit (vfork: sched_process_fork) */
+	uint64_t dup_hold_ns;		/* parent's mmap_lock write hold (dup_mmap) */
+	int64_t anon_kb, file_kb, shmem_kb;	/* parent RSS at fork time */
+	int64_t thp_kb;			/* parent AnonHugePages; -1 unknown */
+	uint32_t stalled;		/* siblings' mmap_lock acquisitions meanwhile */
+};
+
+/* Forks of an interval, summed. */
+struct fork_agg {
+	uint64_t count;
+	uint64_t latency_ns, latency_max_ns;
+	struct hist latency;
+	/* Cost per MiB of parent RSS, parents mostly 4K- or THP-backed. */
+	uint64_t ns_4k, kb_4k, ns_thp, kb_thp;
+};
+
 /* A wait or hold above the --slow threshold. */
 struct slow_event {
 	uint64_t wall_ns;
@@ -185,6 +212,7 @@ struct snapshot {
 	SNAPSHOT_ARRAY(struct vma_row, vmas);
 	SNAPSHOT_ARRAY(struct slow_event, events);
 	SNAPSHOT_ARRAY(struct cont_row, conts);
+	SNAPSHOT_ARRAY(struct fork_row, forks);
 	/* How contended locks are told apart: address table or stacks. */
 	char cont_method[SNAPSHOT_NA_LEN];
 };
@@ -215,6 +243,15 @@ const char *callsite_name(enum callsite c);
 const char *cont_class_name(enum cont_class c);
 /* "mprotect", or for call sites classed other the symbol itself. */
 const char *callsite_label(enum callsite site, const char *symbol);
+/* Sum the interval's forks. */
+void fork_agg(const struct snapshot *s, struct fork_agg *a);
+/*
+ * A parent counts as THP-backed when at least half its anon RSS is; its
+ * backing is unknown when it was gone before it could be looked at.
+ */
+const char *fork_backing(const struct fork_row *f);	/* "4k", "thp", "?" */
+/* Nanoseconds of fork per MiB of parent RSS; 0 without RSS. */
+double fork_cost_per_mib(uint64_t ns, uint64_t kb);
 /* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max);
 

@@ -15,6 +15,13 @@ struct snapshot_source {
 	int (*snapshot_init)(void *ctx, struct snapshot *s);
 	/* Fill @s with the interval that just ended. */
 	void (*sample)(void *ctx, struct snapshot *s);
+	/*
+	 * Called between samples when poll_fd is readable (records arrived)
+	 * and at least every 100 ms; may be NULL.
+	 */
+	void (*poll)(void *ctx);
+	/* A descriptor that becomes readable when records arrive, or -1. */
+	int (*poll_fd)(void *ctx);
 	/* A short note for headers (the followed command), or "". */
 	const char *(*status)(void *ctx);
 	/* Nothing more to come (the followed command has exited). */

@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,28 @@ static int wait_ms(uint64_t deadline_ns)
 	       (int)((deadline_ns - now) / 1000000);
 }
 
+/*
+ * Wait for a key, records from the source (handed over at once: a fork's
+ * parent may not live long) or @ms to pass. A resize interrupts the wait.
+ */
+static void wait_input(const struct snapshot_source *src, int ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = src->poll_fd ? src->poll_fd(src->ctx) : -1, .events = POLLIN },
+	};
+	uint64_t until = clock_ns(CLOCK_MONOTONIC) + (uint64_t)ms * 1000000;
+
+	for (;;) {
+		int left = wait_ms(until);
+
+		if (poll(pfd, 2, left) <= 0 || pfd[0].revents || !left || !src->poll)
+			break;
+		src->poll(src->ctx);
+	}
+	timeout(0);
+}
+
 static int run(struct ui_state *st, const struct snapshot_source *src,
 	       struct snapshot *latest)
 {
@@ -117,7 +140,7 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 		if (dirty)
 			ui_draw(st);
 		dirty = false;
-		timeout(wait_ms(deadline));
+		wait_input(src, wait_ms(deadline));
 		ch = getch();
 		if (ch != ERR) {
 			switch (ui_key(st, ch == '\r' ? '\n' : ch)) {

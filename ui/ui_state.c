@@ -14,7 +14,8 @@ int ui_state_init(struct ui_state *st, const struct snapshot *shape)
 		st->tables[i].sort_col = -1;
 	st->history = calloc((size_t)UI_HISTORY * shape->nr_cpus, sizeof(double));
 	st->events = calloc(UI_EVENTS, sizeof(*st->events));
-	if (!st->history || !st->events ||
+	st->forks = calloc(UI_FORKS, sizeof(*st->forks));
+	if (!st->history || !st->events || !st->forks ||
 	    snapshot_init(&st->shown, shape->nr_cpus, shape->nr_nodes)) {
 		ui_state_free(st);
 		return -ENOMEM;
@@ -27,8 +28,10 @@ void ui_state_free(struct ui_state *st)
 	snapshot_free(&st->shown);
 	free(st->history);
 	free(st->events);
+	free(st->forks);
 	st->history = NULL;
 	st->events = NULL;
+	st->forks = NULL;
 }
 
 void ui_state_push(struct ui_state *st, const struct snapshot *s)
@@ -52,6 +55,13 @@ void ui_state_push(struct ui_state *st, const struct snapshot *s)
 		if (st->nr_events < UI_EVENTS)
 			st->nr_events++;
 	}
+	for (i = 0; i < s->forks.nr; i++) {
+		st->fork_pos = (st->fork_pos + 1) % UI_FORKS;
+		st->forks[st->fork_pos] = s->forks.v[i];
+		if (st->nr_forks < UI_FORKS)
+			st->nr_forks++;
+		st->forks_seen++;
+	}
 }
 
 double ui_history(const struct ui_state *st, int cpu, int age)
@@ -67,4 +77,9 @@ double ui_history(const struct ui_state *st, int cpu, int age)
 const struct slow_event *ui_event(const struct ui_state *st, int i)
 {
 	return &st->events[(st->ev_pos - i + UI_EVENTS) % UI_EVENTS];
+}
+
+const struct fork_row *ui_fork(const struct ui_state *st, int i)
+{
+	return &st->forks[(st->fork_pos - i + UI_FORKS) % UI_FORKS];
 }

@@ -10,6 +10,7 @@
 
 #define UI_HISTORY 64		/* intervals of per-CPU fault rates kept */
 #define UI_EVENTS 512		/* slow events kept, newest first */
+#define UI_FORKS 256		/* forks kept */
 #define UI_FILTER_LEN 48
 
 enum ui_view {
@@ -48,6 +49,9 @@ struct ui_state {
 	int hist_len, hist_pos;
 	struct slow_event *events;	/* ring of UI_EVENTS */
 	int nr_events, ev_pos;
+	struct fork_row *forks;		/* ring of UI_FORKS */
+	int nr_forks, fork_pos;
+	uint64_t forks_seen;		/* since the start */
 	enum ui_view view;
 	struct table_state tables[VIEW__COUNT];
 	bool paused, help, color, zoomed;
@@ -66,7 +70,8 @@ void ui_state_free(struct ui_state *st);
 void ui_state_push(struct ui_state *st, const struct snapshot *s);
 /* faults/s of @cpu @age intervals ago (0: latest); -1 if not recorded. */
 double ui_history(const struct ui_state *st, int cpu, int age);
-/* The @i-th newest slow event. */
+/* The @i-th newest slow event, fork. */
 const struct slow_event *ui_event(const struct ui_state *st, int i);
+const struct fork_row *ui_fork(const struct ui_state *st, int i);
 
 #endif

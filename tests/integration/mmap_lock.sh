@@ -100,7 +100,7 @@ check "--disable-probe mmap_lock: no mmap_lock or VMA-lock rows ($rows)" test "$
 check "--disable-probe mmap_lock: fallback cells empty (n/a)" \
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "cpu" && $c["fallbacks"] != "" { bad = 1 } END { exit bad }' "$TMP/off.csv"
 "$MMTOP" -b -n 1 -d 0.2 --disable-probe mmap_lock --format json >"$TMP/off.json"
-check "--disable-probe mmap_lock: JSON says why" grep -q '"na":{"faults":null,"mmap_lock":"disabled by --disable-probe","contention":null}' "$TMP/off.json"
+check "--disable-probe mmap_lock: JSON says why" grep -q '"na":{"faults":null,"mmap_lock":"disabled by --disable-probe","contention":null,"fork":null}' "$TMP/off.json"
 "$MMTOP" -b -n 1 -d 0.2 --disable-probe faults >"$TMP/off.txt"
 check "--disable-probe faults: text shows n/a" grep -q "faults: n/a (disabled by --disable-probe)" "$TMP/off.txt"
 check "--disable-probe faults: mmap_lock still on" grep -q "probes mmap_lock:" "$TMP/off.txt"
@@ -111,7 +111,7 @@ start_mmtop_csv "$TMP/raw.csv" -d 0.5 --attach raw_tp
 stop_mmtop
 pid=$(pid_of "$TMP/raw.out")
 check "raw_tp: both families attached as raw_tp" \
-	grep -q ',faults:raw_tp;mmap_lock:raw_tp;contention:raw_tp,' "$TMP/raw.csv"
+	grep -q ',faults:raw_tp;mmap_lock:raw_tp;contention:raw_tp;fork:raw_tp,' "$TMP/raw.csv"
 want=$(count_of mprotect "$TMP/raw.out")
 got=$(csv_sum_where "$TMP/raw.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"mprotect\" && \$c[\"mode\"] == \"write\"")
 check "raw_tp: mprotect write acquisitions $got for $want calls" \

@@ -47,7 +47,7 @@ wait $load
 key '?'
 check "? shows the help" wait_for "Keys" 2
 key x
-for v in "2:PCP-REFILL" "3:HOLD-p50" "4:CLASS" "5:Forks: n/a" "6:newest first" "1:CPU  faults/s"; do
+for v in "2:PCP-REFILL" "3:HOLD-p50" "4:CLASS" "5:since start" "6:newest first" "1:CPU  faults/s"; do
 	key "${v%%:*}"
 	check "key ${v%%:*} switches to its view (${v#*:})" wait_for "${v#*:}" 2
 done

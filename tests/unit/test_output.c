@@ -111,10 +111,10 @@ static void test_csv(const struct snapshot *s)
 	CHECK(strstr(out, ",vma,-1,-1,-1,,,,,1,faults:tp_btf;mmap_lock:tp_btf,1,0,,43,x,") != NULL,
 	      "CSV VMA row with unknown faults leaves them and the ratio empty");
 	CHECK(strstr(out, ",event,1,") && strstr(out, ",zap_foo,read,own,") &&
-	      strstr(out, ",44,1500000,0,mmap_lock,,\n"), "CSV event row");
+	      strstr(out, ",44,1500000,0,mmap_lock,"), "CSV event row");
 	CHECK(strstr(out, ",contention,-1,-1,-1,") &&
-	      strstr(out, ",0,,zone,rmqueue_bulk,-,,7,0,0,70000,") &&
-	      strstr(out, ",contention,spinlock,address\n"), "CSV contention row");
+	      strstr(out, ",0,,zone,rmqueue_bulk,-,,7,,,70000,") &&
+	      strstr(out, ",contention,spinlock,address,"), "CSV contention row");
 	free(out);
 }
 

@@ -36,6 +36,7 @@ static void fill(struct snapshot *s)
 	struct cont_row *c;
 	struct slow_event *e;
 	struct vma_row *v;
+	struct fork_row *f;
 
 	s->seq = 1;
 	s->wall_ns = 1700000000ULL * NSEC_PER_SEC;
@@ -66,6 +67,10 @@ static void fill(struct snapshot *s)
 	*c = (struct cont_row){ .cls = CONT_CLASS_ZONE, .by_address = true,
 				.caller = "rmqueue_bulk", .type = "spinlock", .mode = "-",
 				.count = 5, .wait_ns = 50000, .wait_max_ns = 20000 };
+	f = snapshot_push(&s->forks);
+	*f = (struct fork_row){ .wall_ns = s->wall_ns, .pid = 4242, .tid = 4242, .child = 5000,
+				.comm = "churner", .syscall = "clone", .latency_ns = 125000,
+				.dup_hold_ns = 100000, .anon_kb = 65536, .thp_kb = 65536 };
 	e = snapshot_push(&s->events);
 	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 4242, .tid = 4243,
 				  .comm = "churner", .write = true,
@@ -134,7 +139,8 @@ static void test_views(struct ui_state *st)
 	CHECK(strstr(screen(), "zone            addr") != NULL, "Locks view: classified rows");
 	ui_key(st, '5');
 	ui_draw(st);
-	CHECK(strstr(screen(), "Forks: n/a") != NULL, "Forks view says it is not collected");
+	CHECK(strstr(screen(), "this interval: 1 forks") && strstr(screen(), "4K -, THP 2.0us") &&
+	      strstr(screen(), "   4242 churner"), "Forks view: aggregates and the fork");
 	ui_key(st, '6');
 	ui_draw(st);
 	CHECK(strstr(screen(), "munmap") && strstr(screen(), "2.50ms"), "Events view: the slow event");

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fork: the cost of fork() for a parent with SIZE of populated anonymous
+ * memory, backed by 4K pages (MADV_NOHUGEPAGE) or by THP (MADV_HUGEPAGE),
+ * as in the PTE-batching measurements: the parent times each fork() call
+ * itself; the child exits at once.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "bench.h"
+#include "util.h"
+
+struct fork_opts {
+	uint64_t size;
+	unsigned int forks;
+	bool thp;
+};
+
+/* AnonHugePages of this process, in kB; -1 if unknown. */
+static long long anon_huge_kb(void)
+{
+	char line[128];
+	long long kb = -1;
+	FILE *f = fopen("/proc/self/smaps_rollup", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static bool thp_possible(void)
+{
+	char buf[128];
+
+	return !read_small_file("/sys/kernel/mm/transparent_hugepage/enabled", buf,
+				sizeof(buf)) && !strstr(buf, "[never]");
+}
+
+/* Time one fork() in the parent; -1 if it failed. */
+static int64_t time_fork(void)
+{
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), t1;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	t1 = clock_ns(CLOCK_MONOTONIC);
+	if (pid < 0)
+		return -1;
+	waitpid(pid, NULL, 0);
+	return t1 - t0;
+}
+
+static int fork_run(const struct fork_opts *o)
+{
+	double sum = 0, sq = 0, min = 0, max = 0, mean, sd;
+	char *p;
+	unsigned int i;
+
+	if (o->thp && !thp_possible())
+		printf("# THP unavailable (transparent_hugepage is never): 4K pages\n");
+	p = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmtop bench fork: mmap");
+		return 1;
+	}
+	madvise(p, o->size, o->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	memset(p, 1, o->size);
+	printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks\n",
+	       getpid(), (unsigned long long)o->size >> 10,
+	       o->thp ? "THP (MADV_HUGEPAGE)" : "4K pages (MADV_NOHUGEPAGE)",
+	       anon_huge_kb(), o->forks);
+	fflush(stdout);
+	for (i = 0; i < o->forks; i++) {
+		int64_t ns = time_fork();
+		double us = ns / 1e3;
+
+		if (ns < 0) {
+			perror("mmtop bench fork: fork");
+			return 1;
+		}
+		sum += us;
+		sq += us * us;
+		min = !i || us < min ? us : min;
+		max = us > max ? us : max;
+	}
+	mean = sum / o->forks;
+	sd = o->forks > 1 ? sqrt((sq - o->forks * mean * mean) / (o->forks - 1)) : 0;
+	printf("%8s %12s %12s %12s %12s %14s\n", "forks", "mean_us", "stddev_us",
+	       "min_us", "max_us", "us_per_MiB");
+	printf("%8u %12.1f %12.1f %12.1f %12.1f %14.3f\n", o->forks, mean, sd, min, max,
+	       mean * (1 << 20) / o->size);
+	munmap(p, o->size);
+	return 0;
+}
+
+static int fork_usage(FILE *f, int status)
+{
+	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp]\n");
+	return status;
+}
+
+int bench_fork(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "forks", required_argument, NULL, 'n' },
+		{ "thp", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fork_opts o = { .size = 256ULL << 20, .forks = 20 };
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "s:n:h", longopts, NULL)) != -1) {
+		bool bad = false;
+
+		switch (opt) {
+		case 's':
+			bad = parse_size(optarg, &o.size) || o.size < 4096;
+			break;
+		case 'n':
+			bad = parse_uint(optarg, &o.forks) || !o.forks;
+			break;
+		case 'H':
+			o.thp = true;
+			break;
+		case 'h':
+			return fork_usage(stdout, 0);
+		default:
+			return fork_usage(stderr, 2);
+		}
+		if (bad) {
+			fprintf(stderr, "mmtop bench fork: invalid value '%s'\n", optarg);
+			return fork_usage(stderr, 2);
+		}
+	}
+	if (optind < argc)
+		return fork_usage(stderr, 2);
+	return fork_run(&o);
+}
