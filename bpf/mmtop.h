@@ -137,6 +137,23 @@ struct fork_event {
 	char comm[MMTOP_COMM_LEN];
 };
 
+/*
+ * PCP traffic per CPU and zone (bpf/pcp.bpf.c). Zones are indexed
+ * node * PCP_MAX_ZONES + zone; the last slot takes pages whose zone could
+ * not be decoded.
+ */
+#define PCP_MAX_NODES 16
+#define PCP_MAX_ZONES 8
+#define PCP_SLOTS (PCP_MAX_NODES * PCP_MAX_ZONES + 1)
+
+struct pcp_stats {
+	__u64 refills;		/* rmqueue_bulk calls: bursts of refill pages */
+	__u64 refill_pages;
+	__u64 drains;		/* free_pcppages_bulk calls: bursts of drained pages */
+	__u64 drain_pages;
+	__u64 buddy_pages;	/* taken under zone->lock bypassing the lists */
+};
+
 /* What the BPF side could not record, counted per CPU. */
 enum bpf_drop {
 	BPF_DROP_TASK_FULL,	/* per-task lock state map full */

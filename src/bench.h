@@ -8,5 +8,6 @@ int bench_main(int argc, char **argv);
 int bench_pft(int argc, char **argv);
 int bench_churn(int argc, char **argv);
 int bench_fork(int argc, char **argv);
+int bench_pcp(int argc, char **argv);
 
 #endif

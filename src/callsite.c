@@ -26,6 +26,8 @@ static const struct rule rules[] = {
 	{ CALLSITE_EXIT, "exit_mmap" },
 	{ CALLSITE_EXIT, "__mmput" },
 	{ CALLSITE_EXIT, "acct_collect" },
+	{ CALLSITE_EXIT, "exit_mm" },
+	{ CALLSITE_EXIT, "do_exit" },
 	{ CALLSITE_PROC, "proc_*" },
 	{ CALLSITE_PROC, "m_start" },
 	{ CALLSITE_PROC, "show_smap*" },

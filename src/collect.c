@@ -30,6 +30,24 @@ static void set_na(struct collector *c, enum probe_family f, const char *why)
  * Open the optional families. A family that cannot open is off with its
  * reason shown (n/a) and a warning in @msg; the rest keeps running.
  */
+/* The opt-in PCP family: off unless --enable-probe pcp. */
+static int open_pcp(struct collector *c, const struct collector_opts *o,
+		    char *msg, size_t msglen)
+{
+	char err[200];
+
+	if (!(o->enabled & (1u << FAMILY_PCP)) || (o->disabled & (1u << FAMILY_PCP))) {
+		set_na(c, FAMILY_PCP, "opt-in: --enable-probe pcp (its events fire once per page)");
+		return 0;
+	}
+	c->pcp = pcp_source_open(o->attach, c->topo.nr_cpus, err, sizeof(err));
+	if (c->pcp)
+		return 0;
+	set_na(c, FAMILY_PCP, err);
+	snprintf(msg, msglen, "pcp probes unavailable: %s", err);
+	return 1;
+}
+
 static int open_families(struct collector *c, const struct collector_opts *o,
 			 char *msg, size_t msglen)
 {
@@ -59,6 +77,8 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 		set_na(c, FAMILY_CONTENTION, off);
 	if (!lo.fork)
 		set_na(c, FAMILY_FORK, off);
+	if (open_pcp(c, o, msg, msglen) > 0)
+		ret = 1;
 	if (!lo.mmap_lock && !lo.contention && !lo.fork)
 		return ret;
 	c->locks = lock_source_open(&lo, c->topo.nr_cpus, err, sizeof(err));
@@ -84,9 +104,12 @@ static void baseline_locks(struct collector *c)
 {
 	struct snapshot scratch;
 
-	if (!c->locks || collector_snapshot_init(c, &scratch))
+	if (collector_snapshot_init(c, &scratch))
 		return;
-	lock_source_read(c->locks, &scratch, c->drops);
+	if (c->locks)
+		lock_source_read(c->locks, &scratch, c->drops);
+	if (c->pcp)
+		pcp_source_read(c->pcp, &scratch, c->drops);
 	snapshot_free(&scratch);
 }
 
@@ -157,6 +180,8 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		s->probes |= 1u << c->faults.probe;
 	if (c->locks)
 		s->probes |= lock_source_probes(c->locks);
+	if (c->pcp)
+		s->probes |= 1u << pcp_source_probe(c->pcp);
 	memcpy(s->na, c->na, sizeof(s->na));
 	s->slow_ns = c->slow_ns;
 	c->last_ns = now;
@@ -167,6 +192,7 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		cs->node = c->topo.cpu_node[cpu];
 		memset(&cs->faults, 0, sizeof(cs->faults));
 		cs->fallbacks = cs->anon = 0;
+		memset(&cs->pcp, 0, sizeof(cs->pcp));
 		if (!cs->online)
 			continue;
 		cs->faults.min_flt = delta(c->cum[cpu].min_flt, c->prev[cpu].min_flt);
@@ -178,6 +204,8 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		lock_source_read(c->locks, s, c->drops);
 		vma_rows(c, s);
 	}
+	if (c->pcp)
+		pcp_source_read(c->pcp, s, c->drops);
 	memcpy(s->drops, c->drops, sizeof(s->drops));
 	snapshot_sum(s);
 }
@@ -198,6 +226,7 @@ void collector_close(struct collector *c)
 	if (c->faults.ops)
 		c->faults.ops->close(&c->faults);
 	lock_source_close(c->locks);
+	pcp_source_close(c->pcp);
 	free(c->online);
 	free(c->cum);
 	free(c->prev);

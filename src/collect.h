@@ -11,6 +11,7 @@
 
 #include "fault_source.h"
 #include "lock_source.h"
+#include "pcp_source.h"
 #include "pid_filter.h"
 #include "snapshot.h"
 #include "topology.h"
@@ -20,6 +21,7 @@ struct collector_opts {
 	enum fault_source_kind faults;
 	enum tp_flavour attach;
 	uint32_t disabled;		/* bitmask of 1 << enum probe_family */
+	uint32_t enabled;		/* opt-in families turned on */
 	uint64_t slow_ns;
 	const struct pid_filter *pids;	/* NULL: every process */
 };
@@ -28,6 +30,7 @@ struct collector {
 	struct topology topo;
 	struct fault_source faults;	/* ops NULL: family off */
 	struct lock_source *locks;	/* NULL: family off */
+	struct pcp_source *pcp;		/* NULL: family off (the default) */
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];	/* why a family is off */
 	struct vma_tracker vmas;
 	uint64_t slow_ns;

@@ -22,6 +22,7 @@ static const char usage_text[] =
 "       mmtop bench churn [CHURN OPTIONS]\n"
 "                                       mmap_lock writers against faulting threads\n"
 "       mmtop bench fork [FORK OPTIONS] fork cost of a populated parent\n"
+"       mmtop bench pcp [PCP OPTIONS]   per-CPU page list refills and drains\n"
 "\n"
 "Options:\n"
 "  -b, --batch               batch mode: print one block per interval (the\n"
@@ -43,6 +44,8 @@ static const char usage_text[] =
 "      --disable-probe FAMILY\n"
 "                            leave a probe family off: faults, mmap_lock,\n"
 "                            contention or fork\n"
+"      --enable-probe FAMILY turn an opt-in family on: pcp (PCP refills and\n"
+"                            drains; its events fire once per page)\n"
 "                            (repeatable); its cells show n/a\n"
 "      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
 "                            tp_btf or raw_tp\n"
@@ -73,6 +76,12 @@ static const char usage_text[] =
 "  -s, --size SIZE           populated anonymous memory (default 256M)\n"
 "  -n, --forks N             forks to time (default 20)\n"
 "      --thp                 back it with THP (MADV_HUGEPAGE); default 4K\n"
+"\n"
+"PCP options (mmtop bench pcp):\n"
+"  -s, --size SIZE           memory each thread maps and touches per round\n"
+"                            (default 32M)\n"
+"  -r, --rounds N            rounds (default 8)\n"
+"      --cpu A[,B]           the two threads' CPUs (default 0,1)\n"
 "\n"
 "Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n"
 "See mmtop(8).\n";
@@ -125,13 +134,13 @@ static int parse_pids(const char *arg, struct pid_filter *f)
 	return 0;
 }
 
-static int disable_family(const char *name, uint32_t *disabled)
+static int set_family(const char *name, uint32_t *mask)
 {
 	int i;
 
 	for (i = 0; i < FAMILY__COUNT; i++) {
 		if (!strcmp(name, family_name(i))) {
-			*disabled |= 1u << i;
+			*mask |= 1u << i;
 			return 0;
 		}
 	}
@@ -151,6 +160,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "slow", required_argument, NULL, 'S' },
 		{ "disable-probe", required_argument, NULL, 'D' },
+		{ "enable-probe", required_argument, NULL, 'E' },
 		{ "attach", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -194,8 +204,12 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 				return usage_error("invalid duration '%s'", optarg);
 			break;
 		case 'D':
-			if (disable_family(optarg, &o->collect.disabled))
-				return usage_error("unknown probe family '%s' (faults, mmap_lock, contention, fork)", optarg);
+			if (set_family(optarg, &o->collect.disabled))
+				return usage_error("unknown probe family '%s' (faults, mmap_lock, contention, fork, pcp)", optarg);
+			break;
+		case 'E':
+			if (set_family(optarg, &o->collect.enabled))
+				return usage_error("unknown probe family '%s' (pcp)", optarg);
 			break;
 		case 'A':
 			if (tp_flavour_parse(optarg, &o->collect.attach))

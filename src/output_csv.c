@@ -22,6 +22,8 @@ enum col {
 	COL_LOCK, COL_TYPE, COL_CLASSIFIED_BY,
 	COL_CHILD, COL_SYSCALL, COL_LATENCY, COL_DUP_HOLD, COL_ANON_KB, COL_FILE_KB,
 	COL_SHMEM_KB, COL_THP_KB, COL_BACKING, COL_COST, COL_STALLED,
+	COL_ZONE, COL_REFILLS, COL_REFILL_PAGES, COL_DRAINS, COL_DRAIN_PAGES,
+	COL_BUDDY_PAGES,
 	COL__COUNT
 };
 
@@ -36,6 +38,8 @@ static const char *const col_names[COL__COUNT] = {
 	"lock", "type", "classified_by",
 	"child", "syscall", "latency_ns", "dup_hold_ns", "anon_kb", "file_kb",
 	"shmem_kb", "thp_kb", "backing", "cost_ns_per_mib", "stalled",
+	"zone", "pcp_refills", "pcp_refill_pages", "pcp_drains", "pcp_drain_pages",
+	"buddy_pages",
 };
 
 /* A row being written: cells go in column order, gaps left empty. */
@@ -83,9 +87,11 @@ static void str(struct row *r, enum col c, const char *s)
 	fputc('"', r->f);
 }
 
+/* Empty cells up to the last column, then the end of the line. */
 static void end(struct row *r)
 {
-	at(r, COL__COUNT - 1);
+	for (; r->col < COL__COUNT; r->col++)
+		fputc(',', r->f);
 	fputc('\n', r->f);
 }
 
@@ -129,9 +135,21 @@ static void vma_cells(struct row *r, const struct snapshot *s, uint64_t faults,
 		cell(r, COL_VMA_OK, "%.6f", ok);
 }
 
+static void pcp_cells(struct row *r, const struct snapshot *s, const struct pcp_counts *p)
+{
+	if (s->na[FAMILY_PCP][0])
+		return;
+	cell(r, COL_REFILLS, "%" PRIu64, p->refills);
+	cell(r, COL_REFILL_PAGES, "%" PRIu64, p->refill_pages);
+	cell(r, COL_DRAINS, "%" PRIu64, p->drains);
+	cell(r, COL_DRAIN_PAGES, "%" PRIu64, p->drain_pages);
+	cell(r, COL_BUDDY_PAGES, "%" PRIu64, p->buddy_pages);
+}
+
 static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 		      const char *kind, int id, int node, int online,
-		      const struct fault_counts *fc, uint64_t fallbacks, uint64_t anon)
+		      const struct fault_counts *fc, uint64_t fallbacks, uint64_t anon,
+		      const struct pcp_counts *pcp)
 {
 	struct row r = start(f, s, c, kind, id, node, online);
 	bool known = !s->na[FAMILY_FAULTS][0];
@@ -144,6 +162,19 @@ static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 	}
 	drops_probes(&r, s, c);
 	vma_cells(&r, s, fc->min_flt + fc->maj_flt, fallbacks, anon, known);
+	if (pcp)
+		pcp_cells(&r, s, pcp);
+	end(&r);
+}
+
+static void zone_row(FILE *f, const struct snapshot *s, const struct common *c,
+		     const struct zone_row *z)
+{
+	struct row r = start(f, s, c, "zone", -1, z->node, -1);
+
+	drops_probes(&r, s, c);
+	str(&r, COL_ZONE, z->name);
+	pcp_cells(&r, s, &z->pcp);
 	end(&r);
 }
 
@@ -288,13 +319,17 @@ void write_csv(struct output *o, const struct snapshot *s)
 	}
 	format_utc(s->wall_ns, c.when, sizeof(c.when));
 	probe_list(s, c.probes, sizeof(c.probes), ";", "");
-	fault_row(f, s, &c, "total", -1, -1, -1, &s->total, s->fallbacks, s->anon);
+	fault_row(f, s, &c, "total", -1, -1, -1, &s->total, s->fallbacks, s->anon, NULL);
 	for (i = 0; i < s->nr_cpus; i++)
 		fault_row(f, s, &c, "cpu", i, s->cpus[i].node, s->cpus[i].online,
-			  &s->cpus[i].faults, s->cpus[i].fallbacks, s->cpus[i].anon);
+			  &s->cpus[i].faults, s->cpus[i].fallbacks, s->cpus[i].anon,
+			  &s->cpus[i].pcp);
 	for (i = 0; i < s->nr_nodes; i++)
 		fault_row(f, s, &c, "node", i, i, s->nodes[i].nr_online,
-			  &s->nodes[i].faults, s->nodes[i].fallbacks, s->nodes[i].anon);
+			  &s->nodes[i].faults, s->nodes[i].fallbacks, s->nodes[i].anon,
+			  &s->nodes[i].pcp);
+	for (i = 0; i < s->zones.nr; i++)
+		zone_row(f, s, &c, &s->zones.v[i]);
 	for (i = 0; i < s->locks.nr; i++)
 		lock_row(f, s, &c, &s->locks.v[i]);
 	for (i = 0; i < s->vmas.nr; i++)

@@ -51,6 +51,17 @@ static void json_faults(FILE *f, const struct snapshot *s,
 		   vma_ok(fc->min_flt + fc->maj_flt, fallbacks, anon));
 }
 
+static void json_pcp(FILE *f, const struct snapshot *s, const struct pcp_counts *p)
+{
+	if (s->na[FAMILY_PCP][0]) {
+		fputs(",\"pcp\":null", f);
+		return;
+	}
+	fprintf(f, ",\"pcp\":{\"refills\":%" PRIu64 ",\"refill_pages\":%" PRIu64
+		",\"drains\":%" PRIu64 ",\"drain_pages\":%" PRIu64 ",\"buddy_pages\":%" PRIu64 "}",
+		p->refills, p->refill_pages, p->drains, p->drain_pages, p->buddy_pages);
+}
+
 static void json_hist(FILE *f, const char *name, const struct hist *h)
 {
 	int i;
@@ -216,6 +227,7 @@ void write_json(FILE *f, const struct snapshot *s)
 		fprintf(f, "%s{\"cpu\":%d,\"node\":%d,\"online\":%s,", i ? "," : "",
 			i, c->node, c->online ? "true" : "false");
 		json_faults(f, s, &c->faults, c->fallbacks, c->anon);
+		json_pcp(f, s, &c->pcp);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"nodes\":[");
@@ -225,9 +237,19 @@ void write_json(FILE *f, const struct snapshot *s)
 		fprintf(f, "%s{\"node\":%d,\"cpus_online\":%d,", i ? "," : "", i,
 			n->nr_online);
 		json_faults(f, s, &n->faults, n->fallbacks, n->anon);
+		json_pcp(f, s, &n->pcp);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"mmap_lock\":[");
+	fprintf(f, "],\"zones\":[");
+	for (i = 0; i < s->zones.nr; i++) {
+		fprintf(f, "%s{\"node\":%d,\"zone\":", i ? "," : "", s->zones.v[i].node);
+		json_str(f, s->zones.v[i].name);
+		json_pcp(f, s, &s->zones.v[i].pcp);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"pcp_method\":");
+	json_str(f, s->pcp_method);
+	fprintf(f, ",\"mmap_lock\":[");
 	for (i = 0; i < s->locks.nr; i++) {
 		fputs(i ? "," : "", f);
 		json_lock(f, &s->locks.v[i]);

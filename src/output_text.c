@@ -97,6 +97,31 @@ static void write_cpus(FILE *f, const struct snapshot *s)
 	}
 }
 
+static void pcp_cols(FILE *f, const struct snapshot *s, const struct pcp_counts *p)
+{
+	fprintf(f, " %9.1f %9" PRIu64 " %9.1f %9" PRIu64 " %9" PRIu64 "\n",
+		snapshot_rate(s, p->refills), p->refill_pages,
+		snapshot_rate(s, p->drains), p->drain_pages, p->buddy_pages);
+}
+
+static void write_pcp(FILE *f, const struct snapshot *s)
+{
+	int i;
+
+	if (s->na[FAMILY_PCP][0])
+		return;
+	fprintf(f, " PCP lists; %s\n", s->pcp_method);
+	fprintf(f, "  CPU       REFILL/s  R_PAGES   DRAIN/s  D_PAGES     BUDDY\n");
+	for (i = 0; i < s->nr_cpus; i++) {
+		fprintf(f, "%5d      ", i);
+		pcp_cols(f, s, &s->cpus[i].pcp);
+	}
+	for (i = 0; i < s->zones.nr; i++) {
+		fprintf(f, " %2d %-8.8s", s->zones.v[i].node, s->zones.v[i].name);
+		pcp_cols(f, s, &s->zones.v[i].pcp);
+	}
+}
+
 static int by_time_spent(const void *a, const void *b)
 {
 	const struct lock_row *x = *(struct lock_row *const *)a;
@@ -292,6 +317,7 @@ void write_text(FILE *f, const struct snapshot *s)
 {
 	write_header(f, s);
 	write_cpus(f, s);
+	write_pcp(f, s);
 	write_locks(f, s);
 	write_vmas(f, s);
 	write_conts(f, s);

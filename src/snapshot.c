@@ -16,6 +16,8 @@ static const char *const probe_names[PROBE__COUNT] = {
 	[PROBE_CONTENTION_RAW_TP] = "contention:raw_tp",
 	[PROBE_FORK_TP_BTF] = "fork:tp_btf",
 	[PROBE_FORK_RAW_TP] = "fork:raw_tp",
+	[PROBE_PCP_TP_BTF] = "pcp:tp_btf",
+	[PROBE_PCP_RAW_TP] = "pcp:raw_tp",
 };
 
 static const char *const family_names[FAMILY__COUNT] = {
@@ -23,6 +25,7 @@ static const char *const family_names[FAMILY__COUNT] = {
 	[FAMILY_MMAP_LOCK] = "mmap_lock",
 	[FAMILY_CONTENTION] = "contention",
 	[FAMILY_FORK] = "fork",
+	[FAMILY_PCP] = "pcp",
 };
 
 static const char *const cont_class_names[CONT_CLASS__COUNT] = {
@@ -90,6 +93,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->events.v);
 	free(s->conts.v);
 	free(s->forks.v);
+	free(s->zones.v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -112,12 +116,22 @@ void snapshot_clear_rows(struct snapshot *s)
 	s->events.nr = 0;
 	s->conts.nr = 0;
 	s->forks.nr = 0;
+	s->zones.nr = 0;
 }
 
 static void add_faults(struct fault_counts *sum, const struct fault_counts *f)
 {
 	sum->min_flt += f->min_flt;
 	sum->maj_flt += f->maj_flt;
+}
+
+void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p)
+{
+	sum->refills += p->refills;
+	sum->refill_pages += p->refill_pages;
+	sum->drains += p->drains;
+	sum->drain_pages += p->drain_pages;
+	sum->buddy_pages += p->buddy_pages;
 }
 
 void snapshot_sum(struct snapshot *s)
@@ -136,6 +150,10 @@ void snapshot_sum(struct snapshot *s)
 		n->fallbacks += c->fallbacks;
 		n->anon += c->anon;
 	}
+	/* PCP traffic belongs to the node of the zone, not of the CPU. */
+	for (i = 0; i < s->zones.nr; i++)
+		if (s->zones.v[i].node >= 0 && s->zones.v[i].node < s->nr_nodes)
+			pcp_add(&s->nodes[s->zones.v[i].node].pcp, &s->zones.v[i].pcp);
 	s->fallbacks = s->anon = 0;
 	for (i = 0; i < s->nr_nodes; i++) {
 		s->fallbacks += s->nodes[i].fallbacks;
@@ -245,6 +263,7 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	dst->events = keep.events;
 	dst->conts = keep.conts;
 	dst->forks = keep.forks;
+	dst->zones = keep.zones;
 	memcpy(dst->cpus, src->cpus, src->nr_cpus * sizeof(*src->cpus));
 	memcpy(dst->nodes, src->nodes, src->nr_nodes * sizeof(*src->nodes));
 	if (copy_rows((void **)&dst->locks.v, &dst->locks.nr, &dst->locks.cap,
@@ -256,7 +275,9 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	    copy_rows((void **)&dst->conts.v, &dst->conts.nr, &dst->conts.cap,
 		      src->conts.v, src->conts.nr, sizeof(*src->conts.v)) ||
 	    copy_rows((void **)&dst->forks.v, &dst->forks.nr, &dst->forks.cap,
-		      src->forks.v, src->forks.nr, sizeof(*src->forks.v)))
+		      src->forks.v, src->forks.nr, sizeof(*src->forks.v)) ||
+	    copy_rows((void **)&dst->zones.v, &dst->zones.nr, &dst->zones.cap,
+		      src->zones.v, src->zones.nr, sizeof(*src->zones.v)))
 		return -ENOMEM;
 	return 0;
 }

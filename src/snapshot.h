@@ -23,6 +23,8 @@ enum probe_id {
 	PROBE_CONTENTION_RAW_TP,	/* lock:contention_* via raw_tp */
 	PROBE_FORK_TP_BTF,	/* fork cost via tp_btf */
 	PROBE_FORK_RAW_TP,	/* fork cost via raw_tp */
+	PROBE_PCP_TP_BTF,	/* PCP refills/drains via tp_btf */
+	PROBE_PCP_RAW_TP,	/* PCP refills/drains via raw_tp */
 	PROBE__COUNT
 };
 
@@ -32,6 +34,7 @@ enum probe_family {
 	FAMILY_MMAP_LOCK,
 	FAMILY_CONTENTION,
 	FAMILY_FORK,
+	FAMILY_PCP,		/* opt-in: fires per page */
 	FAMILY__COUNT
 };
 
@@ -174,12 +177,27 @@ struct fault_counts {
 	uint64_t maj_flt;
 };
 
+/* PCP list traffic: refills from and drains to the buddy allocator. */
+struct pcp_counts {
+	uint64_t refills, refill_pages;
+	uint64_t drains, drain_pages;
+	uint64_t buddy_pages;		/* taken under zone->lock, no list */
+};
+
+/* One zone's PCP traffic in the interval, all CPUs. */
+struct zone_row {
+	int node;
+	char name[16];			/* DMA, DMA32, Normal, ...; ? if undecoded */
+	struct pcp_counts pcp;
+};
+
 struct cpu_sample {
 	bool online;
 	int node;
 	struct fault_counts faults;	/* during the interval */
 	uint64_t fallbacks;		/* as in struct vma_row */
 	uint64_t anon;
+	struct pcp_counts pcp;		/* lists of this CPU, all zones */
 };
 
 struct node_sample {
@@ -187,6 +205,7 @@ struct node_sample {
 	struct fault_counts faults;
 	uint64_t fallbacks;
 	uint64_t anon;
+	struct pcp_counts pcp;		/* zones of this node */
 };
 
 /* A growable array of rows owned by the snapshot. */
@@ -213,6 +232,9 @@ struct snapshot {
 	SNAPSHOT_ARRAY(struct slow_event, events);
 	SNAPSHOT_ARRAY(struct cont_row, conts);
 	SNAPSHOT_ARRAY(struct fork_row, forks);
+	SNAPSHOT_ARRAY(struct zone_row, zones);
+	/* How pages are put in zones: the page->flags layout used. */
+	char pcp_method[SNAPSHOT_NA_LEN];
 	/* How contended locks are told apart: address table or stacks. */
 	char cont_method[SNAPSHOT_NA_LEN];
 };
@@ -243,6 +265,7 @@ const char *callsite_name(enum callsite c);
 const char *cont_class_name(enum cont_class c);
 /* "mprotect", or for call sites classed other the symbol itself. */
 const char *callsite_label(enum callsite site, const char *symbol);
+void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
 /* Sum the interval's forks. */
 void fork_agg(const struct snapshot *s, struct fork_agg *a);
 /*

@@ -4,7 +4,8 @@
 #     running, PAIRS pairs per probe set; prints the median ratio of
 #     faults/sec (with / without). Target for the default set: >= 0.99.
 #     Rows: none (two untraced runs: the machine's noise floor), default
-#     (every family), and the two fault sources alone (the candidates).
+#     (every default family), pcp (default plus the opt-in per-page PCP
+#     probes), and the two fault sources alone (the candidates).
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode
 #     and with the viewer open (in a detached tmux pane, 120x40).
 # Figures are printed, never asserted: this machine is shared and noisy.
@@ -34,6 +35,7 @@ pft_rate() {
 set_args() {
 	case $1 in
 	default) echo "" ;;
+	pcp) echo "--enable-probe pcp" ;;
 	sched) echo "--fault-source sched --disable-probe mmap_lock --disable-probe contention" ;;
 	perf) echo "--fault-source perf --disable-probe mmap_lock --disable-probe contention" ;;
 	esac
@@ -58,7 +60,7 @@ echo "     $PAIRS pairs per probe set, order alternating"
 pft_rate >/dev/null	# warm-up: the first touches of guest memory are slow
 printf "%-8s %12s %12s %8s %8s %8s   %8s %8s %8s\n" set untraced/s traced/s \
 	"sec:med" min max "cpu:med" min max
-for src in none default sched perf; do
+for src in none default pcp sched perf; do
 	: >"$TMP/pairs"
 	i=0
 	while [ $i -lt "$PAIRS" ]; do

@@ -10,14 +10,14 @@ static const struct ui_column cols[] = {
 	{ "CPU", 6, true }, { "NODE", 4, false }, { "STATE", 7, true },
 	{ "MINFLT/s", 10, false }, { "MAJFLT/s", 9, false },
 	{ "FALLBACK", 9, false }, { "ANON", 7, false }, { "VMA-OK%", 7, false },
-	{ "PCP-REFILL", 10, false }, { "PCP-DRAIN", 9, false },
+	{ "REFILL/s", 9, false }, { "DRAIN/s", 9, false },
 };
 
 enum { COL_MINFLT = 3 };
 
 static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 		 int node, const char *state, const struct fault_counts *f,
-		 uint64_t fallbacks, uint64_t anon)
+		 uint64_t fallbacks, uint64_t anon, const struct pcp_counts *p)
 {
 	const struct snapshot *s = &st->shown;
 	bool faults = !family_na(st, FAMILY_FAULTS)[0];
@@ -48,9 +48,13 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 		cell_set(&c[6], -1, "n/a");
 		cell_set(&c[7], -1, "n/a");
 	}
-	/* PCP refills and drains are not collected by this version. */
-	cell_set(&c[8], -1, "n/a");
-	cell_set(&c[9], -1, "n/a");
+	if (family_na(st, FAMILY_PCP)[0]) {
+		cell_set(&c[8], -1, "n/a");
+		cell_set(&c[9], -1, "n/a");
+	} else {
+		cell_set(&c[8], snapshot_rate(s, p->refills), "%.1f", snapshot_rate(s, p->refills));
+		cell_set(&c[9], snapshot_rate(s, p->drains), "%.1f", snapshot_rate(s, p->drains));
+	}
 }
 
 static void cpus_draw(struct ui_state *st, int y, int h)
@@ -69,7 +73,8 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 			break;
 		snprintf(name, sizeof(name), "cpu%d", i);
 		fill(st, c, name, s->cpus[i].node, s->cpus[i].online ? "online" : "offline",
-		     &s->cpus[i].faults, s->cpus[i].fallbacks, s->cpus[i].anon);
+		     &s->cpus[i].faults, s->cpus[i].fallbacks, s->cpus[i].anon,
+		     &s->cpus[i].pcp);
 	}
 	for (i = 0; i < s->nr_nodes; i++) {
 		struct ui_cell *c = table_row(&t, s->nr_cpus + i);
@@ -78,12 +83,16 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 			break;
 		snprintf(name, sizeof(name), "node%d", i);
 		fill(st, c, name, i, "node", &s->nodes[i].faults, s->nodes[i].fallbacks,
-		     s->nodes[i].anon);
+		     s->nodes[i].anon, &s->nodes[i].pcp);
 	}
 	table_finish(&t, ts, st->filter);
 	table_draw(&t, ts, y, h - 1);
-	draw_text(y + h - 1, 0, COLS, C_DIM,
-		  "PCP-REFILL, PCP-DRAIN: n/a (PCP probes are not in this version); VMA-OK%% = 1 - (FALLBACK + ANON) / faults");
+	if (family_na(st, FAMILY_PCP)[0])
+		draw_text(y + h - 1, 0, COLS, C_DIM, "REFILL/s, DRAIN/s (PCP lists): n/a (%s)",
+			  family_na(st, FAMILY_PCP));
+	else
+		draw_text(y + h - 1, 0, COLS, C_DIM, "REFILL/s, DRAIN/s: PCP list refills and drains; %s",
+			  st->shown.pcp_method);
 	table_free(&t);
 }
 

@@ -100,7 +100,7 @@ check "--disable-probe mmap_lock: no mmap_lock or VMA-lock rows ($rows)" test "$
 check "--disable-probe mmap_lock: fallback cells empty (n/a)" \
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "cpu" && $c["fallbacks"] != "" { bad = 1 } END { exit bad }' "$TMP/off.csv"
 "$MMTOP" -b -n 1 -d 0.2 --disable-probe mmap_lock --format json >"$TMP/off.json"
-check "--disable-probe mmap_lock: JSON says why" grep -q '"na":{"faults":null,"mmap_lock":"disabled by --disable-probe","contention":null,"fork":null}' "$TMP/off.json"
+check "--disable-probe mmap_lock: JSON says why" grep -q '"na":{"faults":null,"mmap_lock":"disabled by --disable-probe","contention":null,"fork":null,"pcp":"opt-in: --enable-probe pcp (its events fire once per page)"}' "$TMP/off.json"
 "$MMTOP" -b -n 1 -d 0.2 --disable-probe faults >"$TMP/off.txt"
 check "--disable-probe faults: text shows n/a" grep -q "faults: n/a (disabled by --disable-probe)" "$TMP/off.txt"
 check "--disable-probe faults: mmap_lock still on" grep -q "probes mmap_lock:" "$TMP/off.txt"

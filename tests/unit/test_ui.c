@@ -75,7 +75,7 @@ static void fill(struct snapshot *s)
 	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 4242, .tid = 4243,
 				  .comm = "churner", .write = true,
 				  .site = CALLSITE_MUNMAP, .hold_ns = 2500000 };
-	snprintf(s->na[FAMILY_CONTENTION], 8, "%s", "");
+	snprintf(s->na[FAMILY_PCP], sizeof(s->na[0]), "opt-in");
 	snprintf(s->cont_method, sizeof(s->cont_method), "address table (3 zone locks)");
 	snapshot_sum(s);
 }

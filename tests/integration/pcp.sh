@@ -1,0 +1,62 @@
+# PCP refills and drains against a workload pinned to known CPUs.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "pcp: $why"
+	exit 0
+fi
+set -- $(online_cpus)
+if [ $# -lt 2 ]; then
+	skip "pcp: need two online CPUs, have $#"
+	exit 0
+fi
+first=$1
+shift $(($# - 1))
+last=$1
+sum() { # sum FILE COLUMN KIND ID
+	csv_sum_where "$1" "$2" "\$c[\"kind\"] == \"$3\" && \$c[\"id\"] == $4"
+}
+
+# Both threads on one CPU: the refills are that CPU's (the frees mostly
+# feed its list back, so drains there are not certain).
+start_mmtop_csv "$TMP/one.csv" -d 0.5 --enable-probe pcp
+"$MMTOP" bench pcp --cpu "$last" >"$TMP/one.out"
+stop_mmtop
+here=$(sum "$TMP/one.csv" pcp_refill_pages cpu "$last")
+there=$(sum "$TMP/one.csv" pcp_refill_pages cpu "$first")
+check "one CPU: refills on CPU $last ($here pages), far fewer on CPU $first ($there)" \
+	test "$here" -gt 0 -a "$there" -lt $((here / 10 + 64))
+refill=$(sum "$TMP/one.csv" pcp_refill_pages cpu "$last")
+refills=$(sum "$TMP/one.csv" pcp_refills cpu "$last")
+check "one CPU: refills are bursts of pages ($refills refills for $refill pages)" \
+	test "$refills" -gt 0 -a "$refills" -lt "$refill"
+zones=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "zone" { print $c["zone"] }' "$TMP/one.csv" | sort -u | tr '\n' ' ')
+populated=$(awk '/^Node/ { z = $4 } $1 == "managed" && $2 > 0 { print z }' /proc/zoneinfo | tr '\n' ' ')
+bad=0
+for z in $zones; do
+	case " $populated " in *" $z "*) ;; *) bad=1 ;; esac
+done
+check "pages land in populated zones only (zones: $zones; populated: $populated)" test "$bad" -eq 0
+
+# Allocator on one CPU, freer on the other: one list only empties, the
+# other only fills.
+start_mmtop_csv "$TMP/two.csv" -d 0.5 --enable-probe pcp
+"$MMTOP" bench pcp --cpu "$first,$last" >"$TMP/two.out"
+stop_mmtop
+alloc=$(awk '$1 == 0 { print $3 }' "$TMP/two.out")
+freed=$(awk '$1 == 1 { print $4 }' "$TMP/two.out")
+refill=$(sum "$TMP/two.csv" pcp_refill_pages cpu "$first")
+drain=$(sum "$TMP/two.csv" pcp_drain_pages cpu "$last")
+check "allocator's CPU $first refilled at least half of its $alloc pages ($refill)" \
+	test "$refill" -ge $((alloc / 2))
+check "freer's CPU $last drained at least half of its $freed pages ($drain)" \
+	test "$drain" -ge $((freed / 2))
+other=$(sum "$TMP/two.csv" pcp_drain_pages cpu "$first")
+check "the allocator's CPU $first drained far fewer ($other)" test "$other" -lt $((drain / 10 + 64))
+
+# Off by default: it fires once per page.
+start_mmtop_csv "$TMP/off.csv" -d 0.3
+stop_mmtop
+check "pcp is opt-in: no pcp cells without --enable-probe pcp" \
+	sh -c "! grep -q ';pcp:' '$TMP/off.csv'"
