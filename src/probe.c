@@ -22,7 +22,7 @@
 
 #include "caps.h"
 #include "fault_source.h"
-#include "lock_source.h"
+#include "collect.h"
 #include "perf_counter.h"
 #include "probe.h"
 #include "topology.h"
@@ -378,55 +378,79 @@ static void probe_topology(FILE *f)
 	topology_free(&t);
 }
 
-static bool probe_fault_source(FILE *f)
-{
-	struct fault_source fs;
-	char msg[512] = "";
-	int ret = fault_source_open(&fs, FAULT_SOURCE_AUTO, TP_AUTO, libbpf_num_possible_cpus(),
-				    msg, sizeof(msg));
+/* The families found by opening the collector as the live view does. */
+static const char *const family_items[FAMILY__COUNT] = {
+	[FAMILY_FAULTS] = "default: per-CPU fault counts",
+	[FAMILY_MMAP_LOCK] = "default: mmap_lock waits, holds, call sites",
+	[FAMILY_CONTENTION] = "default: lock contention classes",
+	[FAMILY_FORK] = "default: fork cost",
+	[FAMILY_PCP] = "opt-in: PCP refills and drains",
+};
 
-	if (ret < 0) {
-		item(f, "default: per-CPU fault counts", false, "%s", msg);
-		return false;
-	}
-	item(f, "default: per-CPU fault counts", true, "%s via %s%s%s",
-	     fs.ops->name, probe_name(fs.probe), ret ? ": " : "", ret ? msg : "");
-	fs.ops->close(&fs);
-	return true;
+/* The probe names of @family active in @s, space separated. */
+static void family_probes(const struct snapshot *s, enum probe_family family,
+			  char *buf, size_t len)
+{
+	static const enum probe_family of[PROBE__COUNT] = {
+		[PROBE_FAULTS_TP_BTF] = FAMILY_FAULTS, [PROBE_FAULTS_RAW_TP] = FAMILY_FAULTS,
+		[PROBE_FAULTS_PERF] = FAMILY_FAULTS,
+		[PROBE_MMAP_LOCK_TP_BTF] = FAMILY_MMAP_LOCK,
+		[PROBE_MMAP_LOCK_RAW_TP] = FAMILY_MMAP_LOCK,
+		[PROBE_CONTENTION_TP_BTF] = FAMILY_CONTENTION,
+		[PROBE_CONTENTION_RAW_TP] = FAMILY_CONTENTION,
+		[PROBE_FORK_TP_BTF] = FAMILY_FORK, [PROBE_FORK_RAW_TP] = FAMILY_FORK,
+		[PROBE_PCP_TP_BTF] = FAMILY_PCP, [PROBE_PCP_RAW_TP] = FAMILY_PCP,
+	};
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < PROBE__COUNT && n < len; i++)
+		if (s->probes & (1u << i) && of[i] == family)
+			n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", probe_name(i));
 }
 
-/* The lock families, loaded as the live view loads them. */
-static void probe_lock_families(FILE *f)
+/*
+ * Open the collector with every family, the opt-in ones too, take one
+ * short interval, and report each family. Fault counts are the core: the
+ * default set can run when they can.
+ */
+static bool probe_families(FILE *f)
 {
-	struct topology t;
-	struct lock_source_opts o = {
-		.mmap_lock = true, .contention = true, .slow_ns = NSEC_PER_SEC,
-		.attach = TP_AUTO, .nr_nodes = 1,
+	struct collector_opts o = {
+		.faults = FAULT_SOURCE_AUTO, .attach = TP_AUTO,
+		.enabled = 1u << FAMILY_PCP, .slow_ns = NSEC_PER_SEC,
 	};
-	struct lock_source *ls;
-	char err[256], how[SNAPSHOT_NA_LEN], names[128];
-	uint32_t probes;
+	struct collector c;
+	struct snapshot s;
+	char msg[512] = "", names[128];
+	int i, ret = collector_open(&c, &o, msg, sizeof(msg));
 
-	if (!topology_load(&t)) {
-		o.nr_nodes = t.nr_nodes;
-		topology_free(&t);
+	if (ret < 0 || collector_snapshot_init(&c, &s)) {
+		item(f, family_items[FAMILY_FAULTS], false, "%s", msg);
+		collector_close(&c);
+		return false;
 	}
-	ls = lock_source_open(&o, libbpf_num_possible_cpus(), err, sizeof(err));
-	if (!ls) {
-		item(f, "default: mmap_lock waits, holds, call sites", false, "%s", err);
-		item(f, "default: lock contention classes", false, "%s", err);
-		return;
+	collector_sample(&c, &s);
+	for (i = 0; i < FAMILY__COUNT; i++) {
+		if (s.na[i][0]) {
+			item(f, family_items[i], false, "%s", s.na[i]);
+			continue;
+		}
+		family_probes(&s, i, names, sizeof(names));
+		if (i == FAMILY_CONTENTION)
+			item(f, family_items[i], true, "%s; classified by %s", names, s.cont_method);
+		else if (i == FAMILY_PCP)
+			item(f, family_items[i], true, "%s; %s", names, s.pcp_method);
+		else
+			item(f, family_items[i], true, "%s", names);
 	}
-	probes = lock_source_probes(ls);
-	snprintf(names, sizeof(names), "%s",
-		 probe_name(probes & (1u << PROBE_MMAP_LOCK_TP_BTF) ?
-			    PROBE_MMAP_LOCK_TP_BTF : PROBE_MMAP_LOCK_RAW_TP));
-	item(f, "default: mmap_lock waits, holds, call sites", true, "%s", names);
-	lock_source_describe(ls, how, sizeof(how));
-	item(f, "default: lock contention classes", true, "%s; classified by %s",
-	     probe_name(probes & (1u << PROBE_CONTENTION_TP_BTF) ?
-			PROBE_CONTENTION_TP_BTF : PROBE_CONTENTION_RAW_TP), how);
-	lock_source_close(ls);
+	if (ret > 0)
+		item(f, "fallbacks taken", true, "%s", msg);
+	i = !s.na[FAMILY_FAULTS][0];
+	snapshot_free(&s);
+	collector_close(&c);
+	return i;
 }
 
 static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -466,9 +490,7 @@ int probe_run(FILE *f)
 	probe_test_run_on_cpu(f);
 	probe_perf_faults(f);
 	probe_topology(f);
-	ok = caps && probe_fault_source(f);
-	if (caps)
-		probe_lock_families(f);
+	ok = caps && probe_families(f);
 	btf__free(btf);
 	libbpf_set_print(old);
 	/* Fault counts are the core; other families can be n/a. */

@@ -46,7 +46,7 @@ if [ -n "$id" ]; then
 fi
 for item in "program type fentry" "program type kprobe" "program type tracepoint" \
 	    "BPF ring buffer" "perf software fault counters" "CPUs" "NUMA nodes" \
-	    "BTF /sys/kernel/btf/vmlinux" "default: per-CPU fault counts"; do
+	    "BTF /sys/kernel/btf/vmlinux" "default: per-CPU fault counts" "default: fork cost" "opt-in: PCP refills and drains"; do
 	check "probe reports '$item' with yes/no and a reason" \
 		grep -Eq "^$item .* (yes|no) +[^ ]" "$TMP/probe"
 done
