@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "bench.h"
+#include "proc.h"
 #include "util.h"
 
 struct fork_opts {
@@ -22,22 +23,6 @@ struct fork_opts {
 	unsigned int forks;
 	bool thp;
 };
-
-/* AnonHugePages of this process, in kB; -1 if unknown. */
-static long long anon_huge_kb(void)
-{
-	char line[128];
-	long long kb = -1;
-	FILE *f = fopen("/proc/self/smaps_rollup", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
 
 static bool thp_possible(void)
 {
@@ -80,7 +65,7 @@ static int fork_run(const struct fork_opts *o)
 	printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks\n",
 	       getpid(), (unsigned long long)o->size >> 10,
 	       o->thp ? "THP (MADV_HUGEPAGE)" : "4K pages (MADV_NOHUGEPAGE)",
-	       anon_huge_kb(), o->forks);
+	       (long long)proc_anon_huge_kb(0), o->forks);
 	fflush(stdout);
 	for (i = 0; i < o->forks; i++) {
 		int64_t ns = time_fork();

@@ -414,24 +414,6 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The parent's AnonHugePages now (it is usually still there); -1 if gone. */
-static int64_t thp_kb(int pid)
-{
-	char path[64], line[128];
-	long long kb = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 static const char *syscall_name(__u32 nr)
 {
 	switch (nr) {
@@ -468,7 +450,8 @@ static int on_fork(void *ctx, void *data, size_t size)
 	f->anon_kb = e->rss_anon > 0 ? e->rss_anon * page_kb : 0;
 	f->file_kb = e->rss_file > 0 ? e->rss_file * page_kb : 0;
 	f->shmem_kb = e->rss_shmem > 0 ? e->rss_shmem * page_kb : 0;
-	f->thp_kb = thp_kb(e->pid);
+	/* Read as the record arrives, while the parent is usually alive. */
+	f->thp_kb = proc_anon_huge_kb(e->pid);
 	f->stalled = e->stalled;
 	return 0;
 }

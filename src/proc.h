@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* AnonHugePages of @pid (0: this process) in kB; -1 if it is gone. */
+int64_t proc_anon_huge_kb(int pid);
 /* The process's comm into @buf; -errno if it is gone. */
 int proc_read_comm(int pid, char *buf, size_t len);
 

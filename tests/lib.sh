@@ -40,6 +40,9 @@ within() {
 	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }
 
+# The pid a `mmtop bench` workload prints in its first line.
+pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
+
 # csv_sum_where FILE COLUMN CONDITION: sum of COLUMN over rows for which the
 # awk CONDITION holds; columns are addressed by header name as c["name"].
 csv_sum_where() {

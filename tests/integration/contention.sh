@@ -7,7 +7,6 @@ if [ -n "$why" ]; then
 	skip "contention: $why"
 	exit 0
 fi
-pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
 
 # The address table holds one lock per populated zone, and one pcp lock per
 # populated zone and online CPU.

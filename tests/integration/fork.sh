@@ -6,7 +6,6 @@ if [ -n "$why" ]; then
 	skip "fork: $why"
 	exit 0
 fi
-pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
 col() { # col FILE CONDITION COLUMN: the column's values of matching rows
 	awk -F, -v want="$3" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } $2 { print \$c[want] }" "$1"
 }

@@ -8,7 +8,6 @@ if [ -n "$why" ]; then
 fi
 
 count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
 
 # 1. Call sites: each write acquisition of the churn workload lands in its
 #    class, within 5% (plus the few the C runtime makes).
