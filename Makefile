@@ -32,6 +32,8 @@ UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps run test bench install clean
 .DELETE_ON_ERROR:
+# Generated skeletons and BPF objects are kept: they are slow to rebuild.
+.SECONDARY:
 
 all: mmtop
 

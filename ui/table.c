@@ -125,7 +125,8 @@ void table_finish(struct ui_table *t, struct table_state *ts, const char *filter
 	ts->sort_col = sort_col;	/* < and > move on from here */
 	/* Numbers: the hottest first; text: alphabetical first. */
 	sort_desc = !t->cols[sort_col].text != ts->reverse;
-	qsort(t->order, t->nr_shown, sizeof(*t->order), by_column);
+	if (t->nr_shown > 1)
+		qsort(t->order, t->nr_shown, sizeof(*t->order), by_column);
 	ts->nr_rows = t->nr_shown;
 	if (ts->selected >= t->nr_shown)
 		ts->selected = t->nr_shown - 1;
