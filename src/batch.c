@@ -61,6 +61,8 @@ static int emit(const struct snapshot_source *src, struct snapshot *s,
 	int err;
 
 	src->sample(src->ctx, s);
+	if (!out)
+		return 0;
 	err = output_snapshot(out, s);
 	if (err == -EPIPE)
 		return 1;	/* reader went away (e.g. `| head`): done */
@@ -88,9 +90,11 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline += opts->interval_ns;
-		if (!sleep_until(src, deadline))
+		if (stop_signal || (!opts->no_wait && !sleep_until(src, deadline)))
 			break;
-		ret = emit(src, &s, &out);
+		ret = emit(src, &s, opts->quiet ? NULL : &out);
+		if (!ret && src->failed && src->failed(src->ctx))
+			ret = -1;
 		if (src->done && src->done(src->ctx))
 			break;
 	}

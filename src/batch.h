@@ -3,6 +3,7 @@
 #ifndef MMTOP_BATCH_H
 #define MMTOP_BATCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "output.h"
@@ -12,6 +13,8 @@ struct batch_opts {
 	uint64_t interval_ns;
 	unsigned int count;		/* intervals to print; 0 = until stopped */
 	enum output_format format;
+	bool quiet;			/* no output (recording only) */
+	bool no_wait;			/* replay: no sleeping between intervals */
 };
 
 /* Exit status: 0 (done, or stopped by SIGINT/SIGTERM/SIGHUP), 1 on error. */

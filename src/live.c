@@ -6,7 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/utsname.h>
+
 #include "follow.h"
+#include "recorder.h"
+#include "util.h"
 #include "live.h"
 #include "summary.h"
 #include "ui.h"
@@ -16,7 +20,62 @@ struct live {
 	struct follow follow;
 	bool following;
 	struct summary sum;
+	struct recorder rec;
+	bool recording, rec_failed;
+	const char *rec_path;
 };
+
+/* Append the interval; on a write error stop, the file valid as it is. */
+static void record(struct live *l, const struct snapshot *s)
+{
+	int err = recorder_write(&l->rec, s);
+
+	if (!err)
+		return;
+	fprintf(stderr, "mmtop: recording stopped: %s: %s; it holds its first %lu intervals, intact\n",
+		l->rec_path, strerror(-err), l->rec.frames);
+	recorder_close(&l->rec);
+	l->recording = false;
+	l->rec_failed = true;
+}
+
+static bool live_failed(void *ctx)
+{
+	struct live *l = ctx;
+
+	return l->rec_failed;
+}
+
+/* The recording's header: what the file format lists (mmtop(8)). */
+static int start_recording(struct live *l, const struct live_opts *o)
+{
+	char header[2048], host[256] = "?", err[512];
+	struct utsname u = { 0 };
+	size_t n;
+	int i;
+
+	gethostname(host, sizeof(host) - 1);
+	uname(&u);
+	n = snprintf(header, sizeof(header),
+		     "mmtop_version=%s\nkernel=%s\nhost=%s\nlabel=%s\ncpus=%d\nnodes=%d\nnode_map=",
+		     MMTOP_VERSION, u.release, host, o->label ? o->label : u.release,
+		     l->c.topo.nr_cpus, l->c.topo.nr_nodes);
+	for (i = 0; i < l->c.topo.nr_cpus && n < sizeof(header) - 64; i++)
+		n += snprintf(header + n, sizeof(header) - n, "%s%d", i ? "," : "",
+			      l->c.topo.cpu_node[i]);
+	snprintf(header + n, sizeof(header) - n,
+		 "\nstart_ns=%llu\ninterval_ns=%llu\ncommand=%s\n",
+		 (unsigned long long)clock_ns(CLOCK_REALTIME),
+		 (unsigned long long)o->batch_opts.interval_ns,
+		 o->command ? o->command[0] : "");
+	if (recorder_open(&l->rec, o->record, header, err, sizeof(err))) {
+		fprintf(stderr, "mmtop: cannot record: %s\n", err);
+		return -1;
+	}
+	l->recording = true;
+	l->rec_path = o->record;
+	return 0;
+}
 
 static int live_snapshot_init(void *ctx, struct snapshot *s)
 {
@@ -34,6 +93,8 @@ static void live_sample(void *ctx, struct snapshot *s)
 		follow_update(&l->follow);
 	collector_sample(&l->c, s);
 	summary_add(&l->sum, s);
+	if (l->recording)
+		record(l, s);
 }
 
 static void live_poll(void *ctx)
@@ -85,7 +146,7 @@ int live_run(struct live_opts *o)
 	struct snapshot_source src = {
 		.snapshot_init = live_snapshot_init, .sample = live_sample,
 		.poll = live_poll, .poll_fd = live_poll_fd,
-		.status = live_status, .done = live_done,
+		.status = live_status, .done = live_done, .failed = live_failed,
 	};
 	struct ui_opts uo = { o->batch_opts.interval_ns, o->color, "LIVE" };
 	struct live l;
@@ -105,6 +166,10 @@ int live_run(struct live_opts *o)
 	}
 	if (ret > 0)
 		fprintf(stderr, "mmtop: warning: %s\n", msg);
+	if (o->record && start_recording(&l, o)) {
+		collector_close(&l.c);
+		return 1;
+	}
 	/* Started after the collector: nothing it does is missed. */
 	if (o->command && start_command(&l, o)) {
 		collector_close(&l.c);
@@ -113,6 +178,8 @@ int live_run(struct live_opts *o)
 	ret = o->batch ? batch_run(&o->batch_opts, &src) : ui_run(&uo, &src);
 	if (!o->batch && (l.following || o->pids.active))
 		summary_print(&l.sum, stdout, l.following ? l.follow.note : "followed processes");
+	if (l.recording)
+		recorder_close(&l.rec);
 	collector_close(&l.c);
-	return ret;
+	return ret || l.rec_failed ? 1 : 0;
 }

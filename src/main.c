@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 
 #include "live.h"
+#include "replay_source.h"
 #include "bench.h"
 #include "caps.h"
 #include "probe.h"
@@ -17,6 +18,10 @@
 static const char usage_text[] =
 "usage: mmtop [OPTIONS] [-- COMMAND [ARGS]]\n"
 "                                       live view of memory-management contention\n"
+"       mmtop record -o FILE [OPTIONS] [-- COMMAND]\n"
+"                                       record snapshots to FILE\n"
+"       mmtop replay [-b] [-f FORMAT] FILE\n"
+"                                       show or print a recording\n"
 "       mmtop probe                     what the running kernel offers\n"
 "       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
 "       mmtop bench churn [CHURN OPTIONS]\n"
@@ -49,6 +54,9 @@ static const char usage_text[] =
 "                            (repeatable); its cells show n/a\n"
 "      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
 "                            tp_btf or raw_tp\n"
+"  -o, --output FILE         record: the recording to write (mode 0600)\n"
+"      --duration DURATION   stop after this long (e.g. 30s, 5m)\n"
+"      --label LABEL         record: a name for the run (default: kernel)\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -152,6 +160,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'U' },
+		{ "label", required_argument, NULL, 'L' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -170,10 +181,20 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 	int opt;
 
 	/* '+': stop at the first non-option, the subcommand. */
-	while ((opt = getopt_long(argc, argv, "+bd:n:f:p:vhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+bd:n:f:p:o:vhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
-			o->batch = true;
+			o->batch = o->print = true;
+			break;
+		case 'o':
+			o->record = optarg;
+			break;
+		case 'U':
+			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
+				return usage_error("invalid duration '%s'", optarg);
+			break;
+		case 'L':
+			o->label = optarg;
 			break;
 		case 'C':
 			o->color = false;
@@ -190,6 +211,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 		case 'f':
 			if (output_format_parse(optarg, &o->batch_opts.format))
 				return usage_error("unknown format '%s' (text, csv, json)", optarg);
+			o->print = true;
 			break;
 		case 'F':
 			if (fault_source_parse(optarg, &o->collect.faults))
@@ -231,6 +253,56 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 	return -1;
 }
 
+/* The command after the options, or NULL; "--" starts a command to follow. */
+static const char *subcommand(int argc, char **argv, struct live_opts *o)
+{
+	const char *cmd = optind < argc ? argv[optind] : NULL;
+
+	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		o->command = argv + optind;
+		return NULL;
+	}
+	return cmd;
+}
+
+/* mmtop record -o FILE [OPTIONS] [-- COMMAND]: batch, quiet unless asked. */
+static int record_main(int argc, char **argv, struct live_opts *o)
+{
+	int ret;
+
+	optind = 1;
+	ret = parse_options(argc, argv, o);
+	if (ret >= 0)
+		return ret;
+	if (subcommand(argc, argv, o) && !o->command)
+		return usage_error("record takes options and -- COMMAND only");
+	if (!o->record)
+		return usage_error("record needs -o FILE");
+	o->batch = true;
+	o->batch_opts.quiet = !o->print;
+	return -1;
+}
+
+/* mmtop replay [-b] [-f FORMAT] [-d SECONDS] FILE */
+static int replay_main(int argc, char **argv, struct live_opts *o)
+{
+	struct replay_opts r;
+	int ret;
+
+	o->batch_opts.interval_ns = 0;
+	optind = 1;
+	ret = parse_options(argc, argv, o);
+	if (ret >= 0)
+		return ret;
+	if (optind + 1 != argc)
+		return usage_error("replay takes one recording");
+	r = (struct replay_opts){
+		.path = argv[optind], .batch = o->batch, .color = o->color,
+		.batch_opts = o->batch_opts,
+	};
+	return replay_run(&r);
+}
+
 int main(int argc, char **argv)
 {
 	struct live_opts o = {
@@ -249,21 +321,26 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	libbpf_set_print(libbpf_print);
-	/* getopt stops at "--": what follows is the command to follow. */
-	cmd = optind < argc ? argv[optind] : NULL;
-	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		if (!cmd)
-			return usage_error("-- needs a command");
-		o.command = argv + optind;
-		cmd = NULL;
-	}
+	cmd = subcommand(argc, argv, &o);
+	if (o.command && !o.command[0])
+		return usage_error("-- needs a command");
 	if (cmd && !strcmp(cmd, "bench"))
 		return bench_main(argc - optind - 1, argv + optind + 1);
 	if (cmd && !strcmp(cmd, "probe"))
 		return optind + 1 < argc ? usage_error("probe takes no arguments") :
 		       probe_run(stdout);
-	if (cmd)
+	if (cmd && !strcmp(cmd, "replay"))
+		return replay_main(argc - optind, argv + optind, &o);
+	if (cmd && !strcmp(cmd, "record")) {
+		ret = record_main(argc - optind, argv + optind, &o);
+		if (ret >= 0)
+			return ret;
+	} else if (cmd) {
 		return usage_error("unknown command '%s'", cmd);
+	}
+	if (o.duration_ns)
+		o.batch_opts.count = (o.duration_ns + o.batch_opts.interval_ns - 1) /
+				     o.batch_opts.interval_ns;
 	ret = need_tracing_caps();
 	if (!ret)
 		ret = live_run(&o);

@@ -26,6 +26,8 @@ struct snapshot_source {
 	const char *(*status)(void *ctx);
 	/* Nothing more to come (the followed command has exited). */
 	bool (*done)(void *ctx);
+	/* A sink behind the source failed (a recording hit a full disk). */
+	bool (*failed)(void *ctx);
 };
 
 #endif

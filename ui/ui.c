@@ -160,9 +160,11 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 		if (clock_ns(CLOCK_MONOTONIC) < deadline)
 			continue;
 		/* Collected even when paused: only the view freezes. */
-		src->sample(src->ctx, latest);
-		if (!st->paused)
-			ui_state_push(st, latest);
+		if (!src->done || !src->done(src->ctx)) {
+			src->sample(src->ctx, latest);
+			if (!st->paused)
+				ui_state_push(st, latest);
+		}
 		snprintf(st->status, sizeof(st->status), "%s", src->status(src->ctx));
 		deadline += st->interval_ns;
 		dirty = true;

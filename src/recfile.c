@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshots to bytes and back. The reader trusts nothing: every read is
+ * bounds-checked, every count is checked against the bytes left before
+ * anything is allocated, and enum values out of range are mapped to safe
+ * ones. Fields added later go at the end of a payload: readers ignore
+ * what they do not know.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "recfile.h"
+
+#define MAX_CPUS 8192
+#define MAX_NODES 1024
+
+void rec_buf_free(struct rec_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+static void put(struct rec_buf *b, const void *p, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = (b->cap ? b->cap * 2 : 4096) + n;
+		unsigned char *d = realloc(b->data, cap);
+
+		if (!d) {
+			b->failed = true;
+			return;
+		}
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+/* Little-endian, whatever the host. */
+static void put_u64(struct rec_buf *b, uint64_t v)
+{
+	unsigned char x[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		x[i] = v >> (8 * i);
+	put(b, x, 8);
+}
+
+static void put_u32(struct rec_buf *b, uint32_t v)
+{
+	unsigned char x[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	put(b, x, 4);
+}
+
+static void put_u8(struct rec_buf *b, uint8_t v)
+{
+	put(b, &v, 1);
+}
+
+static void put_str(struct rec_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	put_u32(b, n);
+	put(b, s, n);
+}
+
+static void put_hist(struct rec_buf *b, const struct hist *h)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		put_u64(b, h->bucket[i]);
+}
+
+static void put_pcp(struct rec_buf *b, const struct pcp_counts *p)
+{
+	put_u64(b, p->refills);
+	put_u64(b, p->refill_pages);
+	put_u64(b, p->drains);
+	put_u64(b, p->drain_pages);
+	put_u64(b, p->buddy_pages);
+}
+
+static void put_rows(struct rec_buf *b, const struct snapshot *s)
+{
+	int i;
+
+	put_u32(b, s->zones.nr);
+	for (i = 0; i < s->zones.nr; i++) {
+		put_u32(b, s->zones.v[i].node);
+		put_str(b, s->zones.v[i].name);
+		put_pcp(b, &s->zones.v[i].pcp);
+	}
+	put_u32(b, s->locks.nr);
+	for (i = 0; i < s->locks.nr; i++) {
+		const struct lock_row *r = &s->locks.v[i];
+
+		put_u32(b, r->pid);
+		put_str(b, r->comm);
+		put_u8(b, r->write);
+		put_u8(b, r->foreign);
+		put_u32(b, r->site);
+		put_str(b, r->symbol);
+		put_u64(b, r->acquired);
+		put_u64(b, r->failed);
+		put_u64(b, r->holds);
+		put_u64(b, r->wait_ns);
+		put_u64(b, r->hold_ns);
+		put_u64(b, r->wait_max_ns);
+		put_u64(b, r->hold_max_ns);
+		put_hist(b, &r->wait);
+		put_hist(b, &r->hold);
+	}
+	put_u32(b, s->vmas.nr);
+	for (i = 0; i < s->vmas.nr; i++) {
+		put_u32(b, s->vmas.v[i].pid);
+		put_str(b, s->vmas.v[i].comm);
+		put_u64(b, s->vmas.v[i].faults);
+		put_u64(b, s->vmas.v[i].fallbacks);
+		put_u64(b, s->vmas.v[i].anon);
+	}
+	put_u32(b, s->events.nr);
+	for (i = 0; i < s->events.nr; i++) {
+		const struct slow_event *e = &s->events.v[i];
+
+		put_u64(b, e->wall_ns);
+		put_u32(b, e->pid);
+		put_u32(b, e->tid);
+		put_u32(b, e->cpu);
+		put_str(b, e->comm);
+		put_u8(b, e->contention);
+		put_u32(b, e->cls);
+		put_u8(b, e->write);
+		put_u8(b, e->foreign);
+		put_u32(b, e->site);
+		put_str(b, e->symbol);
+		put_u64(b, e->wait_ns);
+		put_u64(b, e->hold_ns);
+	}
+	put_u32(b, s->conts.nr);
+	for (i = 0; i < s->conts.nr; i++) {
+		const struct cont_row *r = &s->conts.v[i];
+
+		put_u32(b, r->cls);
+		put_u8(b, r->by_address);
+		put_u32(b, r->pid);
+		put_str(b, r->comm);
+		put_str(b, r->caller);
+		put_str(b, r->type);
+		put_str(b, r->mode);
+		put_u64(b, r->count);
+		put_u64(b, r->wait_ns);
+		put_u64(b, r->wait_max_ns);
+		put_hist(b, &r->wait);
+	}
+	put_u32(b, s->forks.nr);
+	for (i = 0; i < s->forks.nr; i++) {
+		const struct fork_row *f = &s->forks.v[i];
+
+		put_u64(b, f->wall_ns);
+		put_u32(b, f->pid);
+		put_u32(b, f->tid);
+		put_u32(b, f->child);
+		put_str(b, f->comm);
+		put_str(b, f->syscall);
+		put_u64(b, f->latency_ns);
+		put_u64(b, f->dup_hold_ns);
+		put_u64(b, f->anon_kb);
+		put_u64(b, f->file_kb);
+		put_u64(b, f->shmem_kb);
+		put_u64(b, f->thp_kb);
+		put_u32(b, f->stalled);
+	}
+}
+
+void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
+{
+	int i;
+
+	put_u64(b, s->seq);
+	put_u64(b, s->wall_ns);
+	put_u64(b, s->interval_ns);
+	put_u64(b, s->slow_ns);
+	put_u32(b, s->probes);
+	put_u32(b, s->nr_cpus);
+	put_u32(b, s->nr_nodes);
+	put_u32(b, DROP__COUNT);
+	for (i = 0; i < DROP__COUNT; i++)
+		put_u64(b, s->drops[i]);
+	put_u32(b, FAMILY__COUNT);
+	for (i = 0; i < FAMILY__COUNT; i++)
+		put_str(b, s->na[i]);
+	put_str(b, s->cont_method);
+	put_str(b, s->pcp_method);
+	for (i = 0; i < s->nr_cpus; i++) {
+		const struct cpu_sample *c = &s->cpus[i];
+
+		put_u8(b, c->online);
+		put_u32(b, c->node);
+		put_u64(b, c->faults.min_flt);
+		put_u64(b, c->faults.maj_flt);
+		put_u64(b, c->fallbacks);
+		put_u64(b, c->anon);
+		put_pcp(b, &c->pcp);
+	}
+	put_rows(b, s);
+}
+
+void rec_put_frame(struct rec_buf *out, uint32_t type, const struct rec_buf *payload)
+{
+	size_t start = out->len;
+	uint32_t crc;
+
+	put_u32(out, type);
+	put_u32(out, payload->len);
+	put(out, payload->data, payload->len);
+	if (out->failed || payload->failed) {
+		out->failed = true;
+		return;
+	}
+	crc = crc32_update(0, out->data + start, out->len - start);
+	put_u32(out, crc);
+}
+
+/* The reading side: a cursor that fails once and stays failed. */
+struct cursor {
+	const unsigned char *p;
+	size_t left;
+	bool bad;
+};
+
+static bool take(struct cursor *c, void *dst, size_t n)
+{
+	if (c->bad || n > c->left) {
+		c->bad = true;
+		memset(dst, 0, n);
+		return false;
+	}
+	memcpy(dst, c->p, n);
+	c->p += n;
+	c->left -= n;
+	return true;
+}
+
+static uint64_t get_u64(struct cursor *c)
+{
+	unsigned char x[8];
+	uint64_t v = 0;
+	int i;
+
+	take(c, x, 8);
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | x[i];
+	return v;
+}
+
+static uint32_t get_u32(struct cursor *c)
+{
+	unsigned char x[4];
+
+	take(c, x, 4);
+	return x[0] | x[1] << 8 | x[2] << 16 | (uint32_t)x[3] << 24;
+}
+
+static uint8_t get_u8(struct cursor *c)
+{
+	uint8_t v;
+
+	take(c, &v, 1);
+	return v;
+}
+
+/* A string into @dst (truncated to fit, always terminated). */
+static void get_str(struct cursor *c, char *dst, size_t size)
+{
+	uint32_t n = get_u32(c);
+
+	dst[0] = '\0';
+	if (c->bad || n > c->left) {
+		c->bad = true;
+		return;
+	}
+	memcpy(dst, c->p, n < size ? n : size - 1);
+	dst[n < size ? n : size - 1] = '\0';
+	c->p += n;
+	c->left -= n;
+}
+
+static void get_hist(struct cursor *c, struct hist *h)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		h->bucket[i] = get_u64(c);
+}
+
+static void get_pcp(struct cursor *c, struct pcp_counts *p)
+{
+	p->refills = get_u64(c);
+	p->refill_pages = get_u64(c);
+	p->drains = get_u64(c);
+	p->drain_pages = get_u64(c);
+	p->buddy_pages = get_u64(c);
+}
+
+/* A row count: each row takes at least one byte, so more is corruption. */
+static int get_count(struct cursor *c)
+{
+	uint32_t n = get_u32(c);
+
+	if (n > c->left) {
+		c->bad = true;
+		return 0;
+	}
+	return n;
+}
+
+#define GET_ROWS(c, arr, n, body)					\
+	do {								\
+		int n_ = get_count(c), i_;				\
+		for (i_ = 0; i_ < n_ && !(c)->bad; i_++) {		\
+			__typeof__((arr).v) n = snapshot_push(&(arr));	\
+			if (!n) {					\
+				(c)->bad = true;			\
+				break;					\
+			}						\
+			body;						\
+		}							\
+	} while (0)
+
+static uint32_t below(uint32_t v, uint32_t limit, uint32_t fallback)
+{
+	return v < limit ? v : fallback;
+}
+
+static void get_rows(struct cursor *c, struct snapshot *s)
+{
+	GET_ROWS(c, s->zones, z, {
+		z->node = (int32_t)get_u32(c);
+		get_str(c, z->name, sizeof(z->name));
+		get_pcp(c, &z->pcp);
+	});
+	GET_ROWS(c, s->locks, r, {
+		r->pid = get_u32(c);
+		get_str(c, r->comm, sizeof(r->comm));
+		r->write = get_u8(c);
+		r->foreign = get_u8(c);
+		r->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
+		get_str(c, r->symbol, sizeof(r->symbol));
+		r->acquired = get_u64(c);
+		r->failed = get_u64(c);
+		r->holds = get_u64(c);
+		r->wait_ns = get_u64(c);
+		r->hold_ns = get_u64(c);
+		r->wait_max_ns = get_u64(c);
+		r->hold_max_ns = get_u64(c);
+		get_hist(c, &r->wait);
+		get_hist(c, &r->hold);
+	});
+	GET_ROWS(c, s->vmas, v, {
+		v->pid = get_u32(c);
+		get_str(c, v->comm, sizeof(v->comm));
+		v->faults = (int64_t)get_u64(c);
+		v->fallbacks = get_u64(c);
+		v->anon = get_u64(c);
+	});
+	GET_ROWS(c, s->events, e, {
+		e->wall_ns = get_u64(c);
+		e->pid = get_u32(c);
+		e->tid = get_u32(c);
+		e->cpu = get_u32(c);
+		get_str(c, e->comm, sizeof(e->comm));
+		e->contention = get_u8(c);
+		e->cls = below(get_u32(c), CONT_CLASS__COUNT, CONT_CLASS_OTHER);
+		e->write = get_u8(c);
+		e->foreign = get_u8(c);
+		e->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
+		get_str(c, e->symbol, sizeof(e->symbol));
+		e->wait_ns = get_u64(c);
+		e->hold_ns = get_u64(c);
+	});
+	GET_ROWS(c, s->conts, r, {
+		r->cls = below(get_u32(c), CONT_CLASS__COUNT, CONT_CLASS_OTHER);
+		r->by_address = get_u8(c);
+		r->pid = get_u32(c);
+		get_str(c, r->comm, sizeof(r->comm));
+		get_str(c, r->caller, sizeof(r->caller));
+		get_str(c, r->type, sizeof(r->type));
+		get_str(c, r->mode, sizeof(r->mode));
+		r->count = get_u64(c);
+		r->wait_ns = get_u64(c);
+		r->wait_max_ns = get_u64(c);
+		get_hist(c, &r->wait);
+	});
+	GET_ROWS(c, s->forks, f, {
+		f->wall_ns = get_u64(c);
+		f->pid = get_u32(c);
+		f->tid = get_u32(c);
+		f->child = get_u32(c);
+		get_str(c, f->comm, sizeof(f->comm));
+		get_str(c, f->syscall, sizeof(f->syscall));
+		f->latency_ns = get_u64(c);
+		f->dup_hold_ns = get_u64(c);
+		f->anon_kb = (int64_t)get_u64(c);
+		f->file_kb = (int64_t)get_u64(c);
+		f->shmem_kb = (int64_t)get_u64(c);
+		f->thp_kb = (int64_t)get_u64(c);
+		f->stalled = get_u32(c);
+	});
+}
+
+int rec_get_snapshot(const unsigned char *p, size_t len, struct snapshot *s)
+{
+	struct cursor c = { p, len, false };
+	uint64_t seq = get_u64(&c), wall = get_u64(&c), interval = get_u64(&c);
+	uint64_t slow = get_u64(&c);
+	uint32_t probes = get_u32(&c), cpus = get_u32(&c), nodes = get_u32(&c), n, i;
+
+	if (c.bad || !cpus || cpus > MAX_CPUS || !nodes || nodes > MAX_NODES ||
+	    snapshot_init(s, cpus, nodes))
+		return -1;
+	s->seq = seq;
+	s->wall_ns = wall;
+	s->interval_ns = interval;
+	s->slow_ns = slow;
+	s->probes = probes;
+	n = get_u32(&c);
+	for (i = 0; i < n && !c.bad; i++) {
+		uint64_t v = get_u64(&c);
+
+		if (i < DROP__COUNT)
+			s->drops[i] = v;
+	}
+	n = get_u32(&c);
+	for (i = 0; i < n && !c.bad; i++) {
+		char na[SNAPSHOT_NA_LEN];
+
+		get_str(&c, na, sizeof(na));
+		if (i < FAMILY__COUNT)
+			memcpy(s->na[i], na, sizeof(na));
+	}
+	get_str(&c, s->cont_method, sizeof(s->cont_method));
+	get_str(&c, s->pcp_method, sizeof(s->pcp_method));
+	for (i = 0; i < cpus && !c.bad; i++) {
+		struct cpu_sample *cs = &s->cpus[i];
+
+		cs->online = get_u8(&c);
+		cs->node = below(get_u32(&c), nodes, 0);
+		cs->faults.min_flt = get_u64(&c);
+		cs->faults.maj_flt = get_u64(&c);
+		cs->fallbacks = get_u64(&c);
+		cs->anon = get_u64(&c);
+		get_pcp(&c, &cs->pcp);
+	}
+	get_rows(&c, s);
+	if (c.bad) {
+		snapshot_free(s);
+		return -1;
+	}
+	/* Nodes and totals are sums of what was read. */
+	snapshot_sum(s);
+	return 0;
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recfile.h"
+#include "recorder.h"
+
+/* All of @len, or -errno (a short write is retried, an error is not). */
+static int write_all(int fd, const void *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p = (const char *)p + n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int append(struct recorder *r, uint32_t type, const struct rec_buf *payload)
+{
+	struct rec_buf frame = { 0 };
+	int err;
+
+	rec_put_frame(&frame, type, payload);
+	err = frame.failed ? -ENOMEM : write_all(r->fd, frame.data, frame.len);
+	if (!err) {
+		r->good += frame.len;
+	} else if (ftruncate(r->fd, r->good)) {
+		/* The reader drops a torn tail anyway. */
+	}
+	rec_buf_free(&frame);
+	return err;
+}
+
+int recorder_open(struct recorder *r, const char *path, const char *header,
+		  char *err, size_t errlen)
+{
+	unsigned char start[REC_FILE_HEADER] = REC_MAGIC;
+	struct rec_buf text = { .data = (unsigned char *)header, .len = strlen(header) };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (r->fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	start[8] = REC_MAJOR;
+	start[10] = REC_MINOR;
+	ret = write_all(r->fd, start, sizeof(start));
+	if (!ret) {
+		r->good = sizeof(start);
+		ret = append(r, REC_HEADER, &text);
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		recorder_close(r);
+		return -1;
+	}
+	return 0;
+}
+
+int recorder_write(struct recorder *r, const struct snapshot *s)
+{
+	struct rec_buf payload = { 0 };
+	int err;
+
+	rec_put_snapshot(&payload, s);
+	err = payload.failed ? -ENOMEM : append(r, REC_SNAPSHOT, &payload);
+	rec_buf_free(&payload);
+	if (!err)
+		r->frames++;
+	return err;
+}
+
+void recorder_close(struct recorder *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}

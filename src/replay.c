@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "crc32.h"
+#include "recfile.h"
+#include "replay.h"
+
+static uint32_t le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+enum frame_check {
+	FRAME_OK,
+	FRAME_SHORT,		/* runs past the end of the file */
+	FRAME_BAD,		/* bad length or CRC */
+};
+
+static enum frame_check check(const struct rec_reader *r, size_t off)
+{
+	size_t left = r->size - off;
+	uint32_t len;
+
+	if (left < REC_FRAME_OVERHEAD)
+		return FRAME_SHORT;
+	len = le32(r->map + off + 4);
+	if (len > REC_MAX_FRAME)
+		return FRAME_BAD;
+	if (len > left - REC_FRAME_OVERHEAD)
+		return FRAME_SHORT;
+	if (crc32_update(0, r->map + off, 8 + len) != le32(r->map + off + 8 + len))
+		return FRAME_BAD;
+	return FRAME_OK;
+}
+
+/* The next offset after @off where a valid frame starts, or the size. */
+static size_t resync(const struct rec_reader *r, size_t off)
+{
+	for (off++; off + REC_FRAME_OVERHEAD <= r->size; off++)
+		if (check(r, off) == FRAME_OK)
+			return off;
+	return r->size;
+}
+
+static void report(struct rec_reader *r, size_t off, const char *why, size_t next)
+{
+	r->damaged++;
+	if (!r->warn)
+		return;
+	if (next < r->size)
+		fprintf(r->warn, "mmtop: recording damaged at offset %zu (%s): skipped %zu bytes to the next valid frame\n",
+			off, why, next - off);
+	else
+		fprintf(r->warn, "mmtop: recording damaged at offset %zu (%s): nothing valid after it\n",
+			off, why);
+}
+
+/*
+ * The next valid frame from r->off: its offset in *@at, or false at the
+ * end. A frame running past the end with nothing valid after it is a torn
+ * tail (a killed recorder): dropped with a warning.
+ */
+static bool next_frame(struct rec_reader *r, size_t *at)
+{
+	while (r->off < r->size) {
+		enum frame_check c = check(r, r->off);
+		size_t next;
+
+		if (c == FRAME_OK) {
+			*at = r->off;
+			r->off += REC_FRAME_OVERHEAD + le32(r->map + r->off + 4);
+			return true;
+		}
+		next = resync(r, r->off);
+		if (c == FRAME_SHORT && next == r->size) {
+			if (r->warn)
+				fprintf(r->warn, "mmtop: recording ends with a torn frame at offset %zu (%zu bytes): ignored\n",
+					r->off, r->size - r->off);
+			r->off = r->size;
+			return false;
+		}
+		report(r, r->off, c == FRAME_SHORT ? "length past the end" :
+		       "bad length or CRC", next);
+		r->off = next;
+	}
+	return false;
+}
+
+int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
+	     size_t errlen)
+{
+	struct stat st;
+	size_t at;
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	r->warn = warn;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_size < REC_FILE_HEADER ||
+	    (r->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		snprintf(err, errlen, "%s: not an mmtop recording (too short)", path);
+		r->map = NULL;
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	r->size = st.st_size;
+	if (memcmp(r->map, REC_MAGIC, 8)) {
+		snprintf(err, errlen, "%s: not an mmtop recording (no MMTOPREC magic)", path);
+		rec_close(r);
+		return -1;
+	}
+	r->major = r->map[8] | r->map[9] << 8;
+	r->minor = r->map[10] | r->map[11] << 8;
+	if (r->major > REC_MAJOR) {
+		snprintf(err, errlen, "%s: recording format %u.%u is newer than this mmtop reads (%u.%u)",
+			 path, r->major, r->minor, REC_MAJOR, REC_MINOR);
+		rec_close(r);
+		return -2;
+	}
+	r->off = REC_FILE_HEADER;
+	/* The header frame if it is intact; snapshots are readable without. */
+	if (check(r, r->off) == FRAME_OK && le32(r->map + r->off) == REC_HEADER &&
+	    next_frame(r, &at)) {
+		uint32_t len = le32(r->map + at + 4);
+
+		len = len < sizeof(r->header) - 1 ? len : sizeof(r->header) - 1;
+		memcpy(r->header, r->map + at + 8, len);
+	}
+	return 0;
+}
+
+int rec_next(struct rec_reader *r, struct snapshot *s)
+{
+	size_t at;
+
+	snapshot_free(s);
+	while (next_frame(r, &at)) {
+		uint32_t type = le32(r->map + at), len = le32(r->map + at + 4);
+
+		if (type != REC_SNAPSHOT)
+			continue;	/* a header, or a type from a newer minor */
+		if (!rec_get_snapshot(r->map + at + 8, len, s))
+			return 1;
+		report(r, at, "malformed snapshot", r->off);
+	}
+	return 0;
+}
+
+void rec_close(struct rec_reader *r)
+{
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	r->map = NULL;
+}
+
+const char *rec_header(const struct rec_reader *r, const char *key, char *buf,
+		       size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = r->header;
+
+	buf[0] = '\0';
+	for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, "\n");
+
+			snprintf(buf, len, "%.*s", (int)n, p + klen + 1);
+			break;
+		}
+	}
+	return buf;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a recording, whatever state it is in: a torn last frame is
+ * dropped with one warning; a damaged frame in the middle is reported
+ * (offset, reason) and skipped by finding the next valid frame; unknown
+ * frame types are skipped; a newer major version is refused.
+ */
+#ifndef MMTOP_REPLAY_H
+#define MMTOP_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "snapshot.h"
+
+struct rec_reader {
+	const unsigned char *map;
+	size_t size, off;
+	unsigned int major, minor;
+	char header[4096];		/* the HEADER frame's text */
+	FILE *warn;			/* where damage is reported */
+	unsigned long damaged;		/* frames reported */
+};
+
+/* 0; -1 with @err (unreadable, not a recording); -2 for a newer major. */
+int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
+	     size_t errlen);
+/* The next snapshot: 1, or 0 at the end. @s: zeroed or a previous one. */
+int rec_next(struct rec_reader *r, struct snapshot *s);
+void rec_close(struct rec_reader *r);
+/* The value of @key in the header, or "". */
+const char *rec_header(const struct rec_reader *r, const char *key, char *buf,
+		       size_t len);
+
+#endif

@@ -1,0 +1,90 @@
+# Recordings: replay gives back what was shown live; damage of every kind
+# is survived and reported.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "record: $why"
+	exit 0
+fi
+# frames FILE: intervals replay -b prints (one "total" row each).
+frames() { "$MMTOP" replay -b -f csv "$1" 2>"$TMP/replay.err" | grep -c ',total,'; }
+
+# 1. Five seconds of pft: replay prints exactly what the recorder printed.
+"$MMTOP" record -o "$TMP/pft.rec" -d 0.5 --duration 5 -f csv >"$TMP/live.csv" &
+rec=$!
+sleep 1
+"$MMTOP" bench pft -t 2 -s 128M -r 2 >/dev/null
+wait $rec
+check "record exits 0" test $? -eq 0
+check "the recording is private (0600)" test "$(stat -c %a "$TMP/pft.rec")" = 600
+"$MMTOP" replay -b -f csv "$TMP/pft.rec" >"$TMP/replay.csv"
+check "replay -b exits 0" test $? -eq 0
+check "replay -b output equals the live output (10 intervals)" cmp -s "$TMP/live.csv" "$TMP/replay.csv"
+check "10 intervals recorded" test "$(grep -c ',total,' "$TMP/replay.csv")" -eq 10
+live=$(csv_sum "$TMP/live.csv" total -1)
+again=$(csv_sum "$TMP/replay.csv" total -1)
+check "fault totals equal ($live = $again)" test "$live" -eq "$again" -a "$live" -gt 65536
+"$MMTOP" replay -b -f json "$TMP/pft.rec" >"$TMP/replay.json"
+check "replay -b --format json: one object per interval" test "$(wc -l <"$TMP/replay.json")" -eq 10
+
+# 2. A recorder killed with SIGKILL: every complete frame is read.
+"$MMTOP" record -o "$TMP/killed.rec" -d 0.2 &
+rec=$!
+sleep 1.5
+kill -KILL $rec
+wait $rec 2>/dev/null
+n=$(frames "$TMP/killed.rec")
+check "SIGKILLed recording: its intervals replay ($n)" test "$n" -ge 3
+size=$(stat -c %s "$TMP/killed.rec")
+head -c $((size - 7)) "$TMP/killed.rec" >"$TMP/torn.rec"
+m=$(frames "$TMP/torn.rec")
+check "torn last frame: the others replay ($m = $n - 1)" test "$m" -eq $((n - 1))
+check "torn last frame: one warning" test "$(grep -c 'torn frame' "$TMP/replay.err")" -eq 1
+"$MMTOP" replay -b "$TMP/torn.rec" >/dev/null 2>&1
+check "torn last frame: exit 0" test $? -eq 0
+
+# 3. Bytes flipped in a middle frame: reported, the later frames replay.
+total=$(frames "$TMP/pft.rec")
+off=$(($(stat -c %s "$TMP/pft.rec") / 2))
+cp "$TMP/pft.rec" "$TMP/flipped.rec"
+printf '\377\377\377\377' | dd of="$TMP/flipped.rec" bs=1 seek=$off conv=notrunc 2>/dev/null
+m=$(frames "$TMP/flipped.rec")
+check "flipped middle frame: the other $((total - 1)) intervals replay ($m)" test "$m" -eq $((total - 1))
+check "flipped middle frame: reported with its offset" grep -q "damaged at offset [0-9]* (bad length or CRC)" "$TMP/replay.err"
+
+# 4. Cut at many offsets: never a crash, never a hang.
+size=$(stat -c %s "$TMP/killed.rec")
+crashes=0
+for cut in $(seq 0 $((size / 97 + 1)) "$size"); do
+	head -c "$cut" "$TMP/killed.rec" >"$TMP/cut.rec"
+	timeout 10 "$MMTOP" replay -b "$TMP/cut.rec" >/dev/null 2>&1
+	rc=$?
+	[ $rc -le 2 ] || crashes=$((crashes + 1))
+done
+check "truncated at ~100 offsets: no crash or hang ($crashes)" test "$crashes" -eq 0
+
+# 5. A newer major version is refused, naming both.
+cp "$TMP/pft.rec" "$TMP/future.rec"
+printf '\002' | dd of="$TMP/future.rec" bs=1 seek=8 conv=notrunc 2>/dev/null
+"$MMTOP" replay -b "$TMP/future.rec" >/dev/null 2>"$TMP/future.err"
+rc=$?
+check "newer major version: exit 2 (got $rc)" test "$rc" -eq 2
+check "newer major version: names both versions" grep -q "format 2.0 is newer than this mmtop reads (1.0)" "$TMP/future.err"
+"$MMTOP" replay -b /etc/hostname >/dev/null 2>"$TMP/not.err"
+check "not a recording: exit 1 with a reason" sh -c "test $? -eq 1 && grep -q 'not an mmtop recording' '$TMP/not.err'"
+
+# 6. A full disk: the recording stops with a message, intact up to there.
+mkdir -p "$TMP/small"
+if mount -t tmpfs -o size=8k tmpfs "$TMP/small" 2>/dev/null; then
+	"$MMTOP" record -o "$TMP/small/full.rec" -d 0.1 --duration 4 >/dev/null 2>"$TMP/full.err"
+	rc=$?
+	check "full disk: record exits 1 (got $rc)" test "$rc" -eq 1
+	check "full disk: says the recording stopped and why" grep -q "recording stopped: .*No space left on device" "$TMP/full.err"
+	n=$(frames "$TMP/small/full.rec")
+	check "full disk: the file replays cleanly ($n intervals, no damage)" \
+		test "$n" -ge 1 -a ! -s "$TMP/replay.err"
+	umount "$TMP/small"
+else
+	skip "full disk: cannot mount a small tmpfs here"
+fi

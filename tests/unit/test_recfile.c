@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recording payload: a snapshot with every kind of row survives the
+ * trip to bytes and back, and damaged payloads are refused, not trusted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "recfile.h"
+#include "unit.h"
+#include "util.h"
+
+static void fill(struct snapshot *s)
+{
+	snapshot_init(s, 3, 2);
+	s->seq = 7;
+	s->wall_ns = 1700000000ULL * NSEC_PER_SEC;
+	s->interval_ns = NSEC_PER_SEC / 2;
+	s->slow_ns = 1000000;
+	s->probes = 0x1f;
+	s->drops[DROP_READ] = 3;
+	snprintf(s->na[FAMILY_PCP], sizeof(s->na[0]), "opt-in");
+	snprintf(s->cont_method, sizeof(s->cont_method), "address table");
+	s->cpus[0] = (struct cpu_sample){ .online = true, .faults = { 100, 2 }, .fallbacks = 4 };
+	s->cpus[1] = (struct cpu_sample){ .online = true, .node = 1, .faults = { 50, 0 }, .anon = 1 };
+	s->cpus[2] = (struct cpu_sample){ .node = 1 };
+	*(struct lock_row *)snapshot_push(&s->locks) = (struct lock_row){
+		.pid = 42, .comm = "a,\"b\"", .write = true, .site = CALLSITE_OTHER,
+		.symbol = "zap", .acquired = 9, .wait_ns = 99, .wait_max_ns = 50,
+		.wait = { { [3] = 9 } } };
+	*(struct vma_row *)snapshot_push(&s->vmas) = (struct vma_row){
+		.pid = 42, .comm = "w", .faults = -1, .fallbacks = 2 };
+	*(struct slow_event *)snapshot_push(&s->events) = (struct slow_event){
+		.wall_ns = 5, .pid = 1, .tid = 2, .cpu = 1, .comm = "e", .contention = true,
+		.cls = CONT_CLASS_PCP, .symbol = "drain_pages_zone", .wait_ns = 2000000 };
+	*(struct cont_row *)snapshot_push(&s->conts) = (struct cont_row){
+		.cls = CONT_CLASS_ZONE, .by_address = true, .caller = "rmqueue_bulk",
+		.type = "spinlock", .mode = "-", .count = 3, .wait_ns = 300 };
+	*(struct fork_row *)snapshot_push(&s->forks) = (struct fork_row){
+		.wall_ns = 9, .pid = 42, .tid = 42, .child = 43, .comm = "f",
+		.syscall = "clone", .latency_ns = 1000, .anon_kb = 65536, .thp_kb = -1 };
+	*(struct zone_row *)snapshot_push(&s->zones) = (struct zone_row){
+		.node = 1, .name = "Normal", .pcp = { 1, 63, 2, 126, 0 } };
+	snapshot_sum(s);
+}
+
+static char *render(const struct snapshot *s)
+{
+	struct output o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	output_init(&o, OUTPUT_JSON, f);
+	output_snapshot(&o, s);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	struct snapshot s, back;
+	struct rec_buf b = { 0 };
+	char *a, *z;
+	size_t i;
+	int refused = 0, accepted = 0;
+
+	fill(&s);
+	rec_put_snapshot(&b, &s);
+	CHECK(!b.failed && b.len > 0, "a snapshot serialises (%zu bytes)", b.len);
+	CHECK(!rec_get_snapshot(b.data, b.len, &back), "and parses back");
+	a = render(&s);
+	z = render(&back);
+	CHECK(!strcmp(a, z), "identical as JSON, every kind of row included");
+	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
+	      "node and total sums are rebuilt");
+	free(a);
+	free(z);
+	snapshot_free(&back);
+
+	CHECK(rec_get_snapshot(b.data, 10, &back) < 0, "a truncated payload is refused");
+	for (i = 0; i < b.len; i++) {
+		unsigned char keep = b.data[i];
+
+		b.data[i] ^= 0xff;
+		if (rec_get_snapshot(b.data, b.len, &back) < 0) {
+			refused++;
+		} else {
+			accepted++;
+			snapshot_free(&back);
+		}
+		b.data[i] = keep;
+	}
+	CHECK(refused + accepted == (int)b.len,
+	      "every single-byte corruption handled (%d refused, %d read as other values)",
+	      refused, accepted);
+	for (i = 0; i < b.len; i++)
+		if (!rec_get_snapshot(b.data, i, &back))
+			snapshot_free(&back), refused = -1;
+	CHECK(refused >= 0, "every truncation of the payload is refused");
+	rec_buf_free(&b);
+	snapshot_free(&s);
+	UNIT_EXIT();
+}
