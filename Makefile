@@ -30,7 +30,7 @@ LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test bench install clean
+.PHONY: all deps run test bench fuzz install clean
 .DELETE_ON_ERROR:
 # Generated skeletons and BPF objects are kept: they are slow to rebuild.
 .SECONDARY:
@@ -74,6 +74,18 @@ test: mmtop $(UNITS)
 
 bench: mmtop
 	@sh tests/bench.sh
+
+# The recording reader under libFuzzer with ASan and UBSan, for FUZZ_SECONDS,
+# from the seed corpus of real recordings (new inputs go to build/corpus).
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := tests/fuzz/fuzz_recording.c src/replay.c src/recfile.c src/crc32.c \
+	     src/snapshot.c src/util.c
+fuzz: | $(OUT)
+	@sh scripts/deps.sh libclang-rt-14-dev
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc -Ibpf \
+		$(FUZZ_SRCS) -lz -lm -o $(OUT)/fuzz_recording
+	@mkdir -p $(OUT)/corpus
+	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus tests/fuzz/corpus
 
 install: mmtop
 	install -D -m 0755 mmtop $(DESTDIR)$(PREFIX)/sbin/mmtop

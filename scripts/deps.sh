@@ -1,10 +1,11 @@
 #!/bin/sh
 # Install the Debian packages mmtop needs to build and test, only those
 # missing, so repeated `make` calls cost one dpkg query and no network.
+# Extra package names on the command line are installed too (make fuzz).
 set -eu
 
 pkgs="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
-libnuma-dev pkg-config linux-perf python3 util-linux tmux"
+libnuma-dev pkg-config linux-perf python3 util-linux tmux $*"
 
 missing=""
 for p in $pkgs; do

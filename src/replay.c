@@ -92,42 +92,24 @@ static bool next_frame(struct rec_reader *r, size_t *at)
 	return false;
 }
 
-int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
-	     size_t errlen)
+int rec_open_buffer(struct rec_reader *r, const unsigned char *data, size_t size,
+		    FILE *warn, char *err, size_t errlen)
 {
-	struct stat st;
 	size_t at;
-	int fd;
 
 	memset(r, 0, sizeof(*r));
 	r->warn = warn;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	r->map = data;
+	r->size = size;
+	if (size < REC_FILE_HEADER || memcmp(data, REC_MAGIC, 8)) {
+		snprintf(err, errlen, "not an mmtop recording (no MMTOPREC header)");
 		return -1;
 	}
-	if (st.st_size < REC_FILE_HEADER ||
-	    (r->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
-		snprintf(err, errlen, "%s: not an mmtop recording (too short)", path);
-		r->map = NULL;
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	r->size = st.st_size;
-	if (memcmp(r->map, REC_MAGIC, 8)) {
-		snprintf(err, errlen, "%s: not an mmtop recording (no MMTOPREC magic)", path);
-		rec_close(r);
-		return -1;
-	}
-	r->major = r->map[8] | r->map[9] << 8;
-	r->minor = r->map[10] | r->map[11] << 8;
+	r->major = data[8] | data[9] << 8;
+	r->minor = data[10] | data[11] << 8;
 	if (r->major > REC_MAJOR) {
-		snprintf(err, errlen, "%s: recording format %u.%u is newer than this mmtop reads (%u.%u)",
-			 path, r->major, r->minor, REC_MAJOR, REC_MINOR);
-		rec_close(r);
+		snprintf(err, errlen, "recording format %u.%u is newer than this mmtop reads (%u.%u)",
+			 r->major, r->minor, REC_MAJOR, REC_MINOR);
 		return -2;
 	}
 	r->off = REC_FILE_HEADER;
@@ -140,6 +122,38 @@ int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
 		memcpy(r->header, r->map + at + 8, len);
 	}
 	return 0;
+}
+
+int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
+	     size_t errlen)
+{
+	void *map = MAP_FAILED;
+	struct stat st;
+	char why[256];
+	int fd, ret;
+
+	memset(r, 0, sizeof(*r));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_size > 0)
+		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "%s: not an mmtop recording (empty or unreadable)", path);
+		return -1;
+	}
+	ret = rec_open_buffer(r, map, st.st_size, warn, why, sizeof(why));
+	r->mapped = true;
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		rec_close(r);
+	}
+	return ret;
 }
 
 int rec_next(struct rec_reader *r, struct snapshot *s)
@@ -161,9 +175,10 @@ int rec_next(struct rec_reader *r, struct snapshot *s)
 
 void rec_close(struct rec_reader *r)
 {
-	if (r->map)
+	if (r->mapped)
 		munmap((void *)r->map, r->size);
 	r->map = NULL;
+	r->mapped = false;
 }
 
 const char *rec_header(const struct rec_reader *r, const char *key, char *buf,

@@ -16,6 +16,7 @@
 
 struct rec_reader {
 	const unsigned char *map;
+	bool mapped;			/* map is ours to munmap */
 	size_t size, off;
 	unsigned int major, minor;
 	char header[4096];		/* the HEADER frame's text */
@@ -26,6 +27,9 @@ struct rec_reader {
 /* 0; -1 with @err (unreadable, not a recording); -2 for a newer major. */
 int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
 	     size_t errlen);
+/* The same over bytes in memory (kept by the caller until rec_close). */
+int rec_open_buffer(struct rec_reader *r, const unsigned char *data, size_t size,
+		    FILE *warn, char *err, size_t errlen);
 /* The next snapshot: 1, or 0 at the end. @s: zeroed or a previous one. */
 int rec_next(struct rec_reader *r, struct snapshot *s);
 void rec_close(struct rec_reader *r);
