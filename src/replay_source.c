@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording as a snapshot source. The frames are indexed once at the
+ * start (damage is reported then, once), so the viewer can step back and
+ * forth and jump.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,46 +15,66 @@
 
 struct replay {
 	struct rec_reader r;
-	struct snapshot next;		/* read ahead: done() must know */
-	bool have_next;
-	unsigned long frame;
+	size_t *index;			/* offset of each readable interval */
+	long nr, pos;			/* pos: the next interval to show */
+	struct snapshot frame;
+	uint64_t interval_ns;		/* as recorded */
 	char status[96];
 };
 
-static void read_ahead(struct replay *p)
+static int build_index(struct replay *p)
 {
-	p->have_next = rec_next(&p->r, &p->next) == 1;
+	long cap = 0;
+
+	for (;;) {
+		size_t off = p->r.off;
+
+		if (rec_next(&p->r, &p->frame) != 1)
+			break;
+		if (p->nr == cap) {
+			size_t *n = realloc(p->index, (cap = cap ? cap * 2 : 256) * sizeof(*n));
+
+			if (!n)
+				return -1;
+			p->index = n;
+		}
+		p->index[p->nr++] = off;
+	}
+	p->r.warn = NULL;	/* reported once, while indexing */
+	return 0;
+}
+
+/* Interval @i into p->frame. */
+static bool load(struct replay *p, long i)
+{
+	p->r.off = p->index[i];
+	return rec_next(&p->r, &p->frame) == 1;
 }
 
 static int replay_snapshot_init(void *ctx, struct snapshot *s)
 {
 	struct replay *p = ctx;
 
-	return snapshot_init(s, p->next.nr_cpus, p->next.nr_nodes);
+	return snapshot_init(s, p->frame.nr_cpus, p->frame.nr_nodes);
 }
 
 static void replay_sample(void *ctx, struct snapshot *s)
 {
 	struct replay *p = ctx;
 
-	if (!p->have_next)
+	if (p->pos >= p->nr || !load(p, p->pos))
 		return;
-	/* A recording's CPU count is fixed: every frame has the same shape. */
-	if (snapshot_copy(s, &p->next)) {
-		snapshot_free(s);
-		snapshot_init(s, p->next.nr_cpus, p->next.nr_nodes);
-		snapshot_copy(s, &p->next);
-	}
-	p->frame++;
-	read_ahead(p);
+	p->pos++;
+	snapshot_copy(s, &p->frame);
 }
 
 static const char *replay_status(void *ctx)
 {
 	struct replay *p = ctx;
 
-	snprintf(p->status, sizeof(p->status), "frame %lu%s", p->frame,
-		 p->have_next ? "" : " (end)");
+	snprintf(p->status, sizeof(p->status), "interval %ld/%ld  +%.1fs%s", p->pos, p->nr,
+		 p->pos ? (p->pos - 1) * (double)p->interval_ns / 1e9 : 0,
+		 p->pos >= p->nr ? "  (end)" : "");
 	return p->status;
 }
 
@@ -57,7 +82,28 @@ static bool replay_done(void *ctx)
 {
 	struct replay *p = ctx;
 
-	return !p->have_next;
+	return p->pos >= p->nr;
+}
+
+static void replay_seek(void *ctx, long interval)
+{
+	struct replay *p = ctx;
+
+	p->pos = interval < 0 ? 0 : interval > p->nr - 1 ? p->nr - 1 : interval;
+}
+
+static long replay_position(void *ctx)
+{
+	struct replay *p = ctx;
+
+	return p->pos;
+}
+
+static uint64_t replay_interval(void *ctx)
+{
+	struct replay *p = ctx;
+
+	return p->interval_ns;
 }
 
 int replay_run(const struct replay_opts *o)
@@ -66,7 +112,8 @@ int replay_run(const struct replay_opts *o)
 	struct snapshot_source src = {
 		.ctx = &p, .snapshot_init = replay_snapshot_init,
 		.sample = replay_sample, .status = replay_status,
-		.done = replay_done,
+		.done = replay_done, .seek = replay_seek,
+		.position = replay_position, .recorded_interval = replay_interval,
 	};
 	struct batch_opts bo = o->batch_opts;
 	char err[512], buf[32];
@@ -78,17 +125,16 @@ int replay_run(const struct replay_opts *o)
 		fprintf(stderr, "mmtop: %s\n", err);
 		return ret == -2 ? 2 : 1;
 	}
-	read_ahead(&p);
-	if (!p.have_next) {
+	if (build_index(&p) || !p.nr || !load(&p, 0)) {
 		fprintf(stderr, "mmtop: %s: no complete interval in the recording\n", o->path);
-		rec_close(&p.r);
-		return 1;
+		ret = 1;
+		goto out;
 	}
+	p.interval_ns = strtoull(rec_header(&p.r, "interval_ns", buf, sizeof(buf)), NULL, 10);
+	if (!p.interval_ns)
+		p.interval_ns = p.frame.interval_ns ? p.frame.interval_ns : NSEC_PER_SEC;
 	if (!bo.interval_ns)
-		bo.interval_ns = strtoull(rec_header(&p.r, "interval_ns", buf, sizeof(buf)),
-					  NULL, 10);
-	if (!bo.interval_ns)
-		bo.interval_ns = NSEC_PER_SEC;
+		bo.interval_ns = p.interval_ns;
 	if (o->batch) {
 		bo.no_wait = true;	/* as fast as it reads */
 		ret = batch_run(&bo, &src);
@@ -97,7 +143,9 @@ int replay_run(const struct replay_opts *o)
 
 		ret = ui_run(&uo, &src);
 	}
-	snapshot_free(&p.next);
+out:
+	snapshot_free(&p.frame);
+	free(p.index);
 	rec_close(&p.r);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #define MMTOP_SOURCE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "snapshot.h"
 
@@ -28,6 +29,13 @@ struct snapshot_source {
 	bool (*done)(void *ctx);
 	/* A sink behind the source failed (a recording hit a full disk). */
 	bool (*failed)(void *ctx);
+	/*
+	 * Recordings only (NULL live): go to interval @i (the next sample
+	 * returns it), where the next sample is, the recorded interval.
+	 */
+	void (*seek)(void *ctx, long i);
+	long (*position)(void *ctx);
+	uint64_t (*recorded_interval)(void *ctx);
 };
 
 #endif

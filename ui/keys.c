@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <curses.h>
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
@@ -21,6 +22,9 @@ const struct key_help key_help[] = {
 	{ "Up Down PgUp PgDn Home End", "move the selection, scroll" },
 	{ "+ -", "longer/shorter interval" },
 	{ "c", "colours on/off" },
+	{ "t T", "replay: one interval forward/back" },
+	{ "j", "replay: jump to an offset in seconds" },
+	{ "[ ]", "replay: slower/faster (0.25x to 16x)" },
 };
 const int nr_key_help = sizeof(key_help) / sizeof(key_help[0]);
 
@@ -45,16 +49,21 @@ static enum key_result change_interval(struct ui_state *st, int dir)
 	return KEY_INTERVAL;
 }
 
-static enum key_result edit_filter(struct ui_state *st, int ch)
+static enum key_result edit_line(struct ui_state *st, int ch)
 {
 	size_t n = strlen(st->edit);
 
-	if (ch == '\n' || ch == KEY_ENTER) {
+	if ((ch == '\n' || ch == KEY_ENTER) && st->jumping) {
+		st->editing = st->jumping = false;
+		st->jump_s = atof(st->edit);
+		return KEY_JUMP;
+	} else if (ch == '\n' || ch == KEY_ENTER) {
 		memcpy(st->filter, st->edit, sizeof(st->filter));
 		st->editing = false;
 	} else if (ch == 27) {
-		st->editing = false;
-		st->filter[0] = '\0';
+		if (!st->jumping)
+			st->filter[0] = '\0';
+		st->editing = st->jumping = false;
 	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
 		st->edit[n - 1] = '\0';
 	} else if (isprint(ch) && n + 1 < sizeof(st->edit)) {
@@ -96,7 +105,7 @@ static enum key_result table_key(struct ui_state *st, int ch)
 enum key_result ui_key(struct ui_state *st, int ch)
 {
 	if (st->editing)
-		return edit_filter(st, ch);
+		return edit_line(st, ch);
 	if (st->help) {
 		st->help = false;
 		return ch == 'q' ? KEY_QUIT : KEY_REDRAW;
@@ -145,5 +154,22 @@ enum key_result ui_key(struct ui_state *st, int ch)
 	case KEY_RESIZE:
 		return KEY_REDRAW;
 	}
+	if (st->replay)
+		switch (ch) {
+		case 't':
+			return KEY_STEP_FWD;
+		case 'T':
+			return KEY_STEP_BACK;
+		case 'j':
+			st->editing = st->jumping = true;
+			st->edit[0] = '\0';
+			return KEY_REDRAW;
+		case '[':
+			st->speed = st->speed > 0.25 ? st->speed / 2 : st->speed;
+			return KEY_INTERVAL;
+		case ']':
+			st->speed = st->speed < 16 ? st->speed * 2 : st->speed;
+			return KEY_INTERVAL;
+		}
 	return table_key(st, ch);
 }

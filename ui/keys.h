@@ -11,6 +11,9 @@ enum key_result {
 	KEY_QUIT,
 	KEY_INTERVAL,		/* the interval changed */
 	KEY_COLOR,		/* colours toggled */
+	KEY_STEP_FWD,		/* replay: one interval forward */
+	KEY_STEP_BACK,		/* replay: one interval back */
+	KEY_JUMP,		/* replay: to st->jump_s */
 };
 
 struct key_help {

@@ -128,6 +128,25 @@ static void wait_input(const struct snapshot_source *src, int ms)
 	timeout(0);
 }
 
+/* Replay: show interval @i now (t, T, j), whatever the pause. */
+static void show(struct ui_state *st, const struct snapshot_source *src,
+		 struct snapshot *latest, long i)
+{
+	src->seek(src->ctx, i);
+	src->sample(src->ctx, latest);
+	ui_state_push(st, latest);
+	snprintf(st->status, sizeof(st->status), "%s", src->status(src->ctx));
+}
+
+/* Replay plays at the recorded interval over the speed. */
+static uint64_t play_interval(const struct ui_state *st,
+			      const struct snapshot_source *src)
+{
+	if (!st->replay)
+		return st->interval_ns;
+	return src->recorded_interval(src->ctx) / st->speed;
+}
+
 static int run(struct ui_state *st, const struct snapshot_source *src,
 	       struct snapshot *latest)
 {
@@ -147,7 +166,18 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 			case KEY_QUIT:
 				return 0;
 			case KEY_INTERVAL:
+				st->interval_ns = play_interval(st, src);
 				deadline = clock_ns(CLOCK_MONOTONIC) + st->interval_ns;
+				break;
+			case KEY_STEP_FWD:
+				show(st, src, latest, src->position(src->ctx));
+				break;
+			case KEY_STEP_BACK:
+				show(st, src, latest, src->position(src->ctx) - 2);
+				break;
+			case KEY_JUMP:
+				show(st, src, latest, st->jump_s * 1e9 /
+				     src->recorded_interval(src->ctx));
 				break;
 			case KEY_COLOR:
 				draw_set_color(st->color);
@@ -159,8 +189,11 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 		}
 		if (clock_ns(CLOCK_MONOTONIC) < deadline)
 			continue;
-		/* Collected even when paused: only the view freezes. */
-		if (!src->done || !src->done(src->ctx)) {
+		/*
+		 * Live data is collected even when paused (only the view
+		 * freezes); a paused replay stays where it is.
+		 */
+		if ((!src->done || !src->done(src->ctx)) && !(st->replay && st->paused)) {
 			src->sample(src->ctx, latest);
 			if (!st->paused)
 				ui_state_push(st, latest);
@@ -183,6 +216,8 @@ int ui_run(const struct ui_opts *opts, const struct snapshot_source *src)
 		return 1;
 	}
 	st.interval_ns = opts->interval_ns;
+	st.replay = src->seek != NULL;
+	st.speed = 1;
 	st.color = opts->color;
 	st.mode = opts->mode;
 	identify(&st);

@@ -57,8 +57,12 @@ struct ui_state {
 	bool paused, help, color, zoomed;
 	struct zoom_key zoom;
 	char filter[UI_FILTER_LEN];
-	bool editing;			/* typing a filter */
+	bool editing;			/* typing at the bottom line */
+	bool jumping;			/* ... a replay offset, not a filter */
 	char edit[UI_FILTER_LEN];
+	bool replay;			/* a recording: t/T/j/[/] work */
+	double speed;			/* replay speed, 1 = as recorded */
+	double jump_s;			/* offset asked for with j */
 	uint64_t interval_ns;
 	const char *mode;
 	char host[65], kernel[65], status[128];

@@ -39,17 +39,20 @@ static void draw_header(const struct ui_state *st)
 	char when[16] = "--:--:--", probes[256] = "", rate[16], ok[16] = "n/a";
 	time_t sec = s->wall_ns / NSEC_PER_SEC;
 	struct tm tm;
+	char speed[24] = "";
 	size_t n = 0;
 	int i;
 
+	if (st->replay && st->speed != 1)
+		snprintf(speed, sizeof(speed), " %gx", st->speed);
 	if (st->have_data) {
 		localtime_r(&sec, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	}
 	draw_fill(0, C_HEADER);
-	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s  %s",
+	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s%s  %s",
 		  st->host, st->kernel, when, st->interval_ns / 1e9,
-		  st->paused ? "PAUSED" : st->mode, st->status);
+		  st->paused ? "PAUSED" : st->mode, speed, st->status);
 	if (!family_na(st, FAMILY_MMAP_LOCK)[0] && faults)
 		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * (1 - (double)(s->fallbacks + s->anon) / faults));
 	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %.1f, major %.1f)  vma-lock ok %s  drops %lu%s%s",
@@ -86,7 +89,11 @@ static void draw_hints(const struct ui_state *st)
 
 	draw_fill(y, C_HEADER);
 	if (st->editing)
-		draw_text(y, 0, COLS, C_HEADER, " filter: %s_   (Enter: apply, Esc: cancel)", st->edit);
+		draw_text(y, 0, COLS, C_HEADER, " %s: %s_   (Enter: apply, Esc: cancel)",
+			  st->jumping ? "jump to second" : "filter", st->edit);
+	else if (st->replay)
+		draw_text(y, 0, COLS, C_HEADER,
+			  " q quit  ? help  Space play/pause  t/T step  j jump  [ ] speed  1-6 views  < > sort  / filter  Enter zoom");
 	else
 		draw_text(y, 0, COLS, C_HEADER,
 			  " q quit  ? help  Space pause  1-6 Tab views  < > sort  r reverse  / filter  Enter zoom  +/- interval  c colours");

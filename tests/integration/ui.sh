@@ -90,3 +90,21 @@ wait_for "probes:" 10
 check "NO_COLOR: no colour codes on screen" \
 	sh -c "! tmux capture-pane -e -p -t '$S' | grep -q '\[4[0-7]m\|\[3[0-7]m'"
 tmux kill-session -t "$S"
+
+# Replay in the viewer: REPLAY, a position, and t/T/j/[/] moving it.
+"$MMTOP" record -o "$TMP/ui.rec" -d 0.3 -n 8 >/dev/null
+tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/ui.rec'; echo EXIT=\$?; sleep 600"
+check "replay: REPLAY and the position in the header" wait_for "REPLAY  interval [0-9]/8" 5
+key ' '
+key j 1 . 2 Enter
+check "replay: j 1.2 jumps to the 5th interval (+1.2s)" wait_for "interval 5/8  +1.2s" 2
+key T
+check "replay: T steps back" wait_for "interval 4/8" 2
+key t
+key t
+check "replay: t steps forward" wait_for "interval 6/8" 2
+key ']'
+check "replay: ] plays faster" wait_for "PAUSED 2x" 2
+key q
+check "replay: q exits 0" wait_for "EXIT=0" 3
+tmux kill-session -t "$S"
