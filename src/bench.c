@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
 
 #include "bench.h"
 #include "util.h"
@@ -14,6 +16,46 @@ static const struct {
 	{ "fork", bench_fork },
 	{ "pcp", bench_pcp },
 };
+
+int bench_record_open(struct bench_record *b, const char *workload)
+{
+	char header[1024], host[256] = "?", err[512];
+	struct utsname u = { 0 };
+
+	if (!b->path)
+		return 0;
+	gethostname(host, sizeof(host) - 1);
+	uname(&u);
+	snprintf(header, sizeof(header),
+		 "mmtop_version=%s\nkernel=%s\nhost=%s\nlabel=%s\nworkload=%s\n",
+		 MMTOP_VERSION, u.release, host, b->label ? b->label : u.release, workload);
+	if (recorder_open(&b->rec, b->path, header, err, sizeof(err))) {
+		fprintf(stderr, "mmtop bench: cannot record: %s\n", err);
+		return -1;
+	}
+	b->on = true;
+	return 0;
+}
+
+void bench_record_sample(struct bench_record *b, const char *metric, double value)
+{
+	int err;
+
+	if (!b->on)
+		return;
+	err = recorder_sample(&b->rec, metric, value);
+	if (err) {
+		fprintf(stderr, "mmtop bench: recording stopped: %s: %s\n", b->path, strerror(-err));
+		bench_record_close(b);
+	}
+}
+
+void bench_record_close(struct bench_record *b)
+{
+	if (b->on)
+		recorder_close(&b->rec);
+	b->on = false;
+}
 
 int bench_main(int argc, char **argv)
 {

@@ -3,6 +3,24 @@
 #ifndef MMTOP_BENCH_H
 #define MMTOP_BENCH_H
 
+#include <stdbool.h>
+
+#include "recorder.h"
+
+/*
+ * --record FILE --label NAME: each iteration's own result goes into a
+ * recording as a sample, for `mmtop compare`.
+ */
+struct bench_record {
+	struct recorder rec;
+	bool on;
+	const char *path, *label;
+};
+
+int bench_record_open(struct bench_record *b, const char *workload);
+void bench_record_sample(struct bench_record *b, const char *metric, double value);
+void bench_record_close(struct bench_record *b);
+
 /* argv[0] is the workload name. Exit status: 0, 1 on failure, 2 on usage. */
 int bench_main(int argc, char **argv);
 int bench_pft(int argc, char **argv);

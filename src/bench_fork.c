@@ -21,6 +21,7 @@
 struct fork_opts {
 	uint64_t size;
 	unsigned int forks;
+	unsigned int iterations;	/* of FORKS forks each */
 	bool thp;
 };
 
@@ -47,11 +48,37 @@ static int64_t time_fork(void)
 	return t1 - t0;
 }
 
-static int fork_run(const struct fork_opts *o)
+/* One iteration: @forks forks timed; their mean, stddev, min, max in us. */
+static int time_forks(unsigned int forks, double *mean, double *sd, double *min,
+		      double *max)
 {
-	double sum = 0, sq = 0, min = 0, max = 0, mean, sd;
-	char *p;
+	double sum = 0, sq = 0;
 	unsigned int i;
+
+	for (i = 0; i < forks; i++) {
+		int64_t ns = time_fork();
+		double us = ns / 1e3;
+
+		if (ns < 0) {
+			perror("mmtop bench fork: fork");
+			return -1;
+		}
+		sum += us;
+		sq += us * us;
+		*min = !i || us < *min ? us : *min;
+		*max = !i || us > *max ? us : *max;
+	}
+	*mean = sum / forks;
+	*sd = forks > 1 ? sqrt(fmax(0, sq - forks * *mean * *mean) / (forks - 1)) : 0;
+	return 0;
+}
+
+static int fork_run(const struct fork_opts *o, struct bench_record *rec)
+{
+	const char *metric = o->thp ? "fork-thp-us" : "fork-4k-us";
+	double mean, sd, min = 0, max = 0;
+	unsigned int i;
+	char *p;
 
 	if (o->thp && !thp_possible())
 		printf("# THP unavailable (transparent_hugepage is never): 4K pages\n");
@@ -62,37 +89,28 @@ static int fork_run(const struct fork_opts *o)
 	}
 	madvise(p, o->size, o->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	memset(p, 1, o->size);
-	printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks\n",
+	printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks x %u\n",
 	       getpid(), (unsigned long long)o->size >> 10,
 	       o->thp ? "THP (MADV_HUGEPAGE)" : "4K pages (MADV_NOHUGEPAGE)",
-	       (long long)proc_anon_huge_kb(0), o->forks);
-	fflush(stdout);
-	for (i = 0; i < o->forks; i++) {
-		int64_t ns = time_fork();
-		double us = ns / 1e3;
-
-		if (ns < 0) {
-			perror("mmtop bench fork: fork");
-			return 1;
-		}
-		sum += us;
-		sq += us * us;
-		min = !i || us < min ? us : min;
-		max = us > max ? us : max;
-	}
-	mean = sum / o->forks;
-	sd = o->forks > 1 ? sqrt((sq - o->forks * mean * mean) / (o->forks - 1)) : 0;
+	       (long long)proc_anon_huge_kb(0), o->forks, o->iterations);
 	printf("%8s %12s %12s %12s %12s %14s\n", "forks", "mean_us", "stddev_us",
 	       "min_us", "max_us", "us_per_MiB");
-	printf("%8u %12.1f %12.1f %12.1f %12.1f %14.3f\n", o->forks, mean, sd, min, max,
-	       mean * (1 << 20) / o->size);
+	fflush(stdout);
+	for (i = 0; i < o->iterations; i++) {
+		if (time_forks(o->forks, &mean, &sd, &min, &max))
+			return 1;
+		printf("%8u %12.1f %12.1f %12.1f %12.1f %14.3f\n", o->forks, mean, sd,
+		       min, max, mean * (1 << 20) / o->size);
+		fflush(stdout);
+		bench_record_sample(rec, metric, mean);
+	}
 	munmap(p, o->size);
 	return 0;
 }
 
 static int fork_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp]\n");
+	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp] [--iterations N] [--record FILE [--label NAME]]\n");
 	return status;
 }
 
@@ -102,11 +120,17 @@ int bench_fork(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "forks", required_argument, NULL, 'n' },
 		{ "thp", no_argument, NULL, 'H' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "record", required_argument, NULL, 'R' },
+		{ "label", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fork_opts o = { .size = 256ULL << 20, .forks = 20 };
-	int opt;
+	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1 };
+	struct bench_record rec = { 0 };
+	bool thp_only = false;
+	char args[256] = "fork";
+	int opt, i, ret;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "s:n:h", longopts, NULL)) != -1) {
@@ -120,7 +144,16 @@ int bench_fork(int argc, char **argv)
 			bad = parse_uint(optarg, &o.forks) || !o.forks;
 			break;
 		case 'H':
-			o.thp = true;
+			thp_only = true;
+			break;
+		case 'i':
+			bad = parse_uint(optarg, &o.iterations) || !o.iterations;
+			break;
+		case 'R':
+			rec.path = optarg;
+			break;
+		case 'L':
+			rec.label = optarg;
 			break;
 		case 'h':
 			return fork_usage(stdout, 0);
@@ -134,5 +167,17 @@ int bench_fork(int argc, char **argv)
 	}
 	if (optind < argc)
 		return fork_usage(stderr, 2);
-	return fork_run(&o);
+	for (i = 1; i < argc && strlen(args) + strlen(argv[i]) + 2 < sizeof(args); i++)
+		strcat(strcat(args, " "), argv[i]);
+	if (bench_record_open(&rec, args))
+		return 1;
+	/* A recording for compare holds both backings, as the seeds did. */
+	o.thp = thp_only;
+	ret = fork_run(&o, &rec);
+	if (!ret && rec.on && !thp_only) {
+		o.thp = true;
+		ret = fork_run(&o, &rec);
+	}
+	bench_record_close(&rec);
+	return ret;
 }

@@ -22,8 +22,12 @@
 
 #define PFT_MAX_CPUS 1024
 
+#define PFT_MAX_COUNTS 16
+
 struct pft_opts {
-	unsigned int threads;
+	unsigned int counts[PFT_MAX_COUNTS];	/* thread counts to run, in order */
+	int nr_counts;
+	unsigned int threads;		/* the one being run */
 	uint64_t size;			/* bytes per thread */
 	bool per_thread_vma;
 	bool thp;
@@ -120,7 +124,19 @@ static int pft_once(const struct pft_opts *o, struct pft_worker *w,
 	return 0;
 }
 
-static int pft_run(const struct pft_opts *o)
+/* The samples mmtests' pft reports: faults/sec-N and faults/cpu-N. */
+static void pft_record(struct bench_record *rec, unsigned int threads,
+		       double per_sec, double per_cpu)
+{
+	char metric[64];
+
+	snprintf(metric, sizeof(metric), "faults/sec-%u", threads);
+	bench_record_sample(rec, metric, per_sec);
+	snprintf(metric, sizeof(metric), "faults/cpu-%u", threads);
+	bench_record_sample(rec, metric, per_cpu);
+}
+
+static int pft_run(const struct pft_opts *o, struct bench_record *rec)
 {
 	struct pft_worker *w = calloc(o->threads, sizeof(*w));
 	uint64_t pages = o->size / sysconf(_SC_PAGESIZE) * o->threads;
@@ -152,9 +168,30 @@ static int pft_run(const struct pft_opts *o)
 		       (unsigned long long)pages, wall / 1e9, cpu / 1e9,
 		       wall ? pages * 1e9 / wall : 0, cpu ? pages * 1e9 / cpu : 0);
 		fflush(stdout);
+		pft_record(rec, o->threads, wall ? pages * 1e9 / wall : 0,
+			   cpu ? pages * 1e9 / cpu : 0);
 	}
 	free(w);
 	return 0;
+}
+
+/* "2" or "1,2,4": the thread counts to run one after the other. */
+static int pft_counts(const char *s, struct pft_opts *o)
+{
+	char buf[128], *tok, *save;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	o->nr_counts = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int n;
+
+		if (parse_uint(tok, &n) || !n || o->nr_counts == PFT_MAX_COUNTS)
+			return -1;
+		o->counts[o->nr_counts++] = n;
+	}
+	return o->nr_counts ? 0 : -1;
 }
 
 static int pft_cpus(const char *s, struct pft_opts *o)
@@ -172,7 +209,7 @@ static int pft_cpus(const char *s, struct pft_opts *o)
 
 static int pft_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench pft [-t THREADS] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--thp]\n");
+	fprintf(f, "usage: mmtop bench pft [-t THREADS[,THREADS...]] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--thp] [--record FILE [--label NAME]]\n");
 	return status;
 }
 
@@ -184,11 +221,18 @@ int bench_pft(int argc, char **argv)
 		{ "vma", required_argument, NULL, 'V' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "iterations", required_argument, NULL, 'r' },
+		{ "record", required_argument, NULL, 'R' },
+		{ "label", required_argument, NULL, 'L' },
 		{ "thp", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pft_opts o = { .threads = 1, .size = 128ULL << 20, .repeat = 1 };
+	struct pft_opts o = { .counts = { 1 }, .nr_counts = 1, .size = 128ULL << 20,
+			      .repeat = 1 };
+	struct bench_record rec = { 0 };
+	char args[256] = "pft";
+	int i, ret = 0;
 	int opt;
 
 	optind = 1;
@@ -197,7 +241,7 @@ int bench_pft(int argc, char **argv)
 
 		switch (opt) {
 		case 't':
-			bad = parse_uint(optarg, &o.threads) || !o.threads;
+			bad = pft_counts(optarg, &o);
 			break;
 		case 's':
 			bad = parse_size(optarg, &o.size) || o.size < 4096;
@@ -215,6 +259,12 @@ int bench_pft(int argc, char **argv)
 		case 'H':
 			o.thp = true;
 			break;
+		case 'R':
+			rec.path = optarg;
+			break;
+		case 'L':
+			rec.label = optarg;
+			break;
 		case 'h':
 			return pft_usage(stdout, 0);
 		default:
@@ -227,5 +277,14 @@ int bench_pft(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pft_usage(stderr, 2);
-	return pft_run(&o);
+	for (i = 1; i < argc && strlen(args) + strlen(argv[i]) + 2 < sizeof(args); i++)
+		strcat(strcat(args, " "), argv[i]);
+	if (bench_record_open(&rec, args))
+		return 1;
+	for (i = 0; i < o.nr_counts && !ret; i++) {
+		o.threads = o.counts[i];
+		ret = pft_run(&o, &rec);
+	}
+	bench_record_close(&rec);
+	return ret;
 }

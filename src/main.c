@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <bpf/libbpf.h>
 
+#include "compare.h"
 #include "live.h"
 #include "replay_source.h"
 #include "bench.h"
@@ -22,6 +23,8 @@ static const char usage_text[] =
 "                                       record snapshots to FILE\n"
 "       mmtop replay [-b] [-f FORMAT] FILE\n"
 "                                       show or print a recording\n"
+"       mmtop compare [-f text|markdown] BASE.rec OTHER.rec...\n"
+"                                       recordings side by side, with significance\n"
 "       mmtop probe                     what the running kernel offers\n"
 "       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
 "       mmtop bench churn [CHURN OPTIONS]\n"
@@ -62,13 +65,17 @@ static const char usage_text[] =
 "  -V, --version             show the version\n"
 "\n"
 "PFT options (mmtop bench pft):\n"
-"  -t, --threads N           worker threads (default 1)\n"
+"  -t, --threads N[,N...]    worker threads; a list runs each (default 1)\n"
 "  -s, --size SIZE           memory per thread, e.g. 64M, 1G (default 128M)\n"
 "      --vma shared|per-thread\n"
 "                            one VMA for all threads (default) or one each\n"
 "      --cpu LIST            pin threads round robin to CPUs, e.g. 0 or 0-1\n"
 "  -r, --repeat N            repetitions (default 1)\n"
 "      --thp                 allow transparent huge pages (default: 4K only)\n"
+"      --record FILE         pft, fork: each iteration's result as a sample in\n"
+"                            a recording, for compare (fork: 4K and THP)\n"
+"      --label NAME          the recording's name in compare (default: kernel)\n"
+"      --iterations N        pft: as -r; fork: rounds of FORKS forks (default 1)\n"
 "\n"
 "CHURN options (mmtop bench churn):\n"
 "  -t, --threads N           fault threads (default 1)\n"
@@ -303,6 +310,27 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 	return replay_run(&r);
 }
 
+/* mmtop compare [--format text|markdown] BASE.rec OTHER.rec... */
+static int compare_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool markdown = false;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "f:", longopts, NULL)) != -1) {
+		if (opt != 'f' || (strcmp(optarg, "text") && strcmp(optarg, "markdown")))
+			return usage_error("compare: --format text or markdown");
+		markdown = !strcmp(optarg, "markdown");
+	}
+	if (argc - optind < 1)
+		return usage_error("compare needs recordings");
+	return compare_run(argv + optind, argc - optind, markdown);
+}
+
 int main(int argc, char **argv)
 {
 	struct live_opts o = {
@@ -331,6 +359,8 @@ int main(int argc, char **argv)
 		       probe_run(stdout);
 	if (cmd && !strcmp(cmd, "replay"))
 		return replay_main(argc - optind, argv + optind, &o);
+	if (cmd && !strcmp(cmd, "compare"))
+		return compare_main(argc - optind, argv + optind);
 	if (cmd && !strcmp(cmd, "record")) {
 		ret = record_main(argc - optind, argv + optind, &o);
 		if (ret >= 0)

@@ -29,6 +29,7 @@
 enum rec_frame_type {
 	REC_HEADER = 1,
 	REC_SNAPSHOT = 2,
+	REC_SAMPLE = 3,		/* a workload's own result: metric=, value= lines */
 };
 
 /* A growable byte buffer for building payloads. */

@@ -81,6 +81,15 @@ int recorder_write(struct recorder *r, const struct snapshot *s)
 	return err;
 }
 
+int recorder_sample(struct recorder *r, const char *metric, double value)
+{
+	char text[256];
+	struct rec_buf payload = { .data = (unsigned char *)text };
+
+	payload.len = snprintf(text, sizeof(text), "metric=%s\nvalue=%.17g\n", metric, value);
+	return append(r, REC_SAMPLE, &payload);
+}
+
 void recorder_close(struct recorder *r)
 {
 	if (r->fd >= 0)

@@ -25,6 +25,8 @@ int recorder_open(struct recorder *r, const char *path, const char *header,
  * disk) the file is cut back to its last complete frame: -errno.
  */
 int recorder_write(struct recorder *r, const struct snapshot *s);
+/* Append a SAMPLE frame (text lines metric=NAME, value=NUMBER). */
+int recorder_sample(struct recorder *r, const char *metric, double value);
 void recorder_close(struct recorder *r);
 
 #endif

@@ -156,19 +156,32 @@ int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
 	return ret;
 }
 
-int rec_next(struct rec_reader *r, struct snapshot *s)
+int rec_next_of(struct rec_reader *r, uint32_t type, const unsigned char **p,
+		size_t *len)
 {
 	size_t at;
 
-	snapshot_free(s);
 	while (next_frame(r, &at)) {
-		uint32_t type = le32(r->map + at), len = le32(r->map + at + 4);
+		/* Other types: a header, samples, or a type from a newer minor. */
+		if (le32(r->map + at) != type)
+			continue;
+		*p = r->map + at + 8;
+		*len = le32(r->map + at + 4);
+		return 1;
+	}
+	return 0;
+}
 
-		if (type != REC_SNAPSHOT)
-			continue;	/* a header, or a type from a newer minor */
-		if (!rec_get_snapshot(r->map + at + 8, len, s))
+int rec_next(struct rec_reader *r, struct snapshot *s)
+{
+	const unsigned char *p;
+	size_t len;
+
+	snapshot_free(s);
+	while (rec_next_of(r, REC_SNAPSHOT, &p, &len)) {
+		if (!rec_get_snapshot(p, len, s))
 			return 1;
-		report(r, at, "malformed snapshot", r->off);
+		report(r, p - 8 - r->map, "malformed snapshot", r->off);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "snapshot.h"
@@ -32,6 +33,12 @@ int rec_open_buffer(struct rec_reader *r, const unsigned char *data, size_t size
 		    FILE *warn, char *err, size_t errlen);
 /* The next snapshot: 1, or 0 at the end. @s: zeroed or a previous one. */
 int rec_next(struct rec_reader *r, struct snapshot *s);
+/*
+ * The next frame of @type: 1 with its payload in *@p, *@len; 0 at the end.
+ * Damage is handled as for rec_next.
+ */
+int rec_next_of(struct rec_reader *r, uint32_t type, const unsigned char **p,
+		size_t *len);
 void rec_close(struct rec_reader *r);
 /* The value of @key in the header, or "". */
 const char *rec_header(const struct rec_reader *r, const char *key, char *buf,
