@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "live.h"
 #include "replay_source.h"
+#include "report.h"
 #include "bench.h"
 #include "caps.h"
 #include "probe.h"
@@ -23,6 +24,7 @@ static const char usage_text[] =
 "                                       record snapshots to FILE\n"
 "       mmtop replay [-b] [-f FORMAT] FILE\n"
 "                                       show or print a recording\n"
+"       mmtop report [-f FORMAT] FILE   a recording summed up\n"
 "       mmtop compare [-f text|markdown] BASE.rec OTHER.rec...\n"
 "                                       recordings side by side, with significance\n"
 "       mmtop probe                     what the running kernel offers\n"
@@ -39,7 +41,8 @@ static const char usage_text[] =
 "  -d, --delay SECONDS       interval between updates (default 1; 0.5, 250ms)\n"
 "  -n, --iterations COUNT    stop after COUNT intervals (default: run until\n"
 "                            interrupted)\n"
-"  -f, --format FORMAT       batch output format: text, csv or json\n"
+"  -f, --format FORMAT       batch output format: text, csv, json or\n"
+"                            openmetrics\n"
 "      --fault-source SOURCE per-CPU fault counts from: auto (default), sched\n"
 "                            (kernel per-task counters read at context switch)\n"
 "                            or perf (software counters)\n"
@@ -217,7 +220,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			break;
 		case 'f':
 			if (output_format_parse(optarg, &o->batch_opts.format))
-				return usage_error("unknown format '%s' (text, csv, json)", optarg);
+				return usage_error("unknown format '%s' (text, csv, json, openmetrics)", optarg);
 			o->print = true;
 			break;
 		case 'F':
@@ -310,6 +313,20 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 	return replay_run(&r);
 }
 
+/* mmtop report [-f FORMAT] FILE */
+static int report_main(int argc, char **argv, struct live_opts *o)
+{
+	int ret;
+
+	optind = 1;
+	ret = parse_options(argc, argv, o);
+	if (ret >= 0)
+		return ret;
+	if (optind + 1 != argc)
+		return usage_error("report takes one recording");
+	return report_run(argv[optind], o->batch_opts.format);
+}
+
 /* mmtop compare [--format text|markdown] BASE.rec OTHER.rec... */
 static int compare_main(int argc, char **argv)
 {
@@ -361,6 +378,8 @@ int main(int argc, char **argv)
 		return replay_main(argc - optind, argv + optind, &o);
 	if (cmd && !strcmp(cmd, "compare"))
 		return compare_main(argc - optind, argv + optind);
+	if (cmd && !strcmp(cmd, "report"))
+		return report_main(argc - optind, argv + optind, &o);
 	if (cmd && !strcmp(cmd, "record")) {
 		ret = record_main(argc - optind, argv + optind, &o);
 		if (ret >= 0)

@@ -14,6 +14,8 @@ int output_format_parse(const char *s, enum output_format *fmt)
 		*fmt = OUTPUT_CSV;
 	else if (!strcmp(s, "json"))
 		*fmt = OUTPUT_JSON;
+	else if (!strcmp(s, "openmetrics"))
+		*fmt = OUTPUT_OPENMETRICS;
 	else
 		return -1;
 	return 0;
@@ -73,6 +75,9 @@ int output_snapshot(struct output *o, const struct snapshot *s)
 		break;
 	case OUTPUT_JSON:
 		write_json(o->f, s);
+		break;
+	case OUTPUT_OPENMETRICS:
+		write_openmetrics(o->f, s);
 		break;
 	}
 	if (fflush(o->f) || ferror(o->f))

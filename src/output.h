@@ -12,6 +12,7 @@ enum output_format {
 	OUTPUT_TEXT,
 	OUTPUT_CSV,
 	OUTPUT_JSON,
+	OUTPUT_OPENMETRICS,
 };
 
 struct output {

@@ -88,3 +88,20 @@ if mount -t tmpfs -o size=8k tmpfs "$TMP/small" 2>/dev/null; then
 else
 	skip "full disk: cannot mount a small tmpfs here"
 fi
+
+# 7. report: the recording summed up; OpenMetrics for a textfile collector.
+"$MMTOP" report -f csv "$TMP/pft.rec" >"$TMP/report.csv"
+check "report exits 0" test $? -eq 0
+sum=$(csv_sum "$TMP/report.csv" total -1)
+check "report: total faults are the recording's ($sum = $live)" test "$sum" -eq "$live"
+"$MMTOP" report "$TMP/pft.rec" >"$TMP/report.txt"
+check "report text: per-CPU mean, Hmean, max over the 10 intervals" \
+	grep -q "per-CPU faults/s over 10 intervals" "$TMP/report.txt"
+"$MMTOP" report -f openmetrics "$TMP/pft.rec" >"$TMP/report.om"
+om=$(awk '/^mmtop_page_faults\{.*type="minor"/ { s += $2 } END { print s + 0 }' "$TMP/report.om")
+check "openmetrics: minor mmtop_page_faults add up to the total ($om = $live)" test "$om" -eq "$live"
+check "openmetrics: ends with # EOF" test "$(tail -n 1 "$TMP/report.om")" = "# EOF"
+bad=$(grep -v '^#' "$TMP/report.om" | grep -cvE '^[a-z_]+(\{[a-z_]+="([^"\\]|\\.)*"(,[a-z_]+="([^"\\]|\\.)*")*\})? -?[0-9.e+-]+$')
+check "openmetrics: every sample line is name{labels} value ($bad bad)" test "$bad" -eq 0
+"$MMTOP" -b -n 2 -d 0.2 -f openmetrics >"$TMP/live.om"
+check "live -f openmetrics: one exposition per interval" test "$(grep -c '^# EOF$' "$TMP/live.om")" -eq 2

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `mmtop report FILE`: a recording summed into one interval (the batch
+ * sinks print it), and for text the per-CPU fault rate over its intervals:
+ * mean, harmonic mean, maximum.
+ */
+#ifndef MMTOP_REPORT_H
+#define MMTOP_REPORT_H
+
+#include "output.h"
+
+/* Exit status: 0, 1 (unreadable or empty), 2 (a newer format). */
+int report_run(const char *path, enum output_format format);
+
+#endif
