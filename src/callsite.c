@@ -114,30 +114,34 @@ static bool is_plumbing(const char *name)
  * @symbol. Returns the number of names.
  */
 static int frames(const struct ksyms *k, const uint64_t *ips, int n,
-		  const char **names, int max, char *symbol, size_t len)
+		  const char **names, int max, char *symbol, size_t len,
+		  uint64_t *addr)
 {
 	int i, nr = 0;
 
 	symbol[0] = '\0';
+	*addr = 0;
 	for (i = 0; i < n && ips[i] && nr < max; i++) {
 		const char *name = ksyms_name(k, ips[i]);
 
 		if (!name)
 			continue;
 		names[nr++] = name;
-		if (!symbol[0] && !is_plumbing(name))
+		if (!symbol[0] && !is_plumbing(name)) {
 			snprintf(symbol, len, "%s", name);
+			*addr = ips[i];
+		}
 	}
 	return nr;
 }
 
 enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
-				    int n, char *caller, size_t len)
+				    int n, char *caller, size_t len, uint64_t *addr)
 {
 	const char *names[64];
 	size_t r;
 
-	frames(k, ips, n, names, ARRAY_SIZE(names), caller, len);
+	frames(k, ips, n, names, ARRAY_SIZE(names), caller, len, addr);
 	for (r = 0; caller[0] && r < ARRAY_SIZE(cont_rules); r++)
 		if (matches(caller, cont_rules[r].pattern))
 			return cont_rules[r].cls;
@@ -145,11 +149,11 @@ enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
 }
 
 enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
-				int n, char *symbol, size_t len)
+				int n, char *symbol, size_t len, uint64_t *addr)
 {
 	const char *names[64];
 	size_t r;
-	int i, nr = frames(k, ips, n, names, ARRAY_SIZE(names), symbol, len);
+	int i, nr = frames(k, ips, n, names, ARRAY_SIZE(names), symbol, len, addr);
 
 	if (!nr)
 		return CALLSITE_UNKNOWN;

@@ -15,16 +15,17 @@
 
 /*
  * Classify the stack @ips[0..n-1] (innermost first). @symbol receives the
- * first frame that is not tracing or locking plumbing ("" if none).
+ * first frame that is not tracing or locking plumbing ("" if none), @addr
+ * its return address (0 if none).
  */
 enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
-				int n, char *symbol, size_t len);
+				int n, char *symbol, size_t len, uint64_t *addr);
 
 /*
  * For a contended lock: the first frame past the lock code goes to
  * @caller, and the class it implies (zone, pcp, vma-write, else other).
  */
 enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
-				    int n, char *caller, size_t len);
+				    int n, char *caller, size_t len, uint64_t *addr);
 
 #endif

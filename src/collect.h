@@ -24,6 +24,7 @@ struct collector_opts {
 	uint32_t enabled;		/* opt-in families turned on */
 	uint64_t slow_ns;
 	const struct pid_filter *pids;	/* NULL: every process */
+	bool raw_addresses;		/* call-site kernel addresses in rows */
 };
 
 struct collector {

@@ -68,6 +68,7 @@ static struct cont_row *row_of(struct lock_source *ls, struct snapshot *s,
 	snprintf(r->mode, sizeof(r->mode), "%s", mode);
 	snprintf(r->type, sizeof(r->type), "%s", type);
 	memcpy(r->caller, site->caller, sizeof(r->caller));
+	r->site_addr = site->caller_addr;
 	if (r->pid)
 		comm_of(ls, r->pid, r->comm);
 	return r;

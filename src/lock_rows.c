@@ -28,6 +28,7 @@ static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
 	r->foreign = key->foreign;
 	r->site = site->site;
 	memcpy(r->symbol, site->symbol, sizeof(r->symbol));
+	r->site_addr = site->addr;
 	comm_of(ls, r->pid, r->comm);
 	return r;
 }

@@ -345,9 +345,11 @@ const struct site *site_of(struct lock_source *ls, uint64_t stack)
 	s = &ls->sites[i];
 	s->stack = stack;
 	s->site = callsite_classify(&ls->ksyms, (uint64_t *)st.ips,
-				    MMTOP_STACK_DEPTH, s->symbol, sizeof(s->symbol));
-	s->cont = contention_classify(&ls->ksyms, (uint64_t *)st.ips,
-				      MMTOP_STACK_DEPTH, s->caller, sizeof(s->caller));
+				    MMTOP_STACK_DEPTH, s->symbol, sizeof(s->symbol), &s->addr);
+	s->cont = contention_classify(&ls->ksyms, (uint64_t *)st.ips, MMTOP_STACK_DEPTH,
+				      s->caller, sizeof(s->caller), &s->caller_addr);
+	if (!ls->opts.raw_addresses)
+		s->addr = s->caller_addr = 0;
 	return s;
 }
 
@@ -407,9 +409,11 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (ev->contention) {
 		ev->cls = cont_class_of(e->cls, site, &by_address);
 		memcpy(ev->symbol, site->caller, sizeof(ev->symbol));
+		ev->site_addr = site->caller_addr;
 	} else {
 		ev->site = site->site;
 		memcpy(ev->symbol, site->symbol, sizeof(ev->symbol));
+		ev->site_addr = site->addr;
 	}
 	return 0;
 }

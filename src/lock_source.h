@@ -18,6 +18,7 @@ struct lock_source_opts {
 	bool mmap_lock;		/* the mmap_lock tracepoint programs */
 	bool contention;	/* the lock:contention_* programs */
 	bool fork;		/* the fork cost programs */
+	bool raw_addresses;	/* call-site addresses into the rows */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	const struct pid_filter *pids;	/* read at every sample; NULL: all */

@@ -18,8 +18,10 @@ struct site {
 	uint64_t stack;			/* 0: free slot */
 	enum callsite site;		/* as an mmap_lock call site */
 	char symbol[SNAPSHOT_SYMBOL_LEN];
+	uint64_t addr;			/* of symbol's frame */
 	enum cont_class cont;		/* as a contended lock's caller */
 	char caller[SNAPSHOT_SYMBOL_LEN];
+	uint64_t caller_addr;
 };
 
 /*

@@ -63,6 +63,8 @@ static const char usage_text[] =
 "  -o, --output FILE         record: the recording to write (mode 0600)\n"
 "      --duration DURATION   stop after this long (e.g. 30s, 5m)\n"
 "      --label LABEL         record: a name for the run (default: kernel)\n"
+"      --raw-addresses       kernel addresses of call sites in JSON, CSV and\n"
+"                            recordings (by default: symbol names only)\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -173,6 +175,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'U' },
 		{ "label", required_argument, NULL, 'L' },
+		{ "raw-addresses", no_argument, NULL, 'X' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -205,6 +208,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			break;
 		case 'L':
 			o->label = optarg;
+			break;
+		case 'X':
+			o->collect.raw_addresses = true;
 			break;
 		case 'C':
 			o->color = false;

@@ -23,7 +23,7 @@ enum col {
 	COL_CHILD, COL_SYSCALL, COL_LATENCY, COL_DUP_HOLD, COL_ANON_KB, COL_FILE_KB,
 	COL_SHMEM_KB, COL_THP_KB, COL_BACKING, COL_COST, COL_STALLED,
 	COL_ZONE, COL_REFILLS, COL_REFILL_PAGES, COL_DRAINS, COL_DRAIN_PAGES,
-	COL_BUDDY_PAGES,
+	COL_BUDDY_PAGES, COL_SITE_ADDR,
 	COL__COUNT
 };
 
@@ -39,7 +39,7 @@ static const char *const col_names[COL__COUNT] = {
 	"child", "syscall", "latency_ns", "dup_hold_ns", "anon_kb", "file_kb",
 	"shmem_kb", "thp_kb", "backing", "cost_ns_per_mib", "stalled",
 	"zone", "pcp_refills", "pcp_refill_pages", "pcp_drains", "pcp_drain_pages",
-	"buddy_pages",
+	"buddy_pages", "site_addr",
 };
 
 /* A row being written: cells go in column order, gaps left empty. */
@@ -190,6 +190,12 @@ static void who(struct row *r, int pid, const char *comm, const char *site,
 		str(r, COL_MM, mm);
 }
 
+static void addr_cell(struct row *r, uint64_t addr)
+{
+	if (addr)
+		cell(r, COL_SITE_ADDR, "0x%" PRIx64, addr);
+}
+
 static const char *mm_of(bool foreign)
 {
 	return foreign ? "other" : "own";
@@ -222,6 +228,7 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_LOCK, "mmap_lock");
 	cell(&r, COL_TYPE, "rwsem");
 	cell(&r, COL_CLASSIFIED_BY, "stack");
+	addr_cell(&r, l->site_addr);
 	end(&r);
 }
 
@@ -252,6 +259,7 @@ static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_LOCK, "contention");
 	str(&r, COL_TYPE, k->type);
 	cell(&r, COL_CLASSIFIED_BY, "%s", k->by_address ? "address" : "stack");
+	addr_cell(&r, k->site_addr);
 	end(&r);
 }
 
@@ -274,6 +282,7 @@ static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_WAIT_NS, "%" PRIu64, e->wait_ns);
 	cell(&r, COL_HOLD_NS, "%" PRIu64, e->hold_ns);
 	cell(&r, COL_LOCK, "%s", e->contention ? "contention" : "mmap_lock");
+	addr_cell(&r, e->site_addr);
 	end(&r);
 }
 

@@ -72,6 +72,13 @@ static void json_hist(FILE *f, const char *name, const struct hist *h)
 	fputc(']', f);
 }
 
+/* Only with --raw-addresses: otherwise there is none to print. */
+static void json_addr(FILE *f, uint64_t addr)
+{
+	if (addr)
+		fprintf(f, ",\"site_addr\":\"0x%" PRIx64 "\"", addr);
+}
+
 static void json_who(FILE *f, int pid, const char *comm, enum callsite site,
 		     const char *symbol, bool write, bool foreign)
 {
@@ -87,6 +94,7 @@ static void json_lock(FILE *f, const struct lock_row *r)
 {
 	fputc('{', f);
 	json_who(f, r->pid, r->comm, r->site, r->symbol, r->write, r->foreign);
+	json_addr(f, r->site_addr);
 	fprintf(f, ",\"acquired\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"holds\":%" PRIu64
 		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64 ",\"wait_p99_ns\":%" PRIu64
 		",\"wait_max_ns\":%" PRIu64 ",\"hold_total_ns\":%" PRIu64 ",\"hold_p50_ns\":%" PRIu64
@@ -133,6 +141,7 @@ static void json_event(FILE *f, const struct slow_event *e)
 		json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
 		fputs(",\"lock\":\"mmap_lock\"", f);
 	}
+	json_addr(f, e->site_addr);
 	fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 "}",
 		e->wait_ns, e->hold_ns);
 }
@@ -144,6 +153,7 @@ static void json_cont(FILE *f, const struct cont_row *r)
 	json_str(f, r->comm);
 	fputs(",\"caller\":", f);
 	json_str(f, r->caller);
+	json_addr(f, r->site_addr);
 	fprintf(f, ",\"type\":\"%s\",\"mode\":\"%s\",\"count\":%" PRIu64
 		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64
 		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,

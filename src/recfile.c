@@ -108,6 +108,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u8(b, r->foreign);
 		put_u32(b, r->site);
 		put_str(b, r->symbol);
+		put_u64(b, r->site_addr);
 		put_u64(b, r->acquired);
 		put_u64(b, r->failed);
 		put_u64(b, r->holds);
@@ -141,6 +142,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u8(b, e->foreign);
 		put_u32(b, e->site);
 		put_str(b, e->symbol);
+		put_u64(b, e->site_addr);
 		put_u64(b, e->wait_ns);
 		put_u64(b, e->hold_ns);
 	}
@@ -153,6 +155,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u32(b, r->pid);
 		put_str(b, r->comm);
 		put_str(b, r->caller);
+		put_u64(b, r->site_addr);
 		put_str(b, r->type);
 		put_str(b, r->mode);
 		put_u64(b, r->count);
@@ -354,6 +357,7 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		r->foreign = get_u8(c);
 		r->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
 		get_str(c, r->symbol, sizeof(r->symbol));
+		r->site_addr = get_u64(c);
 		r->acquired = get_u64(c);
 		r->failed = get_u64(c);
 		r->holds = get_u64(c);
@@ -383,6 +387,7 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		e->foreign = get_u8(c);
 		e->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
 		get_str(c, e->symbol, sizeof(e->symbol));
+		e->site_addr = get_u64(c);
 		e->wait_ns = get_u64(c);
 		e->hold_ns = get_u64(c);
 	});
@@ -392,6 +397,7 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		r->pid = get_u32(c);
 		get_str(c, r->comm, sizeof(r->comm));
 		get_str(c, r->caller, sizeof(r->caller));
+		r->site_addr = get_u64(c);
 		get_str(c, r->type, sizeof(r->type));
 		get_str(c, r->mode, sizeof(r->mode));
 		r->count = get_u64(c);

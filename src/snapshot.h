@@ -104,6 +104,7 @@ struct lock_row {
 	bool foreign;			/* another process's mm (or a new child's) */
 	enum callsite site;
 	char symbol[SNAPSHOT_SYMBOL_LEN];	/* first non-plumbing frame */
+	uint64_t site_addr;		/* its address; 0 unless --raw-addresses */
 	uint64_t acquired;
 	uint64_t failed;
 	uint64_t holds;			/* acquisitions released */
@@ -128,6 +129,7 @@ struct cont_row {
 	int pid;			/* mmap_lock classes; 0 for the others */
 	char comm[SNAPSHOT_COMM_LEN];
 	char caller[SNAPSHOT_SYMBOL_LEN];	/* first frame past the lock code */
+	uint64_t site_addr;		/* its address; 0 unless --raw-addresses */
 	char type[16];			/* spinlock, rwlock, rwsem, mutex, ... */
 	char mode[8];			/* read or write; - for exclusive locks */
 	uint64_t count;
@@ -168,6 +170,7 @@ struct slow_event {
 	bool foreign;
 	enum callsite site;
 	char symbol[SNAPSHOT_SYMBOL_LEN];
+	uint64_t site_addr;		/* 0 unless --raw-addresses */
 	uint64_t wait_ns;
 	uint64_t hold_ns;		/* 0: a slow wait */
 };

@@ -105,3 +105,14 @@ bad=$(grep -v '^#' "$TMP/report.om" | grep -cvE '^[a-z_]+(\{[a-z_]+="([^"\\]|\\.
 check "openmetrics: every sample line is name{labels} value ($bad bad)" test "$bad" -eq 0
 "$MMTOP" -b -n 2 -d 0.2 -f openmetrics >"$TMP/live.om"
 check "live -f openmetrics: one exposition per interval" test "$(grep -c '^# EOF$' "$TMP/live.om")" -eq 2
+
+# 8. Kernel addresses: only with --raw-addresses.
+"$MMTOP" replay -b -f json "$TMP/pft.rec" >"$TMP/noaddr.json"
+check "by default no kernel address is recorded" test "$(grep -c site_addr "$TMP/noaddr.json")" -eq 0
+"$MMTOP" record -o "$TMP/raw.rec" -d 0.3 -n 3 --raw-addresses &
+rec=$!
+sleep 0.3
+"$MMTOP" bench churn -n 100 >/dev/null
+wait $rec
+"$MMTOP" replay -b -f json "$TMP/raw.rec" >"$TMP/addr.json"
+check "--raw-addresses: call-site addresses recorded" grep -q '"site_addr":"0xffff[0-9a-f]*"' "$TMP/addr.json"

@@ -42,12 +42,12 @@ static uint64_t at(const char *name)
 static enum callsite classify(const struct ksyms *k, const char *const *frames,
 			      char *sym)
 {
-	uint64_t ips[16] = { 0 };
+	uint64_t ips[16] = { 0 }, addr;
 	int n;
 
 	for (n = 0; frames[n]; n++)
 		ips[n] = at(frames[n]);
-	return callsite_classify(k, ips, 16, sym, SNAPSHOT_SYMBOL_LEN);
+	return callsite_classify(k, ips, 16, sym, SNAPSHOT_SYMBOL_LEN, &addr);
 }
 
 #define STACK(...) ((const char *const[]){ __VA_ARGS__, NULL })
