@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <signal.h>
 
 #include "bench.h"
 #include "proc.h"
@@ -33,17 +34,28 @@ static bool thp_possible(void)
 				sizeof(buf)) && !strstr(buf, "[never]");
 }
 
-/* Time one fork() in the parent; -1 if it failed. */
-static int64_t time_fork(void)
+/*
+ * Time one fork() in the parent; -1 if it failed. The child waits on
+ * @go until the parent has its time: its exit (tearing down a copy of
+ * SIZE) would otherwise run first on this CPU and land in the parent's
+ * timing, as it would in a caller's that waits for the child at once.
+ */
+static int64_t time_fork(const int go[2])
 {
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), t1;
 	pid_t pid = fork();
+	char c = 0;
 
-	if (pid == 0)
-		_exit(0);
+	if (pid == 0) {
+		ssize_t n = read(go[0], &c, 1);
+
+		_exit(n == 1 ? 0 : 1);
+	}
 	t1 = clock_ns(CLOCK_MONOTONIC);
 	if (pid < 0)
 		return -1;
+	if (write(go[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	return t1 - t0;
 }
@@ -54,13 +66,20 @@ static int time_forks(unsigned int forks, double *mean, double *sd, double *min,
 {
 	double sum = 0, sq = 0;
 	unsigned int i;
+	int go[2];
 
+	if (pipe(go)) {
+		perror("mmtop bench fork: pipe");
+		return -1;
+	}
 	for (i = 0; i < forks; i++) {
-		int64_t ns = time_fork();
+		int64_t ns = time_fork(go);
 		double us = ns / 1e3;
 
 		if (ns < 0) {
 			perror("mmtop bench fork: fork");
+			close(go[0]);
+			close(go[1]);
 			return -1;
 		}
 		sum += us;
@@ -68,6 +87,8 @@ static int time_forks(unsigned int forks, double *mean, double *sd, double *min,
 		*min = !i || us < *min ? us : *min;
 		*max = !i || us > *max ? us : *max;
 	}
+	close(go[0]);
+	close(go[1]);
 	*mean = sum / forks;
 	*sd = forks > 1 ? sqrt(fmax(0, sq - forks * *mean * *mean) / (forks - 1)) : 0;
 	return 0;

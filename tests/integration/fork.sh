@@ -25,15 +25,15 @@ for backing in 4k thp; do
 	mean=$(col "$TMP/$backing.csv" "$rows" latency_ns | awk '{ s += $1 } END { printf "%.1f", s / NR / 1000 }')
 	own=$(awk '$1 ~ /^[0-9]+$/ { print $2 }' "$TMP/$backing.out")
 	# The caller's own timing also holds what follows the syscall's exit
-	# (the first copy-on-write faults, the child running first): a few
-	# tens of microseconds, within 25% of a 4K-backed 64 MiB fork, not of
-	# a THP-backed one, which is several times shorter.
+	# (its first copy-on-write faults): some microseconds, well within 25%
+	# of a 4K-backed 64 MiB fork; a THP-backed one is several times
+	# shorter, so there it is only bounded.
 	if [ $backing = 4k ]; then
 		check "$backing: mean latency ${mean}us within 25% of the workload's ${own}us" \
 			within 25 "$mean" "$own"
 	else
-		check "$backing: mean latency ${mean}us no more than the workload's ${own}us" \
-			awk -v m="$mean" -v o="$own" 'BEGIN { exit !(m > 0 && m <= o * 1.05) }'
+		check "$backing: mean latency ${mean}us between half and all of the workload's ${own}us" \
+			awk -v m="$mean" -v o="$own" 'BEGIN { exit !(m >= o / 2 && m <= o * 1.05) }'
 	fi
 	cost=$(col "$TMP/$backing.csv" "$rows" cost_ns_per_mib | awk '{ s += $1 } END { printf "%.0f", s / NR }')
 	check "$backing: cost per MiB reported (${cost} ns/MiB)" test "${cost:-0}" -gt 0
