@@ -70,7 +70,7 @@ run: mmtop
 	./mmtop
 
 test: mmtop $(UNITS)
-	@sh tests/run.sh
+	@SANITIZE=$(SANITIZE) sh tests/run.sh
 
 bench: mmtop
 	@sh tests/bench.sh
