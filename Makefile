@@ -41,7 +41,7 @@ deps:
 	@sh scripts/deps.sh
 
 $(OUT):
-	@mkdir -p $(OUT)/tests
+	@mkdir -p $(OUT)
 
 $(OUT)/vmlinux.h: | deps $(OUT)
 	@test -r $(BTF) || { echo "mmtop: $(BTF) not found: the kernel must be built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
@@ -64,6 +64,7 @@ mmtop: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 run: mmtop
