@@ -17,13 +17,18 @@ static const struct {
 	{ "pcp", bench_pcp },
 };
 
-int bench_record_open(struct bench_record *b, const char *workload)
+int bench_record_open(struct bench_record *b, int argc, char **argv)
 {
-	char header[1024], host[256] = "?", err[512];
+	char header[1024], host[256] = "?", err[512], workload[256] = "";
 	struct utsname u = { 0 };
+	size_t n = 0;
+	int i;
 
 	if (!b->path)
 		return 0;
+	/* The workload's own command line, for whoever compares. */
+	for (i = 0; i < argc && n < sizeof(workload); i++)
+		n += snprintf(workload + n, sizeof(workload) - n, "%s%s", i ? " " : "", argv[i]);
 	gethostname(host, sizeof(host) - 1);
 	uname(&u);
 	snprintf(header, sizeof(header),

@@ -17,7 +17,8 @@ struct bench_record {
 	const char *path, *label;
 };
 
-int bench_record_open(struct bench_record *b, const char *workload);
+/* Start the recording if --record was given; the header names @argv. */
+int bench_record_open(struct bench_record *b, int argc, char **argv);
 void bench_record_sample(struct bench_record *b, const char *metric, double value);
 void bench_record_close(struct bench_record *b);
 

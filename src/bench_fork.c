@@ -150,8 +150,7 @@ int bench_fork(int argc, char **argv)
 	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1 };
 	struct bench_record rec = { 0 };
 	bool thp_only = false;
-	char args[256] = "fork";
-	int opt, i, ret;
+	int opt, ret;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "s:n:h", longopts, NULL)) != -1) {
@@ -188,9 +187,7 @@ int bench_fork(int argc, char **argv)
 	}
 	if (optind < argc)
 		return fork_usage(stderr, 2);
-	for (i = 1; i < argc && strlen(args) + strlen(argv[i]) + 2 < sizeof(args); i++)
-		strcat(strcat(args, " "), argv[i]);
-	if (bench_record_open(&rec, args))
+	if (bench_record_open(&rec, argc, argv))
 		return 1;
 	/* A recording for compare holds both backings, as the seeds did. */
 	o.thp = thp_only;

@@ -231,7 +231,6 @@ int bench_pft(int argc, char **argv)
 	struct pft_opts o = { .counts = { 1 }, .nr_counts = 1, .size = 128ULL << 20,
 			      .repeat = 1 };
 	struct bench_record rec = { 0 };
-	char args[256] = "pft";
 	int i, ret = 0;
 	int opt;
 
@@ -277,9 +276,7 @@ int bench_pft(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pft_usage(stderr, 2);
-	for (i = 1; i < argc && strlen(args) + strlen(argv[i]) + 2 < sizeof(args); i++)
-		strcat(strcat(args, " "), argv[i]);
-	if (bench_record_open(&rec, args))
+	if (bench_record_open(&rec, argc, argv))
 		return 1;
 	for (i = 0; i < o.nr_counts && !ret; i++) {
 		o.threads = o.counts[i];
