@@ -166,6 +166,19 @@ static uint64_t delta(uint64_t now, uint64_t before)
 	return now >= before ? now - before : 0;
 }
 
+uint32_t collector_probes(const struct collector *c)
+{
+	uint32_t probes = 0;
+
+	if (c->faults.ops)
+		probes |= 1u << c->faults.probe;
+	if (c->locks)
+		probes |= lock_source_probes(c->locks);
+	if (c->pcp)
+		probes |= 1u << pcp_source_probe(c->pcp);
+	return probes;
+}
+
 void collector_sample(struct collector *c, struct snapshot *s)
 {
 	uint64_t now;
@@ -176,13 +189,7 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	s->seq = ++c->seq;
 	s->wall_ns = clock_ns(CLOCK_REALTIME);
 	s->interval_ns = now - c->last_ns;
-	s->probes = 0;
-	if (c->faults.ops)
-		s->probes |= 1u << c->faults.probe;
-	if (c->locks)
-		s->probes |= lock_source_probes(c->locks);
-	if (c->pcp)
-		s->probes |= 1u << pcp_source_probe(c->pcp);
+	s->probes = collector_probes(c);
 	memcpy(s->na, c->na, sizeof(s->na));
 	s->slow_ns = c->slow_ns;
 	c->last_ns = now;

@@ -50,6 +50,8 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		   char *msg, size_t msglen);
 /* A snapshot sized for this machine, to pass to collector_sample(). */
 int collector_snapshot_init(const struct collector *c, struct snapshot *s);
+/* Bitmask of 1 << enum probe_id: what is attached. */
+uint32_t collector_probes(const struct collector *c);
 /* Fill @s with what happened since the previous sample (or the baseline). */
 void collector_sample(struct collector *c, struct snapshot *s);
 /* Between samples: take notable-event records off the ring buffers. */

@@ -63,11 +63,15 @@ static int start_recording(struct live *l, const struct live_opts *o)
 	for (i = 0; i < l->c.topo.nr_cpus && n < sizeof(header) - 64; i++)
 		n += snprintf(header + n, sizeof(header) - n, "%s%d", i ? "," : "",
 			      l->c.topo.cpu_node[i]);
-	snprintf(header + n, sizeof(header) - n,
-		 "\nstart_ns=%llu\ninterval_ns=%llu\ncommand=%s\n",
-		 (unsigned long long)clock_ns(CLOCK_REALTIME),
-		 (unsigned long long)o->batch_opts.interval_ns,
-		 o->command ? o->command[0] : "");
+	n += snprintf(header + n, sizeof(header) - n,
+		      "\nstart_ns=%llu\ninterval_ns=%llu\ncommand=%s\nprobes=",
+		      (unsigned long long)clock_ns(CLOCK_REALTIME),
+		      (unsigned long long)o->batch_opts.interval_ns,
+		      o->command ? o->command[0] : "");
+	for (i = 0; i < PROBE__COUNT && n < sizeof(header) - 64; i++)
+		if (collector_probes(&l->c) & (1u << i))
+			n += snprintf(header + n, sizeof(header) - n, "%s ", probe_name(i));
+	snprintf(header + n, sizeof(header) - n, "\n");
 	if (recorder_open(&l->rec, o->record, header, err, sizeof(err))) {
 		fprintf(stderr, "mmtop: cannot record: %s\n", err);
 		return -1;
