@@ -15,7 +15,16 @@ PAIRS=${PAIRS:-10}
 SIZE=${SIZE:-512M}
 REPEAT=${REPEAT:-3}
 TMP=$(mktemp -d)
-trap 'kill $watch 2>/dev/null; rm -rf "$TMP"' EXIT
+# Background jobs of a script ignore SIGINT: an interrupted bench must stop
+# its watcher, its load and its tmux server itself.
+watch= load=
+cleanup() {
+	kill $watch $load 2>/dev/null
+	[ -n "${TMUX_TMPDIR:-}" ] && tmux kill-server 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
