@@ -17,7 +17,7 @@ REPEAT=${REPEAT:-3}
 TMP=$(mktemp -d)
 # Background jobs of a script ignore SIGINT: an interrupted bench must stop
 # its watcher, its load and its tmux server itself.
-watch= load=
+watch='' load=''
 cleanup() {
 	kill $watch $load 2>/dev/null
 	[ -n "${TMUX_TMPDIR:-}" ] && tmux kill-server 2>/dev/null
