@@ -14,7 +14,7 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"' \
 	    -I$(OUT) -Isrc -Ibpf -Iui
-LDLIBS   := -lbpf -lelf -lz -lnuma -lncursesw -ltinfo -lpthread -lm
+LDLIBS   := -lbpf -lelf -lz -lnuma -lncursesw -ltinfo -lmicrohttpd -lpthread -lm
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined

@@ -55,19 +55,22 @@ static bool sleep_until(const struct snapshot_source *src, uint64_t deadline_ns)
 	return false;
 }
 
-static int emit(const struct snapshot_source *src, struct snapshot *s,
-		struct output *out)
+static int emit(const struct batch_opts *opts, const struct snapshot_source *src,
+		struct snapshot *s, struct output *out)
 {
 	int err;
 
 	src->sample(src->ctx, s);
+	if (opts->sink)
+		return opts->sink(opts->sink_ctx, s) ? -1 : 0;
 	if (!out)
 		return 0;
 	err = output_snapshot(out, s);
 	if (err == -EPIPE)
 		return 1;	/* reader went away (e.g. `| head`): done */
 	if (err) {
-		fprintf(stderr, "mmtop: writing output: %s\n", strerror(-err));
+		fprintf(stderr, "mmtop: writing %s: %s\n", out->path ? out->path : "output",
+			strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -87,17 +90,20 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 		return 1;
 	}
 	output_init(&out, opts->format, stdout);
+	out.path = opts->path;
+	out.top = opts->top;
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline += opts->interval_ns;
 		if (stop_signal || (!opts->no_wait && !sleep_until(src, deadline)))
 			break;
-		ret = emit(src, &s, opts->quiet ? NULL : &out);
+		ret = emit(opts, src, &s, opts->quiet ? NULL : &out);
 		if (!ret && src->failed && src->failed(src->ctx))
 			ret = -1;
 		if (src->done && src->done(src->ctx))
 			break;
 	}
+	output_close(&out);
 	snapshot_free(&s);
 	return ret < 0 ? 1 : 0;
 }

@@ -14,6 +14,11 @@ struct batch_opts {
 	unsigned int count;		/* intervals to print; 0 = until stopped */
 	enum output_format format;
 	bool quiet;			/* no output (recording only) */
+	const char *path;		/* -o FILE: replaced each interval, or NULL */
+	int top;			/* openmetrics: per-process series kept */
+	/* Instead of printing: hand each interval to a sink (mmtop serve). */
+	int (*sink)(void *ctx, const struct snapshot *s);
+	void *sink_ctx;
 	bool no_wait;			/* replay: no sleeping between intervals */
 };
 

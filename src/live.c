@@ -13,6 +13,7 @@
 #include "util.h"
 #include "live.h"
 #include "summary.h"
+#include "serve.h"
 #include "ui.h"
 
 struct live {
@@ -153,10 +154,14 @@ int live_run(struct live_opts *o)
 		.status = live_status, .done = live_done, .failed = live_failed,
 	};
 	struct ui_opts uo = { o->batch_opts.interval_ns, o->color, "LIVE" };
+	struct serve *sv = NULL;
 	struct live l;
 	char msg[512] = "";
 	int ret;
 
+	/* A busy port is found before seconds of BPF loading. */
+	if (o->listen && !(sv = serve_open(o->listen, o->batch_opts.top)))
+		return 1;
 	memset(&l, 0, sizeof(l));
 	src.ctx = &l;
 	/* A closed pipe shows up as EPIPE from the write instead. */
@@ -166,24 +171,27 @@ int live_run(struct live_opts *o)
 	if (ret < 0) {
 		fprintf(stderr, "mmtop: %s\n", msg);
 		collector_close(&l.c);
+		serve_close(sv);
 		return 1;
 	}
 	if (ret > 0)
 		fprintf(stderr, "mmtop: warning: %s\n", msg);
-	if (o->record && start_recording(&l, o)) {
+	if ((o->record && start_recording(&l, o)) ||
+	    /* Started after the collector: nothing it does is missed. */
+	    (o->command && start_command(&l, o))) {
 		collector_close(&l.c);
+		serve_close(sv);
 		return 1;
 	}
-	/* Started after the collector: nothing it does is missed. */
-	if (o->command && start_command(&l, o)) {
-		collector_close(&l.c);
-		return 1;
-	}
-	ret = o->batch ? batch_run(&o->batch_opts, &src) : ui_run(&uo, &src);
+	if (sv)
+		ret = serve_run(sv, &o->batch_opts, &src);
+	else
+		ret = o->batch ? batch_run(&o->batch_opts, &src) : ui_run(&uo, &src);
 	if (!o->batch && (l.following || o->pids.active))
 		summary_print(&l.sum, stdout, l.following ? l.follow.note : "followed processes");
 	if (l.recording)
 		recorder_close(&l.rec);
 	collector_close(&l.c);
+	serve_close(sv);
 	return ret || l.rec_failed ? 1 : 0;
 }

@@ -19,7 +19,9 @@ struct live_opts {
 	struct collector_opts collect;
 	struct pid_filter pids;		/* -p; a command's tree is added */
 	char **command;			/* -- COMMAND ARGS, or NULL */
+	const char *output;		/* -o FILE as given */
 	const char *record;		/* mmtop record -o FILE, or NULL */
+	const char *listen;		/* mmtop serve: ADDR:PORT, or NULL */
 	const char *label;		/* --label, for compare */
 	uint64_t duration_ns;		/* --duration: stop after it */
 	bool print;			/* -b or -f given: print while recording */

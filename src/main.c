@@ -9,12 +9,14 @@
 #include <bpf/libbpf.h>
 
 #include "compare.h"
+#include "metrics.h"
 #include "live.h"
 #include "replay_source.h"
 #include "report.h"
 #include "bench.h"
 #include "caps.h"
 #include "probe.h"
+#include "serve.h"
 #include "util.h"
 
 static const char usage_text[] =
@@ -24,6 +26,8 @@ static const char usage_text[] =
 "                                       record snapshots to FILE\n"
 "       mmtop replay [-b] [-f FORMAT] FILE\n"
 "                                       show or print a recording\n"
+"       mmtop serve [--listen ADDR:PORT] [--top N] [OPTIONS]\n"
+"                                       Prometheus metrics over HTTP, no terminal\n"
 "       mmtop report [-f FORMAT] FILE   a recording summed up\n"
 "       mmtop compare [-f text|markdown] BASE.rec OTHER.rec...\n"
 "                                       recordings side by side, with significance\n"
@@ -60,7 +64,15 @@ static const char usage_text[] =
 "                            (repeatable); its cells show n/a\n"
 "      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
 "                            tp_btf or raw_tp\n"
-"  -o, --output FILE         record: the recording to write (mode 0600)\n"
+"  -o, --output FILE         record: the recording to write (mode 0600);\n"
+"                            batch: each interval replaces FILE whole (a\n"
+"                            temporary file renamed), e.g. for a textfile\n"
+"                            collector\n"
+"      --listen ADDR:PORT    serve: where to listen (default\n"
+"                            " SERVE_LISTEN_DEFAULT "; port 0 picks a free one)\n"
+"      --top N               serve, openmetrics: per-process series for the N\n"
+"                            busiest processes, the rest as comm=\"other\"\n"
+"                            (default 10)\n"
 "      --duration DURATION   stop after this long (e.g. 30s, 5m)\n"
 "      --label LABEL         record: a name for the run (default: kernel)\n"
 "      --raw-addresses       kernel addresses of call sites in JSON, CSV and\n"
@@ -176,6 +188,8 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 		{ "duration", required_argument, NULL, 'U' },
 		{ "label", required_argument, NULL, 'L' },
 		{ "raw-addresses", no_argument, NULL, 'X' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "top", required_argument, NULL, 'T' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -191,6 +205,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned int top;
 	int opt;
 
 	/* '+': stop at the first non-option, the subcommand. */
@@ -200,7 +215,15 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			o->batch = o->print = true;
 			break;
 		case 'o':
-			o->record = optarg;
+			o->output = optarg;
+			break;
+		case 'l':
+			o->listen = optarg;
+			break;
+		case 'T':
+			if (parse_uint(optarg, &top) || top > 10000)
+				return usage_error("invalid --top '%s' (0 to 10000)", optarg);
+			o->batch_opts.top = top;
 			break;
 		case 'U':
 			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
@@ -292,10 +315,30 @@ static int record_main(int argc, char **argv, struct live_opts *o)
 		return ret;
 	if (subcommand(argc, argv, o) && !o->command)
 		return usage_error("record takes options and -- COMMAND only");
-	if (!o->record)
+	if (!o->output)
 		return usage_error("record needs -o FILE");
+	o->record = o->output;
 	o->batch = true;
 	o->batch_opts.quiet = !o->print;
+	return -1;
+}
+
+/* mmtop serve [--listen ADDR:PORT] [--top N] [OPTIONS]: no terminal, no printing. */
+static int serve_main(int argc, char **argv, struct live_opts *o)
+{
+	int ret;
+
+	optind = 1;
+	ret = parse_options(argc, argv, o);
+	if (ret >= 0)
+		return ret;
+	if (subcommand(argc, argv, o) || o->command)
+		return usage_error("serve takes options only");
+	if (o->print || o->output)
+		return usage_error("serve prints nothing: no -b, -f or -o");
+	if (!o->listen)
+		o->listen = SERVE_LISTEN_DEFAULT;
+	o->batch = true;
 	return -1;
 }
 
@@ -312,6 +355,9 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 		return ret;
 	if (optind + 1 != argc)
 		return usage_error("replay takes one recording");
+	if (o->output && !o->batch)
+		return usage_error("-o FILE needs batch mode (-b)");
+	o->batch_opts.path = o->output;
 	r = (struct replay_opts){
 		.path = argv[optind], .batch = o->batch, .color = o->color,
 		.batch_opts = o->batch_opts,
@@ -357,7 +403,8 @@ static int compare_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct live_opts o = {
-		.batch_opts = { .interval_ns = NSEC_PER_SEC, .format = OUTPUT_TEXT },
+		.batch_opts = { .interval_ns = NSEC_PER_SEC, .format = OUTPUT_TEXT,
+				.top = METRICS_TOP_DEFAULT },
 		.batch = !isatty(STDOUT_FILENO),
 		.color = !getenv("NO_COLOR"),
 		.collect = {
@@ -390,9 +437,19 @@ int main(int argc, char **argv)
 		ret = record_main(argc - optind, argv + optind, &o);
 		if (ret >= 0)
 			return ret;
+	} else if (cmd && !strcmp(cmd, "serve")) {
+		ret = serve_main(argc - optind, argv + optind, &o);
+		if (ret >= 0)
+			return ret;
 	} else if (cmd) {
 		return usage_error("unknown command '%s'", cmd);
+	} else if (o.output && !o.batch) {
+		return usage_error("-o FILE needs batch mode (-b) or record");
 	}
+	if (o.listen && (!cmd || strcmp(cmd, "serve")))
+		return usage_error("--listen is for mmtop serve");
+	if (!o.record)
+		o.batch_opts.path = o.output;
 	if (o.duration_ns)
 		o.batch_opts.count = (o.duration_ns + o.batch_opts.interval_ns - 1) /
 				     o.batch_opts.interval_ns;

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <sys/stat.h>
+
+#include "metrics.h"
 #include "output_common.h"
 #include "util.h"
 
@@ -64,7 +71,7 @@ double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon)
 	return 1.0 - (double)(fallbacks + anon) / faults;
 }
 
-int output_snapshot(struct output *o, const struct snapshot *s)
+static int write_format(struct output *o, const struct snapshot *s)
 {
 	switch (o->format) {
 	case OUTPUT_TEXT:
@@ -77,10 +84,62 @@ int output_snapshot(struct output *o, const struct snapshot *s)
 		write_json(o->f, s);
 		break;
 	case OUTPUT_OPENMETRICS:
-		write_openmetrics(o->f, s);
-		break;
+		return write_openmetrics(o, s);
 	}
+	return 0;
+}
+
+static int write_stream(struct output *o, const struct snapshot *s)
+{
+	int err = write_format(o, s);
+
+	if (err)
+		return err;
 	if (fflush(o->f) || ferror(o->f))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* The whole interval into a new file beside @o->path, then renamed over it. */
+static int write_replacing(struct output *o, const struct snapshot *s)
+{
+	char tmp[PATH_MAX];
+	int fd, err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", o->path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Read by other users' collectors (node_exporter's textfile). */
+	if (fchmod(fd, 0644) || !(o->f = fdopen(fd, "w"))) {
+		err = -errno;
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	o->header_done = false;
+	errno = 0;
+	err = write_stream(o, s);
+	if (fclose(o->f) && !err)
+		err = errno ? -errno : -EIO;
+	o->f = NULL;
+	if (!err && rename(tmp, o->path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+int output_snapshot(struct output *o, const struct snapshot *s)
+{
+	return o->path ? write_replacing(o, s) : write_stream(o, s);
+}
+
+void output_close(struct output *o)
+{
+	if (o->metrics)
+		metrics_free(o->metrics);
+	free(o->metrics);
+	o->metrics = NULL;
 }

@@ -15,15 +15,25 @@ enum output_format {
 	OUTPUT_OPENMETRICS,
 };
 
+struct metrics;
+
 struct output {
 	enum output_format format;
 	FILE *f;
 	bool header_done;	/* CSV header row written */
+	/*
+	 * -o FILE: each interval replaces FILE whole (a temporary file in its
+	 * directory, renamed), so a reader never sees half of one.
+	 */
+	const char *path;
+	int top;		/* openmetrics: per-process series kept */
+	struct metrics *metrics;	/* openmetrics: totals since start */
 };
 
 int output_format_parse(const char *s, enum output_format *fmt);
 void output_init(struct output *o, enum output_format fmt, FILE *f);
 /* Write one interval and flush; -errno on a write error (e.g. EPIPE, ENOSPC). */
 int output_snapshot(struct output *o, const struct snapshot *s);
+void output_close(struct output *o);
 
 #endif

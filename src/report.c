@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "merge.h"
+#include "metrics.h"
 #include "replay.h"
 #include "report.h"
 #include "stats.h"
@@ -80,7 +81,9 @@ int report_run(const char *path, enum output_format format)
 		ret = 1;
 	} else {
 		output_init(&out, format, stdout);
+		out.top = METRICS_TOP_DEFAULT;
 		ret = output_snapshot(&out, &sum) ? 1 : 0;
+		output_close(&out);
 		if (format == OUTPUT_TEXT)
 			print_rates(&rates);
 	}

@@ -151,3 +151,23 @@ const char *format_ns(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2fs", ns / 1e9);
 	return buf;
 }
+
+int utf8_char_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n, i;
+
+	if (s[0] < 0x80)
+		return s[0] ? 1 : 0;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;	/* continuation byte, overlong lead, beyond U+10FFFF */
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong 3- and 4-byte forms, UTF-16 surrogates, above U+10FFFF. */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}

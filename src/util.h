@@ -26,6 +26,12 @@ int parse_uint(const char *s, unsigned int *out);
 int parse_cpu_list(const char *s, bool *set, int n);
 /* 850ns, 12.3us, 1.20ms, 2.50s: durations for people. */
 const char *format_ns(uint64_t ns, char *buf, size_t len);
+/*
+ * Length (1-4) of the well-formed UTF-8 character at @s, 0 if the bytes
+ * there are not one (or @s is at its NUL). Strings from the kernel, such
+ * as process names, hold whatever bytes a user chose.
+ */
+int utf8_char_len(const char *s);
 /* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
 int read_small_file(const char *path, char *buf, size_t len);
 

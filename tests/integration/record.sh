@@ -98,8 +98,8 @@ check "report: total faults are the recording's ($sum = $live)" test "$sum" -eq 
 check "report text: per-CPU mean, Hmean, max over the 10 intervals" \
 	grep -q "per-CPU faults/s over 10 intervals" "$TMP/report.txt"
 "$MMTOP" report -f openmetrics "$TMP/pft.rec" >"$TMP/report.om"
-om=$(awk '/^mmtop_page_faults\{.*type="minor"/ { s += $2 } END { print s + 0 }' "$TMP/report.om")
-check "openmetrics: minor mmtop_page_faults add up to the total ($om = $live)" test "$om" -eq "$live"
+om=$(awk '/^mmtop_page_faults_total\{.*type="minor"/ { s += $2 } END { print s + 0 }' "$TMP/report.om")
+check "openmetrics: minor mmtop_page_faults_total add up to the total ($om = $live)" test "$om" -eq "$live"
 check "openmetrics: ends with # EOF" test "$(tail -n 1 "$TMP/report.om")" = "# EOF"
 bad=$(grep -v '^#' "$TMP/report.om" | grep -cvE '^[a-z_]+(\{[a-z_]+="([^"\\]|\\.)*"(,[a-z_]+="([^"\\]|\\.)*")*\})? -?[0-9.e+-]+$')
 check "openmetrics: every sample line is name{labels} value ($bad bad)" test "$bad" -eq 0

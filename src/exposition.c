@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "exposition.h"
+#include "util.h"
+
+/* The q value of one media range ("type/sub;a=b;q=0.5"), 1 without one. */
+static double media_q(const char *p, const char *end)
+{
+	const char *q;
+
+	for (q = p; q < end; q++) {
+		if (*q != ';')
+			continue;
+		while (q + 1 < end && q[1] == ' ')
+			q++;
+		if (end - q > 2 && !strncasecmp(q + 1, "q=", 2))
+			return strtod(q + 3, NULL);
+	}
+	return 1;
+}
+
+static bool media_is(const char *p, const char *end, const char *type)
+{
+	size_t n = strlen(type);
+
+	return (size_t)(end - p) >= n && !strncasecmp(p, type, n) &&
+	       (p + n == end || p[n] == ';' || p[n] == ' ');
+}
+
+enum expo_format expo_negotiate(const char *accept)
+{
+	double om = 0, text = 0;
+	const char *p = accept;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		double q;
+
+		end = end ? end : p + strlen(p);
+		while (p < end && *p == ' ')
+			p++;
+		q = media_q(p, end);
+		if (media_is(p, end, "application/openmetrics-text"))
+			om = q > om ? q : om;
+		else if (media_is(p, end, "text/plain") || media_is(p, end, "text/*") ||
+			 media_is(p, end, "*/*"))
+			text = q > text ? q : text;
+		p = *end ? end + 1 : end;
+	}
+	return om > 0 && om >= text ? EXPO_OPENMETRICS : EXPO_PROMETHEUS;
+}
+
+const char *expo_content_type(enum expo_format fmt)
+{
+	return fmt == EXPO_OPENMETRICS ?
+	       "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+	       "text/plain; version=0.0.4; charset=utf-8";
+}
+
+struct expo {
+	FILE *f;
+	bool om;
+};
+
+/*
+ * A label value: valid UTF-8, with \\, \" and \n escaped as both formats
+ * want; other control bytes and bytes that are not UTF-8 become the four
+ * characters \xNN, so no value can break a line or the parser.
+ */
+static void label_value(FILE *f, const char *v)
+{
+	while (*v) {
+		int n = utf8_char_len(v);
+		unsigned char c = *v;
+
+		if (c == '\\' || c == '"')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (!n || c < 0x20 || c == 0x7f)
+			fprintf(f, "\\\\x%02x", c);
+		else {
+			fwrite(v, 1, n, f);
+			v += n;
+			continue;
+		}
+		v++;
+	}
+}
+
+/* name{k="v",...} value: labels as key, value pairs ending with NULL. */
+static void sample(struct expo *e, const char *name, const char *value, ...)
+{
+	const char *key;
+	bool first = true;
+	va_list ap;
+
+	fputs(name, e->f);
+	va_start(ap, value);
+	while ((key = va_arg(ap, const char *))) {
+		fprintf(e->f, "%s%s=\"", first ? "{" : ",", key);
+		label_value(e->f, va_arg(ap, const char *));
+		fputc('"', e->f);
+		first = false;
+	}
+	va_end(ap);
+	fprintf(e->f, "%s %s\n", first ? "" : "}", value);
+}
+
+/* HELP and TYPE; 0.0.4 names a counter family by its _total samples. */
+static void family(struct expo *e, const char *name, const char *type, const char *help)
+{
+	const char *sfx = !e->om && !strcmp(type, "counter") ? "_total" : "";
+
+	fprintf(e->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, sfx, help, name, sfx, type);
+}
+
+static const char *u64(char *buf, uint64_t v)
+{
+	sprintf(buf, "%" PRIu64, v);
+	return buf;
+}
+
+static const char *secs(char *buf, uint64_t ns)
+{
+	sprintf(buf, "%.9f", ns / 1e9);
+	return buf;
+}
+
+static const char *num(char *buf, int v)
+{
+	sprintf(buf, "%d", v);
+	return buf;
+}
+
+static void build_info(struct expo *e, const char *kernel)
+{
+	const char *name = e->om ? "mmtop_build" : "mmtop_build_info";
+
+	family(e, name, e->om ? "info" : "gauge",
+	       "mmtop's version and the kernel it runs on; the value is 1.");
+	sample(e, "mmtop_build_info", "1", "version", MMTOP_VERSION, "kernel", kernel, NULL);
+}
+
+static void state(struct expo *e, const struct metrics *m)
+{
+	char v[32];
+	int i;
+
+	family(e, "mmtop_intervals", "counter", "Intervals collected since mmtop started.");
+	sample(e, "mmtop_intervals_total", u64(v, m->intervals), NULL);
+	family(e, "mmtop_last_interval_timestamp_seconds", "gauge",
+	       "When the last collected interval ended (Unix time).");
+	sprintf(v, "%.3f", m->last_wall_ns / 1e9);
+	sample(e, "mmtop_last_interval_timestamp_seconds", v, NULL);
+	family(e, "mmtop_probe_enabled", "gauge",
+	       "1 if the probe family is on, 0 if disabled or unavailable.");
+	for (i = 0; i < FAMILY__COUNT; i++)
+		sample(e, "mmtop_probe_enabled", m->family_on[i] ? "1" : "0",
+		       "family", family_name(i), NULL);
+}
+
+static void cpu_counter(struct expo *e, const struct metrics *m, const char *name,
+			const char *help, size_t off)
+{
+	char v[32], cpu[16], sample_name[96];
+	int i;
+
+	family(e, name, "counter", help);
+	snprintf(sample_name, sizeof(sample_name), "%s_total", name);
+	for (i = 0; i < m->nr_cpus; i++)
+		sample(e, sample_name, u64(v, *(uint64_t *)((char *)&m->cpus[i] + off)),
+		       "cpu", num(cpu, i), NULL);
+}
+
+static void faults(struct expo *e, const struct metrics *m)
+{
+	char v[32], cpu[16], node[16];
+	int i, t;
+
+	if (!m->family_on[FAMILY_FAULTS])
+		return;
+	family(e, "mmtop_page_faults", "counter", "Page faults, by CPU, its NUMA node and type.");
+	for (i = 0; i < m->nr_cpus; i++)
+		for (t = 0; t < 2; t++)
+			sample(e, "mmtop_page_faults_total",
+			       u64(v, t ? m->cpus[i].major : m->cpus[i].minor),
+			       "cpu", num(cpu, i), "node", num(node, m->cpus[i].node),
+			       "type", t ? "major" : "minor", NULL);
+}
+
+/* The BPF log2 buckets as cumulative le buckets: every octave, 1 us to 2 s. */
+#define LOCK_LE_MIN_LOG2 10
+#define LOCK_LE_MAX_LOG2 31
+
+static void lock_hist(struct expo *e, const char *name, const struct metric_lock *l,
+		      const struct hist *h, uint64_t sum_ns)
+{
+	const char *mode = l->write ? "write" : "read";
+	char v[32], le[32], bucket[96], other[96];
+	uint64_t cum = 0;
+	int i, k = 0;
+
+	snprintf(bucket, sizeof(bucket), "%s_bucket", name);
+	for (i = LOCK_LE_MIN_LOG2; i <= LOCK_LE_MAX_LOG2; i++) {
+		/* le = 2^i ns holds log2 buckets 0 .. i-1. */
+		for (; k < i; k++)
+			cum += h->bucket[k];
+		sprintf(le, "%.9g", (double)(1ULL << i) / 1e9);
+		sample(e, bucket, u64(v, cum), "site", l->site, "mode", mode, "le", le, NULL);
+	}
+	for (; k < SNAPSHOT_HIST_BUCKETS; k++)
+		cum += h->bucket[k];
+	sample(e, bucket, u64(v, cum), "site", l->site, "mode", mode, "le", "+Inf", NULL);
+	snprintf(other, sizeof(other), "%s_sum", name);
+	sample(e, other, secs(v, sum_ns), "site", l->site, "mode", mode, NULL);
+	snprintf(other, sizeof(other), "%s_count", name);
+	sample(e, other, u64(v, cum), "site", l->site, "mode", mode, NULL);
+}
+
+static void locks(struct expo *e, const struct metrics *m)
+{
+	char v[32];
+	int i;
+
+	if (!m->family_on[FAMILY_MMAP_LOCK])
+		return;
+	cpu_counter(e, m, "mmtop_vma_lock_fallbacks",
+		    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU.",
+		    offsetof(struct metric_cpu, fallbacks));
+	cpu_counter(e, m, "mmtop_vma_lock_anon_vma",
+		    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU.",
+		    offsetof(struct metric_cpu, anon));
+	family(e, "mmtop_mmap_lock_acquisitions", "counter",
+	       "mmap_lock acquisitions, by the kernel call site that took it and mode.");
+	for (i = 0; i < m->nr_locks; i++)
+		sample(e, "mmtop_mmap_lock_acquisitions_total", u64(v, m->locks[i].acquired),
+		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
+	family(e, "mmtop_mmap_lock_failed_acquisitions", "counter",
+	       "mmap_lock trylocks and killable waits that failed, by call site and mode.");
+	for (i = 0; i < m->nr_locks; i++)
+		sample(e, "mmtop_mmap_lock_failed_acquisitions_total", u64(v, m->locks[i].failed),
+		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
+	family(e, "mmtop_mmap_lock_wait_seconds", "histogram",
+	       "Time from asking for mmap_lock to getting it, by call site and mode.");
+	for (i = 0; i < m->nr_locks; i++)
+		lock_hist(e, "mmtop_mmap_lock_wait_seconds", &m->locks[i], &m->locks[i].wait,
+			  m->locks[i].wait_ns);
+	family(e, "mmtop_mmap_lock_hold_seconds", "histogram",
+	       "Time mmap_lock was held, by call site and mode.");
+	for (i = 0; i < m->nr_locks; i++)
+		lock_hist(e, "mmtop_mmap_lock_hold_seconds", &m->locks[i], &m->locks[i].hold,
+			  m->locks[i].hold_ns);
+}
+
+static void proc_family(struct expo *e, const struct metrics *m, const char *name,
+			const char *help, size_t off, bool ns)
+{
+	char v[32], pid[16], sample_name[96];
+	int i;
+
+	family(e, name, "counter", help);
+	snprintf(sample_name, sizeof(sample_name), "%s_total", name);
+	for (i = 0; i <= m->nr_procs; i++) {
+		const struct metric_proc *p = i < m->nr_procs ? &m->procs[i] : &m->other;
+		uint64_t x = *(const uint64_t *)((const char *)p + off);
+
+		sample(e, sample_name, ns ? secs(v, x) : u64(v, x),
+		       "pid", p->pid ? num(pid, p->pid) : "", "comm", p->comm, NULL);
+	}
+}
+
+static void procs(struct expo *e, const struct metrics *m)
+{
+	if (!m->family_on[FAMILY_MMAP_LOCK])
+		return;
+	proc_family(e, m, "mmtop_process_mmap_lock_acquisitions",
+		    "mmap_lock acquisitions of the busiest processes (--top); the rest as comm=\"other\".",
+		    offsetof(struct metric_proc, acquired), false);
+	proc_family(e, m, "mmtop_process_mmap_lock_wait_seconds",
+		    "Time the busiest processes (--top) waited for mmap_lock; the rest as comm=\"other\".",
+		    offsetof(struct metric_proc, wait_ns), true);
+	proc_family(e, m, "mmtop_process_mmap_lock_hold_seconds",
+		    "Time the busiest processes (--top) held mmap_lock; the rest as comm=\"other\".",
+		    offsetof(struct metric_proc, hold_ns), true);
+	proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
+		    "Faults of the busiest processes (--top) that took mmap_lock; the rest as comm=\"other\".",
+		    offsetof(struct metric_proc, fallbacks), false);
+}
+
+static void conts(struct expo *e, const struct metrics *m)
+{
+	char v[32];
+	int i;
+
+	if (!m->family_on[FAMILY_CONTENTION])
+		return;
+	family(e, "mmtop_lock_contentions", "counter",
+	       "Contended lock waits (lock:contention_begin), by class of lock.");
+	for (i = 0; i < CONT_CLASS__COUNT; i++)
+		sample(e, "mmtop_lock_contentions_total", u64(v, m->cont_count[i]),
+		       "class", cont_class_name(i), NULL);
+	family(e, "mmtop_lock_contention_wait_seconds", "counter",
+	       "Time spent in contended lock waits, by class of lock.");
+	for (i = 0; i < CONT_CLASS__COUNT; i++)
+		sample(e, "mmtop_lock_contention_wait_seconds_total", secs(v, m->cont_wait_ns[i]),
+		       "class", cont_class_name(i), NULL);
+}
+
+static const char *const backing_names[BACKING__COUNT] = { "4k", "thp", "unknown" };
+
+static void fork_hist(struct expo *e, const struct metric_fork *f, const char *backing)
+{
+	char v[32], le[32];
+	uint64_t cum = 0;
+	int i;
+
+	for (i = 0; i < FORK_BUCKETS; i++) {
+		cum += f->bucket[i];
+		sprintf(le, "%.9g", fork_bucket_le(i));
+		sample(e, "mmtop_fork_latency_seconds_bucket", u64(v, cum),
+		       "backing", backing, "le", le, NULL);
+	}
+	sample(e, "mmtop_fork_latency_seconds_bucket", u64(v, f->count),
+	       "backing", backing, "le", "+Inf", NULL);
+	sample(e, "mmtop_fork_latency_seconds_sum", secs(v, f->sum_ns), "backing", backing, NULL);
+	sample(e, "mmtop_fork_latency_seconds_count", u64(v, f->count), "backing", backing, NULL);
+}
+
+static void forks(struct expo *e, const struct metrics *m)
+{
+	uint64_t n = 0;
+	char v[32];
+	int i;
+
+	if (!m->family_on[FAMILY_FORK])
+		return;
+	for (i = 0; i < BACKING__COUNT; i++)
+		n += m->forks[i].count;
+	family(e, "mmtop_forks", "counter", "Forks of a new mm (fork, vfork, clone without CLONE_VM).");
+	sample(e, "mmtop_forks_total", u64(v, n), NULL);
+	family(e, "mmtop_fork_latency_seconds", "histogram",
+	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown.");
+	for (i = 0; i < BACKING__COUNT; i++)
+		if (i != BACKING_UNKNOWN || m->forks[i].count)
+			fork_hist(e, &m->forks[i], backing_names[i]);
+}
+
+static void pcp(struct expo *e, const struct metrics *m)
+{
+	char v[32], cpu[16];
+	int i;
+
+	if (!m->family_on[FAMILY_PCP])
+		return;
+	family(e, "mmtop_pcp_pages", "counter",
+	       "Pages moved between a CPU's PCP lists and the buddy allocator.");
+	for (i = 0; i < m->nr_cpus; i++) {
+		sample(e, "mmtop_pcp_pages_total", u64(v, m->cpus[i].pcp_refill_pages),
+		       "cpu", num(cpu, i), "kind", "refill", NULL);
+		sample(e, "mmtop_pcp_pages_total", u64(v, m->cpus[i].pcp_drain_pages),
+		       "cpu", num(cpu, i), "kind", "drain", NULL);
+	}
+}
+
+static void drops(struct expo *e, const struct metrics *m)
+{
+	char v[32];
+	int i;
+
+	family(e, "mmtop_dropped_events", "counter",
+	       "Records or counts the collector lost, by reason.");
+	for (i = 0; i < DROP__COUNT; i++)
+		sample(e, "mmtop_dropped_events_total", u64(v, m->drops[i]),
+		       "reason", drop_name(i), NULL);
+}
+
+void expo_write(FILE *f, const struct metrics *m, enum expo_format fmt,
+		const char *kernel, uint64_t start_ns)
+{
+	struct expo e = { f, fmt == EXPO_OPENMETRICS };
+	char v[32];
+
+	build_info(&e, kernel);
+	state(&e, m);
+	faults(&e, m);
+	locks(&e, m);
+	procs(&e, m);
+	conts(&e, m);
+	forks(&e, m);
+	pcp(&e, m);
+	drops(&e, m);
+	family(&e, "mmtop_scrape_duration_seconds", "gauge",
+	       "Time mmtop took to build this exposition.");
+	sprintf(v, "%.6f", (clock_ns(CLOCK_MONOTONIC) - start_ns) / 1e9);
+	sample(&e, "mmtop_scrape_duration_seconds", v, NULL);
+	if (e.om)
+		fputs("# EOF\n", f);
+}

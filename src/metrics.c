@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+static bool pid_alive(int pid)
+{
+	return !kill(pid, 0) || errno != ESRCH;
+}
+
+bool (*metrics_pid_alive)(int pid) = pid_alive;
+
+int metrics_init(struct metrics *m, int top)
+{
+	memset(m, 0, sizeof(*m));
+	m->top = top;
+	strcpy(m->other.comm, "other");
+	if (top) {
+		m->procs = calloc(top, sizeof(*m->procs));
+		if (!m->procs)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void metrics_free(struct metrics *m)
+{
+	free(m->cpus);
+	free(m->locks);
+	free(m->procs);
+	memset(m, 0, sizeof(*m));
+}
+
+static double fork_le_ns(int i)
+{
+	return exp2(FORK_BUCKET_MIN_LOG2 + i / 4.0);
+}
+
+double fork_bucket_le(int i)
+{
+	return fork_le_ns(i) / 1e9;
+}
+
+int fork_bucket_of(uint64_t ns)
+{
+	int i = ns ? (int)ceil(4 * (log2((double)ns) - FORK_BUCKET_MIN_LOG2)) : 0;
+
+	if (i < 0)
+		i = 0;
+	if (i > FORK_BUCKETS)
+		i = FORK_BUCKETS;
+	/* exp2/log2 rounding: settle on the exact bucket. */
+	while (i > 0 && ns <= fork_le_ns(i - 1))
+		i--;
+	while (i < FORK_BUCKETS && ns > fork_le_ns(i))
+		i++;
+	return i;
+}
+
+static int add_cpus(struct metrics *m, const struct snapshot *s)
+{
+	int i;
+
+	if (!m->cpus) {
+		m->cpus = calloc(s->nr_cpus, sizeof(*m->cpus));
+		if (!m->cpus)
+			return -ENOMEM;
+		m->nr_cpus = s->nr_cpus;
+	}
+	for (i = 0; i < s->nr_cpus && i < m->nr_cpus; i++) {
+		const struct cpu_sample *c = &s->cpus[i];
+		struct metric_cpu *t = &m->cpus[i];
+
+		t->node = c->node;
+		t->minor += c->faults.min_flt;
+		t->major += c->faults.maj_flt;
+		t->fallbacks += c->fallbacks;
+		t->anon += c->anon;
+		t->pcp_refill_pages += c->pcp.refill_pages;
+		t->pcp_drain_pages += c->pcp.drain_pages;
+	}
+	return 0;
+}
+
+static void add_hist(struct hist *sum, const struct hist *h)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		sum->bucket[i] += h->bucket[i];
+}
+
+static struct metric_lock *lock_slot(struct metrics *m, const char *site, bool write)
+{
+	struct metric_lock *t;
+	int i;
+
+	for (i = 0; i < m->nr_locks; i++)
+		if (m->locks[i].write == write && !strcmp(m->locks[i].site, site))
+			return &m->locks[i];
+	if (m->nr_locks == m->cap_locks &&
+	    snapshot_grow((void **)&m->locks, &m->cap_locks, sizeof(*m->locks)))
+		return NULL;
+	t = memset(&m->locks[m->nr_locks++], 0, sizeof(*t));
+	snprintf(t->site, sizeof(t->site), "%s", site);
+	t->write = write;
+	return t;
+}
+
+static int add_locks(struct metrics *m, const struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->locks.nr; i++) {
+		const struct lock_row *r = &s->locks.v[i];
+		struct metric_lock *t = lock_slot(m, callsite_label(r->site, r->symbol), r->write);
+
+		if (!t)
+			return -ENOMEM;
+		t->acquired += r->acquired;
+		t->failed += r->failed;
+		t->wait_ns += r->wait_ns;
+		t->hold_ns += r->hold_ns;
+		add_hist(&t->wait, &r->wait);
+		add_hist(&t->hold, &r->hold);
+	}
+	return 0;
+}
+
+static void add_conts(struct metrics *m, const struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->conts.nr; i++) {
+		m->cont_count[s->conts.v[i].cls] += s->conts.v[i].count;
+		m->cont_wait_ns[s->conts.v[i].cls] += s->conts.v[i].wait_ns;
+	}
+}
+
+static void add_forks(struct metrics *m, const struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->forks.nr; i++) {
+		const struct fork_row *f = &s->forks.v[i];
+		const char *b = fork_backing(f);
+		struct metric_fork *t = &m->forks[!strcmp(b, "thp") ? BACKING_THP :
+						  !strcmp(b, "4k") ? BACKING_4K : BACKING_UNKNOWN];
+
+		t->count++;
+		t->sum_ns += f->latency_ns;
+		t->bucket[fork_bucket_of(f->latency_ns)]++;
+	}
+}
+
+/* --- per-process series --- */
+
+static struct metric_proc *proc_find(struct metrics *m, int pid)
+{
+	int i;
+
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
+	return NULL;
+}
+
+/* A process that is gone hands its totals to "other" and frees its slot. */
+static void retire_dead(struct metrics *m)
+{
+	int i = 0;
+
+	while (i < m->nr_procs) {
+		struct metric_proc *p = &m->procs[i];
+
+		if (metrics_pid_alive(p->pid)) {
+			i++;
+			continue;
+		}
+		m->other.acquired += p->acquired;
+		m->other.wait_ns += p->wait_ns;
+		m->other.hold_ns += p->hold_ns;
+		m->other.fallbacks += p->fallbacks;
+		*p = m->procs[--m->nr_procs];
+	}
+}
+
+/* One process's interval, gathered from its lock and VMA rows. */
+struct proc_delta {
+	struct metric_proc v;
+	uint64_t score;			/* activity: mmap_lock wait, then acquisitions */
+};
+
+static struct proc_delta *delta_of(struct proc_delta *d, int *nr, int pid,
+				   const char *comm)
+{
+	int i;
+
+	for (i = 0; i < *nr; i++)
+		if (d[i].v.pid == pid)
+			return &d[i];
+	memset(&d[*nr], 0, sizeof(d[*nr]));
+	d[*nr].v.pid = pid;
+	snprintf(d[*nr].v.comm, sizeof(d[*nr].v.comm), "%s", comm);
+	return &d[(*nr)++];
+}
+
+static int by_score(const void *a, const void *b)
+{
+	const struct proc_delta *x = a, *y = b;
+
+	return x->score < y->score ? 1 : x->score > y->score ? -1 : x->v.pid - y->v.pid;
+}
+
+static int gather(const struct snapshot *s, struct proc_delta **out)
+{
+	struct proc_delta *d = malloc((s->locks.nr + s->vmas.nr + 1) * sizeof(*d));
+	int i, nr = 0;
+
+	if (!d)
+		return -ENOMEM;
+	/* Linear lookups: rows of one pid are adjacent in practice. */
+	for (i = 0; i < s->locks.nr; i++) {
+		const struct lock_row *r = &s->locks.v[i];
+		struct proc_delta *p;
+
+		if (!r->pid)
+			continue;
+		p = nr && d[nr - 1].v.pid == r->pid ? &d[nr - 1] :
+		    delta_of(d, &nr, r->pid, r->comm);
+		p->v.acquired += r->acquired;
+		p->v.wait_ns += r->wait_ns;
+		p->v.hold_ns += r->hold_ns;
+	}
+	for (i = 0; i < s->vmas.nr; i++) {
+		const struct vma_row *r = &s->vmas.v[i];
+
+		if (r->pid)
+			delta_of(d, &nr, r->pid, r->comm)->v.fallbacks += r->fallbacks + r->anon;
+	}
+	for (i = 0; i < nr; i++)
+		d[i].score = d[i].v.wait_ns + d[i].v.acquired + d[i].v.fallbacks;
+	*out = d;
+	return nr;
+}
+
+static void proc_add(struct metric_proc *t, const struct metric_proc *d)
+{
+	t->acquired += d->acquired;
+	t->wait_ns += d->wait_ns;
+	t->hold_ns += d->hold_ns;
+	t->fallbacks += d->fallbacks;
+}
+
+static int add_procs(struct metrics *m, const struct snapshot *s)
+{
+	struct proc_delta *d;
+	int i, nr;
+
+	retire_dead(m);
+	nr = gather(s, &d);
+	if (nr < 0)
+		return nr;
+	qsort(d, nr, sizeof(*d), by_score);
+	for (i = 0; i < nr; i++) {
+		struct metric_proc *p = proc_find(m, d[i].v.pid);
+
+		if (!p && d[i].score && m->nr_procs < m->top) {
+			p = &m->procs[m->nr_procs++];
+			*p = d[i].v;
+			memset(&p->acquired, 0, sizeof(*p) - offsetof(struct metric_proc, acquired));
+		}
+		proc_add(p ? p : &m->other, &d[i].v);
+	}
+	free(d);
+	return 0;
+}
+
+int metrics_add(struct metrics *m, const struct snapshot *s)
+{
+	int i, err;
+
+	err = add_cpus(m, s);
+	if (!err)
+		err = add_locks(m, s);
+	if (!err)
+		err = add_procs(m, s);
+	if (err)
+		return err;
+	add_conts(m, s);
+	add_forks(m, s);
+	/* The snapshot's drop counts are already totals since start. */
+	for (i = 0; i < DROP__COUNT; i++)
+		if (s->drops[i] > m->drops[i])
+			m->drops[i] = s->drops[i];
+	for (i = 0; i < FAMILY__COUNT; i++)
+		m->family_on[i] = !s->na[i][0];
+	m->intervals++;
+	m->last_wall_ns = s->wall_ns;
+	return 0;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The exporter's model: snapshots added up into counters that only grow,
+ * with a bounded set of label values, as Prometheus wants them. `mmtop
+ * serve` and the openmetrics batch output feed every interval in and write
+ * the totals out (exposition.c). No HTTP, no file I/O here.
+ *
+ * Per-process series exist only for the top N processes by activity: a
+ * busy host starts thousands of processes, and each would be a new series
+ * in the server for ever. The rest is summed under comm="other". A process
+ * keeps its series while it lives; one that joins starts from zero (what it
+ * did before stays in "other"), so no counter ever goes down.
+ */
+#ifndef MMTOP_METRICS_H
+#define MMTOP_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+
+#define METRICS_TOP_DEFAULT 10
+
+/* Fork latency buckets: quarter octaves, 2^14 ns (16 us) to 2^33 ns (8.6 s). */
+#define FORK_BUCKET_MIN_LOG2 14
+#define FORK_BUCKET_MAX_LOG2 33
+#define FORK_BUCKETS ((FORK_BUCKET_MAX_LOG2 - FORK_BUCKET_MIN_LOG2) * 4 + 1)
+
+enum fork_backing_kind { BACKING_4K, BACKING_THP, BACKING_UNKNOWN, BACKING__COUNT };
+
+/* mmap_lock of all processes, by call site and mode. */
+struct metric_lock {
+	char site[SNAPSHOT_SYMBOL_LEN];
+	bool write;
+	uint64_t acquired, failed;
+	uint64_t wait_ns, hold_ns;
+	struct hist wait, hold;
+};
+
+/* One process's (or "other"'s) share, since it got its series. */
+struct metric_proc {
+	int pid;			/* 0 for "other" */
+	char comm[SNAPSHOT_COMM_LEN];
+	uint64_t acquired, wait_ns, hold_ns, fallbacks;
+};
+
+struct metric_fork {
+	uint64_t count, sum_ns;
+	/* Not cumulative: [i] up to fork_bucket_le(i); the last, above all. */
+	uint64_t bucket[FORK_BUCKETS + 1];
+};
+
+struct metric_cpu {
+	int node;
+	uint64_t minor, major, fallbacks, anon;
+	uint64_t pcp_refill_pages, pcp_drain_pages;
+};
+
+struct metrics {
+	int top;			/* per-process series kept */
+	uint64_t intervals;
+	uint64_t last_wall_ns;
+	int nr_cpus;
+	struct metric_cpu *cpus;
+	struct metric_lock *locks;
+	int nr_locks, cap_locks;
+	uint64_t cont_count[CONT_CLASS__COUNT], cont_wait_ns[CONT_CLASS__COUNT];
+	struct metric_fork forks[BACKING__COUNT];
+	uint64_t drops[DROP__COUNT];
+	bool family_on[FAMILY__COUNT];
+	struct metric_proc *procs;	/* [top], the first nr_procs used */
+	int nr_procs;
+	struct metric_proc other;
+};
+
+int metrics_init(struct metrics *m, int top);
+void metrics_free(struct metrics *m);
+/* Add one interval; -ENOMEM when a new row found no memory (it is lost). */
+int metrics_add(struct metrics *m, const struct snapshot *s);
+/* Upper bound in seconds of fork latency bucket @i. */
+double fork_bucket_le(int i);
+/* Fork bucket holding @ns; FORK_BUCKETS for above the last bound. */
+int fork_bucket_of(uint64_t ns);
+/*
+ * Whether process @pid still runs; a hook so tests can retire processes.
+ * The default asks kill(pid, 0): no lock of the process is taken.
+ */
+extern bool (*metrics_pid_alive)(int pid);
+
+#endif

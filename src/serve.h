@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `mmtop serve`: the collector's intervals added up (metrics.h) and served
+ * over HTTP at /metrics for Prometheus, with no terminal. The HTTP side is
+ * libmicrohttpd's own thread; it renders the totals under a mutex that the
+ * collection holds only to add an interval, so slow or many scrapers never
+ * hold up collection.
+ */
+#ifndef MMTOP_SERVE_H
+#define MMTOP_SERVE_H
+
+#include "batch.h"
+#include "source.h"
+
+#define SERVE_LISTEN_DEFAULT "127.0.0.1:9794"
+
+struct serve;
+
+/*
+ * Bind and listen on @listen ("ADDR:PORT", "[V6ADDR]:PORT", ":PORT"), before
+ * any BPF is loaded; NULL after printing why (the address named).
+ */
+struct serve *serve_open(const char *listen, int top);
+/* Collect and serve until a stop signal, or -n/--duration; exit status. */
+int serve_run(struct serve *sv, struct batch_opts *opts, const struct snapshot_source *src);
+void serve_close(struct serve *sv);
+
+#endif
