@@ -45,8 +45,8 @@ static const char usage_text[] =
 "  -d, --delay SECONDS       interval between updates (default 1; 0.5, 250ms)\n"
 "  -n, --iterations COUNT    stop after COUNT intervals (default: run until\n"
 "                            interrupted)\n"
-"  -f, --format FORMAT       batch output format: text, csv, json or\n"
-"                            openmetrics\n"
+"  -f, --format FORMAT       batch output format: text, csv, json,\n"
+"                            openmetrics or prometheus (text format 0.0.4)\n"
 "      --fault-source SOURCE per-CPU fault counts from: auto (default), sched\n"
 "                            (kernel per-task counters read at context switch)\n"
 "                            or perf (software counters)\n"
@@ -249,7 +249,7 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			break;
 		case 'f':
 			if (output_format_parse(optarg, &o->batch_opts.format))
-				return usage_error("unknown format '%s' (text, csv, json, openmetrics)", optarg);
+				return usage_error("unknown format '%s' (text, csv, json, openmetrics, prometheus)", optarg);
 			o->print = true;
 			break;
 		case 'F':

@@ -23,6 +23,8 @@ int output_format_parse(const char *s, enum output_format *fmt)
 		*fmt = OUTPUT_JSON;
 	else if (!strcmp(s, "openmetrics"))
 		*fmt = OUTPUT_OPENMETRICS;
+	else if (!strcmp(s, "prometheus"))
+		*fmt = OUTPUT_PROMETHEUS;
 	else
 		return -1;
 	return 0;
@@ -84,7 +86,8 @@ static int write_format(struct output *o, const struct snapshot *s)
 		write_json(o->f, s);
 		break;
 	case OUTPUT_OPENMETRICS:
-		return write_openmetrics(o, s);
+	case OUTPUT_PROMETHEUS:
+		return write_metrics(o, s);
 	}
 	return 0;
 }

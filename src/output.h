@@ -13,6 +13,7 @@ enum output_format {
 	OUTPUT_CSV,
 	OUTPUT_JSON,
 	OUTPUT_OPENMETRICS,
+	OUTPUT_PROMETHEUS,	/* text format 0.0.4, as textfile collectors read */
 };
 
 struct metrics;

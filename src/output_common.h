@@ -15,7 +15,7 @@ void write_text(FILE *f, const struct snapshot *s);
 void write_csv(struct output *o, const struct snapshot *s);
 void write_json(FILE *f, const struct snapshot *s);
 /* Adds the interval to the totals and writes them; -ENOMEM. */
-int write_openmetrics(struct output *o, const struct snapshot *s);
+int write_metrics(struct output *o, const struct snapshot *s);
 
 /* ISO 8601 UTC with milliseconds. */
 void format_utc(uint64_t ns, char *buf, size_t len);

@@ -22,6 +22,22 @@ bpf_refused() {
 		echo "kernel refuses BPF raw_tracepoint programs (bpftool feature probe)"
 }
 
+# mmtop's BPF programs loaded in the kernel, as bpftool sees them.
+mmtop_progs() {
+	bpftool prog show 2>/dev/null | grep -c "name fault_" || true
+}
+
+# Wait (up to 2 s: the kernel frees programs after an RCU grace period)
+# until mmtop's BPF programs are back to COUNT; true if they are.
+progs_back_to() { # progs_back_to COUNT
+	i=0
+	while [ "$(mmtop_progs)" -ne "$1" ] && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(mmtop_progs)" -eq "$1" ]
+}
+
 # Online CPU ids, space separated.
 online_cpus() {
 	awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
@@ -68,6 +84,29 @@ start_mmtop_csv() { # start_mmtop_csv FILE ARGS...
 		sleep 0.1
 		i=$((i + 1))
 	done
+}
+
+# Start `mmtop serve --listen 127.0.0.1:0 ARGS` and wait until it serves
+# its first interval. Sets SERVE_PID and URL (its /metrics); false if it
+# did not within 10 s.
+start_serve() { # start_serve ERRFILE ARGS...
+	err=$1
+	shift
+	"$MMTOP" serve --listen 127.0.0.1:0 "$@" 2>"$err" &
+	SERVE_PID=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		URL=$(sed -n 's|^mmtop: serving \(http://.*\)$|\1|p' "$err")
+		[ -n "$URL" ] && curl -sf "$URL" | grep -q '^mmtop_intervals_total [1-9]' && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# The value of one sample (name and labels as printed) at URL, or nothing.
+scrape_value() { # scrape_value URL SAMPLE
+	curl -sf "$1" | awk -v s="$2" '$1 == s { print $2 }'
 }
 
 # Let mmtop close the current interval, then stop it; returns its status.

@@ -7,29 +7,18 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-# mmtop's BPF programs loaded in the kernel, as bpftool sees them.
-our_progs() {
-	bpftool prog show 2>/dev/null | grep -c "name fault_" || true
-}
-
-before=$(our_progs)
+before=$(mmtop_progs)
 for sig in INT TERM HUP; do
 	"$MMTOP" -b -d 0.2 --format json >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	sleep 1
-	check "SIG$sig: BPF programs loaded while running" test "$(our_progs)" -gt "$before"
+	check "SIG$sig: BPF programs loaded while running" test "$(mmtop_progs)" -gt "$before"
 	kill -s "$sig" $pid
 	wait $pid
 	rc=$?
 	check "SIG$sig: exit status 0 (got $rc)" test "$rc" -eq 0
 	check "SIG$sig: output ends with a complete line" sh -c "tail -c1 '$TMP/out' | od -c | grep -q '\\\\n'"
-	# The kernel frees programs after an RCU grace period: give it 2 s.
-	i=0
-	while [ "$(our_progs)" -ne "$before" ] && [ $i -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	check "SIG$sig: BPF programs gone after exit" test "$(our_progs)" -eq "$before"
+	check "SIG$sig: BPF programs gone after exit" progs_back_to "$before"
 	check "SIG$sig: nothing on stderr" test ! -s "$TMP/err"
 done
 

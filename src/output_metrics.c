@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --format openmetrics: every interval adds to totals since start, and each
- * interval is written as one complete OpenMetrics exposition ending in
- * "# EOF" (the same families `mmtop serve` offers). With -o FILE each
- * interval replaces the file, for a node_exporter textfile collector.
+ * --format openmetrics and prometheus: every interval adds to totals since
+ * start, and each interval is written as one complete exposition (the same
+ * families `mmtop serve` offers), OpenMetrics 1.0 ending in "# EOF", or
+ * text format 0.0.4. With -o FILE each interval replaces the file, for a
+ * node_exporter textfile collector (which reads 0.0.4).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "output_common.h"
 #include "util.h"
 
-int write_openmetrics(struct output *o, const struct snapshot *s)
+int write_metrics(struct output *o, const struct snapshot *s)
 {
 	uint64_t start = clock_ns(CLOCK_MONOTONIC);
 	struct utsname u = { 0 };
@@ -32,6 +33,7 @@ int write_openmetrics(struct output *o, const struct snapshot *s)
 	if (metrics_add(o->metrics, s))
 		return -ENOMEM;
 	uname(&u);
-	expo_write(o->f, o->metrics, EXPO_OPENMETRICS, u.release, start);
+	expo_write(o->f, o->metrics, o->format == OUTPUT_OPENMETRICS ? EXPO_OPENMETRICS :
+		   EXPO_PROMETHEUS, u.release, start);
 	return 0;
 }

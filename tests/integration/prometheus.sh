@@ -1,0 +1,116 @@
+# A real Prometheus server scrapes `mmtop serve` every second; PromQL over
+# its HTTP API must agree with workloads of known effect: pages faulted on
+# CPU 1, and the workload's own fork() times.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "prometheus: $why"
+	exit 0
+fi
+[ "$(online_cpus)" = "0 1 " ] || [ -n "$(online_cpus | grep -w 1)" ] || {
+	skip "prometheus: CPU 1 is offline"
+	exit 0
+}
+sh scripts/deps.sh prometheus curl >/dev/null || exit 1
+PY=/usr/bin/python3
+
+# mmtop, Prometheus and this script on CPU 0; the workloads alone on CPU 1.
+taskset -cp 0 $$ >/dev/null
+start_serve "$TMP/serve.err" -d 0.5 || { fail "mmtop serve did not start: $(cat "$TMP/serve.err")"; exit 1; }
+target=${URL#http://}
+target=${target%/metrics}
+pport=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat >"$TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: mmtop
+    static_configs:
+      - targets: ['$target']
+EOF
+prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/data" \
+	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
+prom=$!
+trap 'kill $prom $SERVE_PID 2>/dev/null; wait $prom $SERVE_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# promql.py wait EXPR MIN: until EXPR's value is at least MIN (60 s at most);
+# prints the evaluation time. promql.py at TIME EXPR: EXPR's value at TIME.
+# promql.py run OUT CMD...: CMD (stdout to OUT), then wait until Prometheus
+# holds mmtop's interval after it; prints the start and that time. One
+# process, spawning by vfork: no fork of this test falls in the window.
+cat >"$TMP/promql.py" <<'EOF'
+import json, subprocess, sys, time, urllib.parse, urllib.request
+base = "http://127.0.0.1:%s/api/v1/query" % sys.argv[1]
+def query(expr, at):
+    url = base + "?" + urllib.parse.urlencode({"query": expr, "time": "%.3f" % at})
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            res = json.load(r)["data"]["result"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return float(res[0]["value"][1]) if res else None
+def wait(expr, least):
+    end = time.time() + 60
+    while time.time() < end:
+        now = time.time()
+        v = query(expr, now)
+        if v is not None and v >= least:
+            return now
+        time.sleep(0.2)
+    sys.exit(1)
+if sys.argv[2] == "wait":
+    print("%.3f" % wait(sys.argv[3], float(sys.argv[4])))
+    sys.exit(0)
+if sys.argv[2] == "run":
+    t0 = time.time()
+    with open(sys.argv[3], "w") as out:
+        subprocess.run(sys.argv[4:], stdout=out, check=True)
+    t1 = time.time()
+    print("%.3f %.3f" % (t0, wait("mmtop_last_interval_timestamp_seconds", t1)))
+    sys.exit(0)
+v = query(sys.argv[4], float(sys.argv[3]))
+print("none" if v is None else repr(v))
+EOF
+promql() { $PY "$TMP/promql.py" "$pport" "$@"; }
+# The window from the last scrape before FROM to the last one at TO, as
+# "RANGE END": increase() over it has a sample at each end, so Prometheus
+# need not extrapolate and the increase is exact.
+scrape_window() { # scrape_window SERIES FROM TO
+	a=$(promql at "$2" "timestamp($1)")
+	b=$(promql at "$3" "timestamp($1)")
+	awk -v a="$a" -v b="$b" 'BEGIN { printf "%dms %.3f\n", (b - a) * 1000 + 0.5, b }'
+}
+
+check "Prometheus scrapes mmtop (up == 1)" promql wait 'up{job="mmtop"}' 1 >/dev/null
+n=$(promql at "$(date +%s.%N)" 'scrape_samples_scraped{job="mmtop"}')
+check "Prometheus parsed the exposition ($n samples)" awk -v n="$n" 'BEGIN { exit !(n + 0 > 50) }'
+
+# Faults: 256 MiB touched by one thread on CPU 1 is 65536 minor faults.
+set -- $(promql run "$TMP/pft.out" taskset -c 1 "$MMTOP" bench pft -s 256M)
+check "Prometheus holds the interval after the workload" test -n "$2"
+pages=$(awk '$1 == 1 { print $3 }' "$TMP/pft.out")
+sel='mmtop_page_faults_total{cpu="1",type="minor"}'
+set -- $(scrape_window "$sel" "$1" "$2")
+inc=$(promql at "$2" "increase(${sel}[$1])")
+check "PromQL: increase() of minor faults on CPU 1 over the workload ($inc, $1) within 5% of its $pages pages" \
+	within 5 "${inc%.*}" "$pages"
+
+# Forks: the median of the fork latency histogram lies within the
+# workload's own fastest and slowest fork(). histogram_quantile() places it
+# by linear interpolation inside the bucket that holds the median fork, so
+# it can stray from the forks themselves by up to that bucket's width:
+# the bounds are widened by one bucket (a ratio of 2^(1/4)), no more.
+set -- $(promql run "$TMP/fork.out" taskset -c 1 "$MMTOP" bench fork -s 32M -n 40)
+window=$(scrape_window mmtop_forks_total "$1" "$2")
+set -- $(awk '$1 ~ /^[0-9]+$/ { print $4, $5 }' "$TMP/fork.out")
+min=$1 max=$2
+set -- $window
+q=$(promql at "$2" "histogram_quantile(0.5, sum by (le) (increase(mmtop_fork_latency_seconds_bucket{backing=\"4k\"}[$1])))")
+forks=$(promql at "$2" "increase(mmtop_forks_total[$1])")
+check "PromQL: fork count over the window ($forks) at least the workload's 40" \
+	awk -v n="$forks" 'BEGIN { exit !(n + 0 >= 40) }'
+check "PromQL: median fork latency ${q}s within the workload's ${min}..${max} us (one bucket's width)" \
+	awk -v q="$q" -v lo="$min" -v hi="$max" -v r=1.189207 \
+	'BEGIN { exit !(q * 1e6 >= lo / r && q * 1e6 <= hi * r) }'
