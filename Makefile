@@ -9,6 +9,8 @@ BTF      ?= /sys/kernel/btf/vmlinux
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
+SBINDIR  ?= $(PREFIX)/sbin
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
@@ -89,8 +91,12 @@ fuzz: | $(OUT)
 	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus tests/fuzz/corpus
 
 install: mmtop
-	install -D -m 0755 mmtop $(DESTDIR)$(PREFIX)/sbin/mmtop
+	install -D -m 0755 mmtop $(DESTDIR)$(SBINDIR)/mmtop
 	install -D -m 0644 man/mmtop.8 $(DESTDIR)$(PREFIX)/share/man/man8/mmtop.8
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' scripts/mmtop-serve.service.in \
+		>$(DESTDIR)$(UNITDIR)/mmtop-serve.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/mmtop-serve.service
 
 clean:
 	rm -rf $(OUT) mmtop

@@ -5,7 +5,7 @@
 set -eu
 
 pkgs="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
-libnuma-dev libmicrohttpd-dev pkg-config linux-perf python3 util-linux tmux $*"
+libnuma-dev libmicrohttpd-dev pkg-config linux-perf python3 util-linux tmux curl $*"
 
 missing=""
 for p in $pkgs; do

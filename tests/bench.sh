@@ -6,8 +6,10 @@
 #     Rows: none (two untraced runs: the machine's noise floor), default
 #     (every default family), pcp (default plus the opt-in per-page PCP
 #     probes), and the two fault sources alone (the candidates).
-#  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode
-#     and with the viewer open (in a detached tmux pane, 120x40).
+#  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
+#     with the viewer open (in a detached tmux pane, 120x40), and as the
+#     exporter (`mmtop serve`): per interval, per scrape, and together at
+#     Prometheus' default 15 s scrape interval.
 # Figures are printed, never asserted: this machine is shared and noisy.
 cd "$(dirname "$0")/.." || exit 1
 MMTOP=./mmtop
@@ -114,6 +116,41 @@ awk -v c=$((cpu1 - cpu0)) -v n="$N" -v h="$hwm" -v r="$rss" 'BEGIN {
 	printf "mmtop -b -d 1 (default set) under pft load: %.3f ms CPU per interval (%.3f%% of one core, target <= 1%%)\n",
 		c / n / 1e6, c / n / 1e7
 	printf "mmtop memory: RSS %.1f MiB, peak %.1f MiB (target < 32)\n", r / 1024, h / 1024 }'
+
+# The exporter's own cost: collection per interval as above; per scrape,
+# the time it takes to render the exposition (mmtop_scrape_duration_seconds,
+# single-threaded and CPU-bound, mean of SCRAPES scrapes); the two together
+# at one scrape every 15 s.
+SCRAPES=${SCRAPES:-50}
+"$MMTOP" serve --listen 127.0.0.1:0 -d 1 2>"$TMP/serve.err" &
+watch=$!
+url=
+until [ -n "$url" ] && curl -sf "$url" | grep -q '^mmtop_intervals_total [1-9]'; do
+	sleep 0.1
+	url=$(sed -n 's|^mmtop: serving \(http://.*\)$|\1|p' "$TMP/serve.err")
+done
+"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
+load=$!
+cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
+sleep "$N"
+cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
+i=0
+while [ $i -lt "$SCRAPES" ]; do
+	curl -sf -o "$TMP/scrape" "$url"
+	awk '$1 == "mmtop_scrape_duration_seconds" { print $2 }' "$TMP/scrape" >>"$TMP/render"
+	i=$((i + 1))
+done
+rss=$(awk '/^VmRSS/ { print $2 }' /proc/$watch/status)
+kill $watch $load
+wait $load 2>/dev/null
+series=$(grep -vc '^#' "$TMP/scrape")
+awk -v c=$((cpu1 - cpu0)) -v n="$N" -v s="$(awk '{ s += $1 } END { print s / NR * 1e9 }' "$TMP/render")" \
+    -v r="$rss" -v series="$series" -v b="$(wc -c <"$TMP/scrape")" 'BEGIN {
+	per_int = c / n; per_scrape = s
+	printf "mmtop serve -d 1 under pft load: %.3f ms CPU per interval, %.3f ms per scrape to render (%d series, %d bytes)\n",
+		per_int / 1e6, per_scrape / 1e6, series, b
+	printf "mmtop serve at one scrape every 15 s: %.3f%% of one core (target <= 1%%), RSS %.1f MiB\n",
+		(per_int + per_scrape / 15) / 1e7, r / 1024 }'
 
 # The viewer's own cost: the same, with mmtop drawing in a tmux pane.
 if command -v tmux >/dev/null; then
