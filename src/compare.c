@@ -5,7 +5,7 @@
 
 #include "compare.h"
 #include "recfile.h"
-#include "replay.h"
+#include "recset.h"
 #include "stats.h"
 #include "util.h"
 
@@ -76,32 +76,32 @@ static void parse_sample(struct run *r, const unsigned char *p, size_t len)
  * interval-faults/sec sample per interval instead (a mean: idle
  * intervals are zero).
  */
-static int load(const char *path, struct run *r)
+static int load(char *path, struct run *r)
 {
 	struct snapshot s = { 0 };
-	struct rec_reader rd;
+	struct rec_set rd;
 	const unsigned char *p;
 	char err[512];
 	size_t len;
-	int ret = rec_open(&rd, path, stderr, err, sizeof(err));
+	int ret = rec_set_open(&rd, &path, 1, stderr, err, sizeof(err));
 
 	if (ret) {
 		fprintf(stderr, "mmtop: %s\n", err);
 		return ret == -2 ? 2 : 1;
 	}
-	rec_header(&rd, "label", r->label, sizeof(r->label));
+	rec_set_header(&rd, "label", r->label, sizeof(r->label));
 	if (!r->label[0])
 		snprintf(r->label, sizeof(r->label), "%s", path);
-	while (rec_next_of(&rd, REC_SAMPLE, &p, &len))
+	while (rec_set_next_of(&rd, REC_SAMPLE, &p, &len))
 		parse_sample(r, p, len);
 	if (!r->nr) {
-		rd.off = REC_FILE_HEADER;
-		while (rec_next(&rd, &s) == 1)
+		rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
+		while (rec_set_next(&rd, &s) == 1)
 			add(r, "interval-faults/sec",
 			    snapshot_rate(&s, s.total.min_flt + s.total.maj_flt));
 		snapshot_free(&s);
 	}
-	rec_close(&rd);
+	rec_set_close(&rd);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,16 +24,31 @@ struct live {
 	struct summary sum;
 	struct recorder rec;
 	bool recording, rec_failed;
-	const char *rec_path;
+	const struct live_opts *opts;
+	char rec_path[PATH_MAX];	/* the file being written */
+	uint64_t rec_opened_ns;		/* CLOCK_REALTIME */
 };
 
-/* Append the interval; on a write error stop, the file valid as it is. */
+static int open_recording(struct live *l);
+
+/*
+ * Append the interval; on a write error stop, the file valid as it is.
+ * With --rotate, the next file starts after the interval that filled one.
+ */
 static void record(struct live *l, const struct snapshot *s)
 {
+	const struct rotation *rot = &l->opts->rotate;
 	int err = recorder_write(&l->rec, s);
 
-	if (!err)
+	if (!err) {
+		if (rot->dir && rotation_due(rot, l->rec_opened_ns, clock_ns(CLOCK_REALTIME),
+					     l->rec.good)) {
+			recorder_close(&l->rec);
+			l->recording = false;
+			l->rec_failed = open_recording(l) != 0;
+		}
 		return;
+	}
 	fprintf(stderr, "mmtop: recording stopped: %s: %s; it holds its first %lu intervals, intact\n",
 		l->rec_path, strerror(-err), l->rec.frames);
 	recorder_close(&l->rec);
@@ -48,38 +64,71 @@ static bool live_failed(void *ctx)
 }
 
 /* The recording's header: what the file format lists (mmtop(8)). */
-static int start_recording(struct live *l, const struct live_opts *o)
+static void recording_header(struct live *l, char *header, size_t len)
 {
-	char header[2048], host[256] = "?", err[512];
+	const struct live_opts *o = l->opts;
+	char host[256] = "?";
 	struct utsname u = { 0 };
 	size_t n;
 	int i;
 
 	gethostname(host, sizeof(host) - 1);
 	uname(&u);
-	n = snprintf(header, sizeof(header),
+	n = snprintf(header, len,
 		     "mmtop_version=%s\nkernel=%s\nhost=%s\nlabel=%s\ncpus=%d\nnodes=%d\nnode_map=",
 		     MMTOP_VERSION, u.release, host, o->label ? o->label : u.release,
 		     l->c.topo.nr_cpus, l->c.topo.nr_nodes);
-	for (i = 0; i < l->c.topo.nr_cpus && n < sizeof(header) - 64; i++)
-		n += snprintf(header + n, sizeof(header) - n, "%s%d", i ? "," : "",
+	for (i = 0; i < l->c.topo.nr_cpus && n < len - 64; i++)
+		n += snprintf(header + n, len - n, "%s%d", i ? "," : "",
 			      l->c.topo.cpu_node[i]);
-	n += snprintf(header + n, sizeof(header) - n,
+	n += snprintf(header + n, len - n,
 		      "\nstart_ns=%llu\ninterval_ns=%llu\ncommand=%s\nprobes=",
-		      (unsigned long long)clock_ns(CLOCK_REALTIME),
+		      (unsigned long long)l->rec_opened_ns,
 		      (unsigned long long)o->batch_opts.interval_ns,
 		      o->command ? o->command[0] : "");
-	for (i = 0; i < PROBE__COUNT && n < sizeof(header) - 64; i++)
+	for (i = 0; i < PROBE__COUNT && n < len - 64; i++)
 		if (collector_probes(&l->c) & (1u << i))
-			n += snprintf(header + n, sizeof(header) - n, "%s ", probe_name(i));
-	snprintf(header + n, sizeof(header) - n, "\n");
-	if (recorder_open(&l->rec, o->record, header, err, sizeof(err))) {
+			n += snprintf(header + n, len - n, "%s ", probe_name(i));
+	snprintf(header + n, len - n, "\n");
+}
+
+/* Open the recording: -o FILE, or with --rotate a new file in -o DIR. */
+static int open_recording(struct live *l)
+{
+	const struct live_opts *o = l->opts;
+	char header[2048], err[512];
+	int ret = 0;
+
+	l->rec_opened_ns = clock_ns(CLOCK_REALTIME);
+	if (!o->rotate.dir)
+		snprintf(l->rec_path, sizeof(l->rec_path), "%s", o->record);
+	else
+		ret = rotation_path(&o->rotate, l->rec_opened_ns, l->rec_path,
+				    sizeof(l->rec_path));
+	if (ret) {
+		fprintf(stderr, "mmtop: cannot record in %s: %s\n", o->record, strerror(-ret));
+		return -1;
+	}
+	recording_header(l, header, sizeof(header));
+	if (recorder_open(&l->rec, l->rec_path, header, err, sizeof(err))) {
 		fprintf(stderr, "mmtop: cannot record: %s\n", err);
 		return -1;
 	}
 	l->recording = true;
-	l->rec_path = o->record;
+	if (o->rotate.dir)
+		rotation_prune(&o->rotate);
 	return 0;
+}
+
+static int start_recording(struct live *l)
+{
+	int err = l->opts->rotate.dir ? rotation_prepare(&l->opts->rotate) : 0;
+
+	if (err) {
+		fprintf(stderr, "mmtop: cannot record in %s: %s\n", l->opts->record, strerror(-err));
+		return -1;
+	}
+	return open_recording(l);
 }
 
 static int live_snapshot_init(void *ctx, struct snapshot *s)
@@ -176,7 +225,8 @@ int live_run(struct live_opts *o)
 	}
 	if (ret > 0)
 		fprintf(stderr, "mmtop: warning: %s\n", msg);
-	if ((o->record && start_recording(&l, o)) ||
+	l.opts = o;
+	if ((o->record && start_recording(&l)) ||
 	    /* Started after the collector: nothing it does is missed. */
 	    (o->command && start_command(&l, o))) {
 		collector_close(&l.c);

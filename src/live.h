@@ -11,6 +11,8 @@
 #include "batch.h"
 #include "collect.h"
 #include "pid_filter.h"
+#include "recset.h"
+#include "rotation.h"
 
 struct live_opts {
 	struct batch_opts batch_opts;	/* interval, count, format */
@@ -23,6 +25,9 @@ struct live_opts {
 	const char *record;		/* mmtop record -o FILE, or NULL */
 	const char *listen;		/* mmtop serve: ADDR:PORT, or NULL */
 	const char *label;		/* --label, for compare */
+	struct rotation rotate;		/* record --rotate: dir set to -o DIR */
+	bool rotating;			/* --rotate given */
+	struct rec_range range;		/* replay, report: --begin, --end */
 	uint64_t duration_ns;		/* --duration: stop after it */
 	bool print;			/* -b or -f given: print while recording */
 };

@@ -189,6 +189,10 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 		{ "label", required_argument, NULL, 'L' },
 		{ "raw-addresses", no_argument, NULL, 'X' },
 		{ "listen", required_argument, NULL, 'l' },
+		{ "rotate", required_argument, NULL, 'R' },
+		{ "keep", required_argument, NULL, 'K' },
+		{ "begin", required_argument, NULL, 'B' },
+		{ "end", required_argument, NULL, 'e' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "delay", required_argument, NULL, 'd' },
@@ -219,6 +223,21 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			break;
 		case 'l':
 			o->listen = optarg;
+			break;
+		case 'R':
+			if (rotation_parse(optarg, &o->rotate))
+				return usage_error("invalid --rotate '%s' (a duration of 1s or more, e.g. 1h, or a size of 4K or more, e.g. 100M)", optarg);
+			o->rotating = true;
+			break;
+		case 'K':
+			if (parse_uint(optarg, &o->rotate.keep) || !o->rotate.keep)
+				return usage_error("invalid --keep '%s' (1 or more)", optarg);
+			break;
+		case 'B':
+		case 'e':
+			if (opt == 'B' ? parse_time(optarg, &o->range.begin_ns, &o->range.begin_tod) :
+			    parse_time(optarg, &o->range.end_ns, &o->range.end_tod))
+				return usage_error("invalid time '%s' (YYYY-MM-DDTHH:MM[:SS], UTC, or @SECONDS)", optarg);
 			break;
 		case 'T':
 			if (parse_uint(optarg, &top) || top > 10000)
@@ -304,6 +323,35 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
 	return cmd;
 }
 
+/*
+ * Options that only one subcommand takes, given anywhere else: a usage
+ * error rather than silently nothing. The subcommand's own options are
+ * looked for in all of argv.
+ */
+static bool misplaced(const char *cmd, int argc, char **argv)
+{
+	static const struct { const char *opt, *cmds; } only[] = {
+		{ "--rotate", "record" }, { "--keep", "record" },
+		{ "--begin", "replay report" }, { "--end", "replay report" },
+	};
+	size_t i;
+	int a;
+
+	for (i = 0; i < ARRAY_SIZE(only); i++) {
+		for (a = 1; a < argc && strcmp(argv[a], "--"); a++) {
+			size_t n = strlen(only[i].opt);
+
+			if (strncmp(argv[a], only[i].opt, n) || (argv[a][n] && argv[a][n] != '='))
+				continue;
+			if (!cmd || !strstr(only[i].cmds, cmd)) {
+				usage_error("%s is for mmtop %s", only[i].opt, only[i].cmds);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* mmtop record -o FILE [OPTIONS] [-- COMMAND]: batch, quiet unless asked. */
 static int record_main(int argc, char **argv, struct live_opts *o)
 {
@@ -316,8 +364,12 @@ static int record_main(int argc, char **argv, struct live_opts *o)
 	if (subcommand(argc, argv, o) && !o->command)
 		return usage_error("record takes options and -- COMMAND only");
 	if (!o->output)
-		return usage_error("record needs -o FILE");
+		return usage_error("record needs -o FILE (with --rotate: -o DIR)");
 	o->record = o->output;
+	if (o->rotating)
+		o->rotate.dir = o->output;
+	else if (o->rotate.keep)
+		return usage_error("--keep needs --rotate");
 	o->batch = true;
 	o->batch_opts.quiet = !o->print;
 	return -1;
@@ -353,14 +405,14 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 	ret = parse_options(argc, argv, o);
 	if (ret >= 0)
 		return ret;
-	if (optind + 1 != argc)
-		return usage_error("replay takes one recording");
+	if (optind >= argc)
+		return usage_error("replay needs a recording (files, or a directory of rotated files)");
 	if (o->output && !o->batch)
 		return usage_error("-o FILE needs batch mode (-b)");
 	o->batch_opts.path = o->output;
 	r = (struct replay_opts){
-		.path = argv[optind], .batch = o->batch, .color = o->color,
-		.batch_opts = o->batch_opts,
+		.paths = argv + optind, .nr_paths = argc - optind, .range = o->range,
+		.batch = o->batch, .color = o->color, .batch_opts = o->batch_opts,
 	};
 	return replay_run(&r);
 }
@@ -374,9 +426,11 @@ static int report_main(int argc, char **argv, struct live_opts *o)
 	ret = parse_options(argc, argv, o);
 	if (ret >= 0)
 		return ret;
-	if (optind + 1 != argc)
-		return usage_error("report takes one recording");
-	return report_run(argv[optind], o->batch_opts.format);
+	if (optind >= argc)
+		return usage_error("report needs a recording (files, or a directory of rotated files)");
+	return report_run(&(struct report_opts){
+		.paths = argv + optind, .nr_paths = argc - optind, .range = o->range,
+		.format = o->batch_opts.format });
 }
 
 /* mmtop compare [--format text|markdown] BASE.rec OTHER.rec... */
@@ -418,8 +472,10 @@ int main(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	libbpf_set_print(libbpf_print);
 	cmd = subcommand(argc, argv, &o);
+	if (misplaced(cmd, argc, argv))
+		return 2;
+	libbpf_set_print(libbpf_print);
 	if (o.command && !o.command[0])
 		return usage_error("-- needs a command");
 	if (cmd && !strcmp(cmd, "bench"))

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "crc32.h"
 #include "recfile.h"
@@ -21,23 +22,45 @@ void rec_buf_free(struct rec_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static void put(struct rec_buf *b, const void *p, size_t n)
+/* Room for @n more bytes at b->data + b->len, or NULL (b->failed). */
+static unsigned char *room(struct rec_buf *b, size_t n)
 {
 	if (b->failed)
-		return;
+		return NULL;
 	if (b->len + n > b->cap) {
 		size_t cap = (b->cap ? b->cap * 2 : 4096) + n;
 		unsigned char *d = realloc(b->data, cap);
 
 		if (!d) {
 			b->failed = true;
-			return;
+			return NULL;
 		}
 		b->data = d;
 		b->cap = cap;
 	}
-	memcpy(b->data + b->len, p, n);
+	return b->data + b->len;
+}
+
+static void put(struct rec_buf *b, const void *p, size_t n)
+{
+	unsigned char *d = room(b, n);
+
+	if (!d)
+		return;
+	memcpy(d, p, n);
 	b->len += n;
+}
+
+static void put_varint(struct rec_buf *b, uint64_t v)
+{
+	unsigned char x[10];
+	int n = 0;
+
+	do {
+		x[n++] = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+		v >>= 7;
+	} while (v);
+	put(b, x, n);
 }
 
 /* Little-endian, whatever the host. */
@@ -46,6 +69,8 @@ static void put_u64(struct rec_buf *b, uint64_t v)
 	unsigned char x[8];
 	int i;
 
+	if (b->varint)
+		return put_varint(b, v);
 	for (i = 0; i < 8; i++)
 		x[i] = v >> (8 * i);
 	put(b, x, 8);
@@ -55,6 +80,8 @@ static void put_u32(struct rec_buf *b, uint32_t v)
 {
 	unsigned char x[4] = { v, v >> 8, v >> 16, v >> 24 };
 
+	if (b->varint)
+		return put_varint(b, v);
 	put(b, x, 4);
 }
 
@@ -216,6 +243,37 @@ void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
 	put_rows(b, s);
 }
 
+void rec_deflate(struct rec_buf *out, const struct rec_buf *raw)
+{
+	uLongf n = compressBound(raw->len);
+	unsigned char *d;
+
+	put_u32(out, raw->len);
+	d = room(out, n);
+	if (!d || raw->failed || compress2(d, &n, raw->data, raw->len, 6) != Z_OK) {
+		out->failed = true;
+		return;
+	}
+	out->len += n;
+}
+
+int rec_inflate(const unsigned char *p, size_t len, struct rec_buf *out)
+{
+	uLongf n, want;
+
+	out->len = 0;
+	out->failed = false;
+	if (len < 4)
+		return -1;
+	want = n = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+	if (n > REC_MAX_FRAME || !room(out, n + 1))
+		return -1;
+	if (uncompress(out->data, &n, p + 4, len - 4) != Z_OK || n != want)
+		return -1;
+	out->len = n;
+	return 0;
+}
+
 void rec_put_frame(struct rec_buf *out, uint32_t type, const struct rec_buf *payload)
 {
 	size_t start = out->len;
@@ -237,6 +295,7 @@ struct cursor {
 	const unsigned char *p;
 	size_t left;
 	bool bad;
+	bool varint;
 };
 
 static bool take(struct cursor *c, void *dst, size_t n)
@@ -252,12 +311,30 @@ static bool take(struct cursor *c, void *dst, size_t n)
 	return true;
 }
 
+static uint64_t get_varint(struct cursor *c)
+{
+	uint64_t v = 0;
+	unsigned char x = 0x80;
+	int shift;
+
+	for (shift = 0; x & 0x80; shift += 7) {
+		if (shift > 63 || !take(c, &x, 1)) {
+			c->bad = true;
+			return 0;
+		}
+		v |= (uint64_t)(x & 0x7f) << shift;
+	}
+	return v;
+}
+
 static uint64_t get_u64(struct cursor *c)
 {
 	unsigned char x[8];
 	uint64_t v = 0;
 	int i;
 
+	if (c->varint)
+		return get_varint(c);
 	take(c, x, 8);
 	for (i = 7; i >= 0; i--)
 		v = v << 8 | x[i];
@@ -268,6 +345,13 @@ static uint32_t get_u32(struct cursor *c)
 {
 	unsigned char x[4];
 
+	if (c->varint) {
+		uint64_t v = get_varint(c);
+
+		if (v > UINT32_MAX)
+			c->bad = true;
+		return v;
+	}
 	take(c, x, 4);
 	return x[0] | x[1] << 8 | x[2] << 16 | (uint32_t)x[3] << 24;
 }
@@ -422,9 +506,9 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 	});
 }
 
-int rec_get_snapshot(const unsigned char *p, size_t len, struct snapshot *s)
+int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, struct snapshot *s)
 {
-	struct cursor c = { p, len, false };
+	struct cursor c = { p, len, false, varint };
 	uint64_t seq = get_u64(&c), wall = get_u64(&c), interval = get_u64(&c);
 	uint64_t slow = get_u64(&c);
 	uint32_t probes = get_u32(&c), cpus = get_u32(&c), nodes = get_u32(&c), n, i;

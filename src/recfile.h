@@ -7,8 +7,12 @@
  *           (the CRC covers type, length and payload)
  *
  * All integers little-endian. The first frame is a HEADER (text lines
- * key=value); then one SNAPSHOT frame per interval. Unknown frame types
- * are skipped; a newer major version is refused.
+ * key=value); then one snapshot frame per interval: SNAPSHOT_Z (2.0: the
+ * SNAPSHOT payload deflated on its own, so each frame still decodes alone)
+ * or SNAPSHOT (1.x). Unknown frame types are skipped; a newer major version
+ * is refused. Versioning: a new frame type or fields appended to a payload
+ * bump the minor (older readers skip or ignore them); anything an older
+ * reader would misread bumps the major.
  */
 #ifndef MMTOP_RECFILE_H
 #define MMTOP_RECFILE_H
@@ -20,7 +24,7 @@
 #include "snapshot.h"
 
 #define REC_MAGIC "MMTOPREC"
-#define REC_MAJOR 1
+#define REC_MAJOR 2
 #define REC_MINOR 0
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
@@ -30,6 +34,7 @@ enum rec_frame_type {
 	REC_HEADER = 1,
 	REC_SNAPSHOT = 2,
 	REC_SAMPLE = 3,		/* a workload's own result: metric=, value= lines */
+	REC_SNAPSHOT_Z = 4,	/* u32 SNAPSHOT payload length, zlib stream of it */
 };
 
 /* A growable byte buffer for building payloads. */
@@ -37,16 +42,26 @@ struct rec_buf {
 	unsigned char *data;
 	size_t len, cap;
 	bool failed;			/* out of memory somewhere */
+	/*
+	 * Integers as LEB128 varints (2.0 snapshots: most counts are small,
+	 * most histogram buckets 0) instead of fixed 4 and 8 bytes (1.x).
+	 */
+	bool varint;
 };
 
 void rec_buf_free(struct rec_buf *b);
 /* Serialise @s into @b (appending). */
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s);
 /*
- * Parse a SNAPSHOT payload into @s, initialised for its CPUs and nodes by
- * this call (free it with snapshot_free). -1 if the payload is malformed.
+ * Parse a SNAPSHOT payload (integers as varints or not, as written) into
+ * @s, initialised for its CPUs and nodes by this call (free it with
+ * snapshot_free). -1 if the payload is malformed.
  */
-int rec_get_snapshot(const unsigned char *p, size_t len, struct snapshot *s);
+int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, struct snapshot *s);
+/* @raw as a SNAPSHOT_Z payload, appended to @out. */
+void rec_deflate(struct rec_buf *out, const struct rec_buf *raw);
+/* A SNAPSHOT_Z payload inflated into @out (replacing it); -1 if malformed. */
+int rec_inflate(const unsigned char *p, size_t len, struct rec_buf *out);
 /* The whole frame for @type and @payload. */
 void rec_put_frame(struct rec_buf *out, uint32_t type, const struct rec_buf *payload);
 

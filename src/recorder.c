@@ -70,12 +70,14 @@ int recorder_open(struct recorder *r, const char *path, const char *header,
 
 int recorder_write(struct recorder *r, const struct snapshot *s)
 {
-	struct rec_buf payload = { 0 };
+	struct rec_buf payload = { .varint = true }, z = { 0 };
 	int err;
 
 	rec_put_snapshot(&payload, s);
-	err = payload.failed ? -ENOMEM : append(r, REC_SNAPSHOT, &payload);
+	rec_deflate(&z, &payload);
+	err = z.failed ? -ENOMEM : append(r, REC_SNAPSHOT_Z, &z);
 	rec_buf_free(&payload);
+	rec_buf_free(&z);
 	if (!err)
 		r->frames++;
 	return err;

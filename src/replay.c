@@ -172,16 +172,32 @@ int rec_next_of(struct rec_reader *r, uint32_t type, const unsigned char **p,
 	return 0;
 }
 
+/* A SNAPSHOT or SNAPSHOT_Z frame at @at into @s: 0, or -1 if malformed. */
+static int get_snapshot(struct rec_reader *r, size_t at, struct snapshot *s)
+{
+	const unsigned char *p = r->map + at + 8;
+	size_t len = le32(r->map + at + 4);
+
+	if (le32(r->map + at) == REC_SNAPSHOT)
+		return rec_get_snapshot(p, len, false, s);
+	if (rec_inflate(p, len, &r->inflated))
+		return -1;
+	return rec_get_snapshot(r->inflated.data, r->inflated.len, true, s);
+}
+
 int rec_next(struct rec_reader *r, struct snapshot *s)
 {
-	const unsigned char *p;
-	size_t len;
+	size_t at;
 
 	snapshot_free(s);
-	while (rec_next_of(r, REC_SNAPSHOT, &p, &len)) {
-		if (!rec_get_snapshot(p, len, s))
+	while (next_frame(r, &at)) {
+		uint32_t type = le32(r->map + at);
+
+		if (type != REC_SNAPSHOT && type != REC_SNAPSHOT_Z)
+			continue;
+		if (!get_snapshot(r, at, s))
 			return 1;
-		report(r, p - 8 - r->map, "malformed snapshot", r->off);
+		report(r, at, "malformed snapshot", r->off);
 	}
 	return 0;
 }
@@ -190,6 +206,7 @@ void rec_close(struct rec_reader *r)
 {
 	if (r->mapped)
 		munmap((void *)r->map, r->size);
+	rec_buf_free(&r->inflated);
 	r->map = NULL;
 	r->mapped = false;
 }

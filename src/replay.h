@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "recfile.h"
 #include "snapshot.h"
 
 struct rec_reader {
@@ -23,6 +24,7 @@ struct rec_reader {
 	char header[4096];		/* the HEADER frame's text */
 	FILE *warn;			/* where damage is reported */
 	unsigned long damaged;		/* frames reported */
+	struct rec_buf inflated;	/* the last SNAPSHOT_Z frame, inflated */
 };
 
 /* 0; -1 with @err (unreadable, not a recording); -2 for a newer major. */

@@ -14,8 +14,8 @@
 #include "util.h"
 
 struct replay {
-	struct rec_reader r;
-	size_t *index;			/* offset of each readable interval */
+	struct rec_set r;
+	struct rec_pos *index;		/* where each readable interval is */
 	long nr, pos;			/* pos: the next interval to show */
 	struct snapshot frame;
 	uint64_t interval_ns;		/* as recorded */
@@ -27,28 +27,28 @@ static int build_index(struct replay *p)
 	long cap = 0;
 
 	for (;;) {
-		size_t off = p->r.off;
-
-		if (rec_next(&p->r, &p->frame) != 1)
+		if (rec_set_next(&p->r, &p->frame) != 1)
 			break;
 		if (p->nr == cap) {
-			size_t *n = realloc(p->index, (cap = cap ? cap * 2 : 256) * sizeof(*n));
+			struct rec_pos *n = realloc(p->index, (cap = cap ? cap * 2 : 256) * sizeof(*n));
 
 			if (!n)
 				return -1;
 			p->index = n;
 		}
-		p->index[p->nr++] = off;
+		p->index[p->nr++] = p->r.last;
 	}
-	p->r.warn = NULL;	/* reported once, while indexing */
+	rec_set_quiet(&p->r);	/* damage reported once, while indexing */
+	/* Seeking ignores the range: every indexed interval is inside it. */
+	p->r.range = (struct rec_range){ 0 };
 	return 0;
 }
 
 /* Interval @i into p->frame. */
 static bool load(struct replay *p, long i)
 {
-	p->r.off = p->index[i];
-	return rec_next(&p->r, &p->frame) == 1;
+	rec_set_seek(&p->r, p->index[i]);
+	return rec_set_next(&p->r, &p->frame) == 1;
 }
 
 static int replay_snapshot_init(void *ctx, struct snapshot *s)
@@ -120,17 +120,19 @@ int replay_run(const struct replay_opts *o)
 	int ret;
 
 	memset(&p, 0, sizeof(p));
-	ret = rec_open(&p.r, o->path, stderr, err, sizeof(err));
+	ret = rec_set_open(&p.r, o->paths, o->nr_paths, stderr, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "mmtop: %s\n", err);
 		return ret == -2 ? 2 : 1;
 	}
+	p.r.range = o->range;
 	if (build_index(&p) || !p.nr || !load(&p, 0)) {
-		fprintf(stderr, "mmtop: %s: no complete interval in the recording\n", o->path);
+		fprintf(stderr, "mmtop: %s: no complete interval in the recording%s\n", o->paths[0],
+			o->range.begin_ns || o->range.end_ns ? " in that time range" : "");
 		ret = 1;
 		goto out;
 	}
-	p.interval_ns = strtoull(rec_header(&p.r, "interval_ns", buf, sizeof(buf)), NULL, 10);
+	p.interval_ns = strtoull(rec_set_header(&p.r, "interval_ns", buf, sizeof(buf)), NULL, 10);
 	if (!p.interval_ns)
 		p.interval_ns = p.frame.interval_ns ? p.frame.interval_ns : NSEC_PER_SEC;
 	if (!bo.interval_ns)
@@ -146,6 +148,6 @@ int replay_run(const struct replay_opts *o)
 out:
 	snapshot_free(&p.frame);
 	free(p.index);
-	rec_close(&p.r);
+	rec_set_close(&p.r);
 	return ret;
 }

@@ -6,9 +6,12 @@
 #include <stdbool.h>
 
 #include "batch.h"
+#include "recset.h"
 
 struct replay_opts {
-	const char *path;
+	char **paths;			/* files, or directories of rotated files */
+	int nr_paths;
+	struct rec_range range;		/* --begin, --end */
 	bool batch;
 	bool color;
 	struct batch_opts batch_opts;	/* format; interval 0: as recorded */

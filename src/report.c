@@ -4,7 +4,7 @@
 
 #include "merge.h"
 #include "metrics.h"
-#include "replay.h"
+#include "recset.h"
 #include "report.h"
 #include "stats.h"
 
@@ -56,20 +56,21 @@ static void print_rates(const struct rates *r)
 	free(col);
 }
 
-int report_run(const char *path, enum output_format format)
+int report_run(const struct report_opts *o)
 {
 	struct snapshot s = { 0 }, sum = { 0 };
 	struct rates rates = { 0 };
-	struct rec_reader rd;
+	struct rec_set rd;
 	struct output out;
 	char err[512];
-	int ret = rec_open(&rd, path, stderr, err, sizeof(err));
+	int ret = rec_set_open(&rd, o->paths, o->nr_paths, stderr, err, sizeof(err));
 
 	if (ret) {
 		fprintf(stderr, "mmtop: %s\n", err);
 		return ret == -2 ? 2 : 1;
 	}
-	while (rec_next(&rd, &s) == 1) {
+	rd.range = o->range;
+	while (rec_set_next(&rd, &s) == 1) {
 		if (!sum.cpus && snapshot_init(&sum, s.nr_cpus, s.nr_nodes))
 			break;
 		rates.nr_cpus = s.nr_cpus;
@@ -77,19 +78,20 @@ int report_run(const char *path, enum output_format format)
 			break;
 	}
 	if (!rates.n) {
-		fprintf(stderr, "mmtop: %s: no complete interval in the recording\n", path);
+		fprintf(stderr, "mmtop: %s: no complete interval in the recording%s\n",
+			o->paths[0], o->range.begin_ns || o->range.end_ns ? " in that time range" : "");
 		ret = 1;
 	} else {
-		output_init(&out, format, stdout);
+		output_init(&out, o->format, stdout);
 		out.top = METRICS_TOP_DEFAULT;
 		ret = output_snapshot(&out, &sum) ? 1 : 0;
 		output_close(&out);
-		if (format == OUTPUT_TEXT)
+		if (o->format == OUTPUT_TEXT)
 			print_rates(&rates);
 	}
 	snapshot_free(&s);
 	snapshot_free(&sum);
 	free(rates.v);
-	rec_close(&rd);
+	rec_set_close(&rd);
 	return ret;
 }

@@ -8,8 +8,16 @@
 #define MMTOP_REPORT_H
 
 #include "output.h"
+#include "recset.h"
+
+struct report_opts {
+	char **paths;			/* files, or directories of rotated files */
+	int nr_paths;
+	struct rec_range range;		/* --begin, --end */
+	enum output_format format;
+};
 
 /* Exit status: 0, 1 (unreadable or empty), 2 (a newer format). */
-int report_run(const char *path, enum output_format format);
+int report_run(const struct report_opts *o);
 
 #endif

@@ -52,7 +52,7 @@ int parse_duration(const char *s, uint64_t *ns)
 {
 	static const struct unit units[] = {
 		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
-		{ "ns", 1 }, { "m", 60e9 },
+		{ "ns", 1 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
 	};
 	double v;
 
@@ -170,4 +170,45 @@ int utf8_char_len(const char *str)
 	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
 		return 0;
 	return n;
+}
+
+int parse_time(const char *s, uint64_t *ns, bool *tod)
+{
+	static const char *const dates[] = {
+		"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M",
+		"%Y-%m-%d %H:%M", "%Y-%m-%d",
+	};
+	static const char *const times[] = { "%H:%M:%S", "%H:%M" };
+	struct tm tm;
+	const char *end;
+	size_t i;
+
+	*tod = false;
+	if (s[0] == '@') {
+		double v;
+		char *e;
+
+		errno = 0;
+		v = strtod(s + 1, &e);
+		if (errno || e == s + 1 || *e || v < 0 || v > 1e10)
+			return -1;
+		*ns = v * 1e9;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(dates) + ARRAY_SIZE(times); i++) {
+		bool date = i < ARRAY_SIZE(dates);
+
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, date ? dates[i] : times[i - ARRAY_SIZE(dates)], &tm);
+		if (!end || (*end && strcmp(end, "Z")))
+			continue;
+		if (!date) {
+			*tod = true;
+			*ns = (uint64_t)(tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * NSEC_PER_SEC;
+			return 0;
+		}
+		*ns = (uint64_t)timegm(&tm) * NSEC_PER_SEC;
+		return 0;
+	}
+	return -1;
 }

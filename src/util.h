@@ -13,8 +13,15 @@
 
 uint64_t clock_ns(clockid_t clock);
 
-/* "1", "0.5", "250ms", "2s", "1m", "100us" -> nanoseconds; -1 on error. */
+/* "1", "0.5", "250ms", "2s", "1m", "1h", "1d", "100us" -> nanoseconds; -1 on error. */
 int parse_duration(const char *s, uint64_t *ns);
+/*
+ * A point in time, UTC: "2026-11-30T14:05[:09][Z]" (or a space for the T),
+ * "2026-11-30" (midnight), "@1796059353" (Unix seconds) -> nanoseconds
+ * since the epoch; or a time of day alone, "14:05[:09]" -> nanoseconds
+ * since midnight with *@tod set. -1 on error.
+ */
+int parse_time(const char *s, uint64_t *ns, bool *tod);
 /* "4096", "64K", "64M", "1G" (binary units) -> bytes; -1 on error. */
 int parse_size(const char *s, uint64_t *bytes);
 /* Non-negative decimal integer that fits an int; -1 on error. */

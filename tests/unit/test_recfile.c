@@ -58,33 +58,37 @@ static char *render(const struct snapshot *s)
 	return buf;
 }
 
-int main(void)
+/* 1.x payloads (fixed-width integers) and 2.0 ones (varints). */
+static void compressed(const struct rec_buf *raw);
+
+static void round_trip(bool varint)
 {
+	const char *enc = varint ? "varint" : "fixed";
 	struct snapshot s, back;
-	struct rec_buf b = { 0 };
+	struct rec_buf b = { .varint = varint };
 	char *a, *z;
 	size_t i;
 	int refused = 0, accepted = 0;
 
 	fill(&s);
 	rec_put_snapshot(&b, &s);
-	CHECK(!b.failed && b.len > 0, "a snapshot serialises (%zu bytes)", b.len);
-	CHECK(!rec_get_snapshot(b.data, b.len, &back), "and parses back");
+	CHECK(!b.failed && b.len > 0, "%s: a snapshot serialises (%zu bytes)", enc, b.len);
+	CHECK(!rec_get_snapshot(b.data, b.len, varint, &back), "%s: and parses back", enc);
 	a = render(&s);
 	z = render(&back);
-	CHECK(!strcmp(a, z), "identical as JSON, every kind of row included");
+	CHECK(!strcmp(a, z), "%s: identical as JSON, every kind of row included", enc);
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
-	      "node and total sums are rebuilt");
+	      "%s: node and total sums are rebuilt", enc);
 	free(a);
 	free(z);
 	snapshot_free(&back);
 
-	CHECK(rec_get_snapshot(b.data, 10, &back) < 0, "a truncated payload is refused");
+	CHECK(rec_get_snapshot(b.data, 10, varint, &back) < 0, "%s: a truncated payload is refused", enc);
 	for (i = 0; i < b.len; i++) {
 		unsigned char keep = b.data[i];
 
 		b.data[i] ^= 0xff;
-		if (rec_get_snapshot(b.data, b.len, &back) < 0) {
+		if (rec_get_snapshot(b.data, b.len, varint, &back) < 0) {
 			refused++;
 		} else {
 			accepted++;
@@ -93,13 +97,41 @@ int main(void)
 		b.data[i] = keep;
 	}
 	CHECK(refused + accepted == (int)b.len,
-	      "every single-byte corruption handled (%d refused, %d read as other values)",
-	      refused, accepted);
+	      "%s: every single-byte corruption handled (%d refused, %d read as other values)",
+	      enc, refused, accepted);
 	for (i = 0; i < b.len; i++)
-		if (!rec_get_snapshot(b.data, i, &back))
+		if (!rec_get_snapshot(b.data, i, varint, &back))
 			snapshot_free(&back), refused = -1;
-	CHECK(refused >= 0, "every truncation of the payload is refused");
+	CHECK(refused >= 0, "%s: every truncation of the payload is refused", enc);
+	if (varint)
+		compressed(&b);
 	rec_buf_free(&b);
 	snapshot_free(&s);
+}
+
+/* SNAPSHOT_Z payloads: deflated, inflated back exactly; damage refused. */
+static void compressed(const struct rec_buf *raw)
+{
+	struct rec_buf z = { 0 }, back = { 0 };
+	size_t i;
+	int bad = 0;
+
+	rec_deflate(&z, raw);
+	CHECK(!z.failed && z.len < raw->len, "deflated: %zu -> %zu bytes", raw->len, z.len);
+	CHECK(!rec_inflate(z.data, z.len, &back) && back.len == raw->len &&
+	      !memcmp(back.data, raw->data, raw->len), "inflates to the same bytes");
+	for (i = 0; i < z.len; i++)
+		bad += !rec_inflate(z.data, i, &back);
+	CHECK(!bad, "every truncation of the compressed payload is refused (%d read)", bad);
+	z.data[1] ^= 0x40;	/* the declared length no longer matches */
+	CHECK(rec_inflate(z.data, z.len, &back) < 0, "a wrong declared length is refused");
+	rec_buf_free(&z);
+	rec_buf_free(&back);
+}
+
+int main(void)
+{
+	round_trip(false);
+	round_trip(true);
 	UNIT_EXIT();
 }
