@@ -1,5 +1,7 @@
-# mmtop — see README.md. `make` installs missing Debian build dependencies
-# (scripts/deps.sh), builds the BPF objects and skeletons, and links ./mmtop.
+# mmtop — see README.md. `make` builds the BPF objects and skeletons and
+# links ./mmtop; it installs nothing (a missing build dependency is named,
+# and `make deps` installs it). `make run`, `make test` and `make bench`
+# install what is missing first (scripts/deps.sh), then build.
 
 OUT      := build
 CC       ?= cc
@@ -11,6 +13,8 @@ VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 SBINDIR  ?= $(PREFIX)/sbin
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
+MANDIR   ?= $(PREFIX)/share/man
+COMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
@@ -32,7 +36,7 @@ LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test bench fuzz install clean
+.PHONY: all deps run test bench fuzz install uninstall clean
 .DELETE_ON_ERROR:
 # Generated skeletons and BPF objects are kept: they are slow to rebuild.
 .SECONDARY:
@@ -45,7 +49,8 @@ deps:
 $(OUT):
 	@mkdir -p $(OUT)
 
-$(OUT)/vmlinux.h: | deps $(OUT)
+$(OUT)/vmlinux.h: | $(OUT)
+	@sh scripts/deps.sh --check
 	@test -r $(BTF) || { echo "mmtop: $(BTF) not found: the kernel must be built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
 	$(BPFTOOL) btf dump file $(BTF) format c > $@
 
@@ -56,10 +61,10 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c bpf/mmtop.h $(OUT)/vmlinux.h
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(OUT)/%.o: src/%.c $(wildcard src/*.h) bpf/mmtop.h $(SKELS) | deps $(OUT)
+$(OUT)/%.o: src/%.c $(wildcard src/*.h) bpf/mmtop.h $(SKELS) | $(OUT)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OUT)/ui_%.o: ui/%.c $(wildcard ui/*.h) $(wildcard src/*.h) | deps $(OUT)
+$(OUT)/ui_%.o: ui/%.c $(wildcard ui/*.h) $(wildcard src/*.h) | $(OUT)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 mmtop: $(OBJS)
@@ -69,13 +74,16 @@ $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
-run: mmtop
+run: deps
+	@$(MAKE) --no-print-directory mmtop
 	./mmtop
 
-test: mmtop $(UNITS)
+test: deps
+	@$(MAKE) --no-print-directory mmtop $(UNITS)
 	@SANITIZE=$(SANITIZE) sh tests/run.sh
 
-bench: mmtop
+bench: deps
+	@$(MAKE) --no-print-directory mmtop
 	@sh tests/bench.sh
 
 # The recording reader under libFuzzer with ASan and UBSan, for FUZZ_SECONDS,
@@ -90,13 +98,23 @@ fuzz: | $(OUT)
 	@mkdir -p $(OUT)/corpus
 	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus tests/fuzz/corpus
 
+# What install puts in place; uninstall removes exactly these.
+INSTALLED := $(SBINDIR)/mmtop $(MANDIR)/man8/mmtop.8.gz $(COMPDIR)/mmtop \
+	     $(UNITDIR)/mmtop-serve.service $(UNITDIR)/mmtop-record.service
+
 install: mmtop
 	install -D -m 0755 mmtop $(DESTDIR)$(SBINDIR)/mmtop
-	install -D -m 0644 man/mmtop.8 $(DESTDIR)$(PREFIX)/share/man/man8/mmtop.8
-	install -d $(DESTDIR)$(UNITDIR)
-	sed 's|@SBINDIR@|$(SBINDIR)|g' scripts/mmtop-serve.service.in \
-		>$(DESTDIR)$(UNITDIR)/mmtop-serve.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/mmtop-serve.service
+	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
+	gzip -9n <man/mmtop.8 >$(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
+	install -m 0644 scripts/mmtop.bash-completion $(DESTDIR)$(COMPDIR)/mmtop
+	for u in mmtop-serve mmtop-record; do \
+		sed 's|@SBINDIR@|$(SBINDIR)|g' scripts/$$u.service.in >$(DESTDIR)$(UNITDIR)/$$u.service && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.service || exit 1; \
+	done
+	chmod 0644 $(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf $(OUT) mmtop

@@ -1,22 +1,39 @@
 #!/bin/sh
 # Install the Debian packages mmtop needs to build and test, only those
-# missing, so repeated `make` calls cost one dpkg query and no network.
-# Extra package names on the command line are installed too (make fuzz).
+# missing, so repeated calls cost one dpkg query and no network. Extra
+# package names on the command line are installed too (make fuzz, tests).
+# --check: only say which build dependencies are missing (plain `make`,
+# which never installs anything), exit 1 if any.
 set -eu
 
-pkgs="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
-libnuma-dev libmicrohttpd-dev pkg-config linux-perf python3 util-linux tmux curl $*"
+build="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
+libnuma-dev libmicrohttpd-dev pkg-config"
+tests="linux-perf python3 util-linux tmux curl"
 
-missing=""
-for p in $pkgs; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-		missing="$missing $p"
-	fi
-done
+missing_of() {
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+			printf ' %s' "$p"
+		fi
+	done
+}
+
+if [ "${1:-}" = --check ]; then
+	command -v dpkg-query >/dev/null || exit 0	# not Debian: the compiler will say
+	# shellcheck disable=SC2086
+	missing=$(missing_of $build)
+	[ -z "$missing" ] && exit 0
+	echo "mmtop: missing build dependencies:$missing" >&2
+	echo "mmtop: 'make deps' (as root) installs them" >&2
+	exit 1
+fi
+
+# shellcheck disable=SC2086
+missing=$(missing_of $build $tests "$@")
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "mmtop: missing build dependencies:$missing" >&2
+	echo "mmtop: missing packages:$missing" >&2
 	echo "mmtop: run as root (or with sudo) so they can be installed" >&2
 	exit 1
 fi

@@ -1,4 +1,5 @@
-# make install into a DESTDIR: what lands where, and a unit systemd accepts.
+# make install into a DESTDIR: what lands where, units systemd accepts,
+# uninstall removing exactly that; plain make installing no package.
 . tests/lib.sh
 
 sh scripts/deps.sh systemd >/dev/null || exit 1
@@ -7,22 +8,41 @@ rc=$?
 check "make install DESTDIR PREFIX=/usr (rc $rc)" test $rc -eq 0
 (cd "$TMP/root" && find . -type f | sort) >"$TMP/files"
 cat >"$TMP/want" <<'LIST'
+./usr/lib/systemd/system/mmtop-record.service
 ./usr/lib/systemd/system/mmtop-serve.service
 ./usr/sbin/mmtop
-./usr/share/man/man8/mmtop.8
+./usr/share/bash-completion/completions/mmtop
+./usr/share/man/man8/mmtop.8.gz
 LIST
 check "installed files: $(tr '\n' ' ' <"$TMP/files")" cmp -s "$TMP/files" "$TMP/want"
-unit=$TMP/root/usr/lib/systemd/system/mmtop-serve.service
-check "unit starts the installed binary as an exporter" \
-	grep -qx 'ExecStart=/usr/sbin/mmtop serve --listen 127.0.0.1:9794' "$unit"
-check "unit is not enabled (no symlink under multi-user.target.wants)" \
-	test ! -e "$TMP/root/etc/systemd/system/multi-user.target.wants/mmtop-serve.service"
+check "the man page is gzipped and reads back" \
+	sh -c "gzip -dc '$TMP/root/usr/share/man/man8/mmtop.8.gz' | cmp -s - man/mmtop.8"
+units=$TMP/root/usr/lib/systemd/system
+check "serve unit starts the installed binary as an exporter" \
+	grep -qx 'ExecStart=/usr/sbin/mmtop serve --listen 127.0.0.1:9794' "$units/mmtop-serve.service"
+check "record unit records rotated files under /var/log/mmtop" \
+	grep -qx 'ExecStart=/usr/sbin/mmtop record -o /var/log/mmtop --rotate 1h --keep 168' \
+	"$units/mmtop-record.service"
+check "no unit is enabled (nothing under /etc)" test ! -e "$TMP/root/etc"
 # systemd-analyze wants the binary where ExecStart says: point it into DESTDIR.
 mkdir -p "$TMP/units"
-sed "s|/usr/sbin/mmtop|$TMP/root/usr/sbin/mmtop|" "$unit" >"$TMP/units/mmtop-serve.service"
-systemd-analyze verify --man=no "$TMP/units/mmtop-serve.service" >"$TMP/verify" 2>&1
-rc=$?
-check "systemd-analyze verify accepts the unit (rc $rc: $(head -c 200 "$TMP/verify"))" test $rc -eq 0
+for u in mmtop-serve mmtop-record; do
+	sed "s|/usr/sbin/mmtop|$TMP/root/usr/sbin/mmtop|" "$units/$u.service" >"$TMP/units/$u.service"
+	systemd-analyze verify --man=no "$TMP/units/$u.service" >"$TMP/verify" 2>&1
+	rc=$?
+	check "systemd-analyze verify accepts $u.service (rc $rc: $(head -c 200 "$TMP/verify"))" test $rc -eq 0
+done
+make -s uninstall DESTDIR="$TMP/root" PREFIX=/usr >/dev/null 2>&1
+check "make uninstall removes every file install put there ($(cd "$TMP/root" && find . -type f | wc -l) left)" \
+	test "$(cd "$TMP/root" && find . -type f | wc -l)" -eq 0
 make -s install DESTDIR="$TMP/local" >/dev/null 2>&1
 check "default PREFIX /usr/local: the unit names /usr/local/sbin/mmtop" \
 	grep -q '^ExecStart=/usr/local/sbin/mmtop serve' "$TMP/local/usr/local/lib/systemd/system/mmtop-serve.service"
+# A from-scratch build only checks for packages; make deps installs them.
+make -n -B mmtop 2>/dev/null | grep 'deps.sh' >"$TMP/deps"
+check "plain make only checks dependencies ($(tr '\n' ' ' <"$TMP/deps"))" \
+	sh -c "test -s '$TMP/deps' && ! grep -qv 'deps.sh --check' '$TMP/deps'"
+for t in run test bench; do
+	check "make $t installs what is missing first" \
+		sh -c "make -n $t 2>/dev/null | head -n 1 | grep -q 'sh scripts/deps.sh$'"
+done
