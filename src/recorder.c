@@ -61,8 +61,10 @@ int recorder_open(struct recorder *r, const char *path, const char *header,
 		ret = append(r, REC_HEADER, &text);
 	}
 	if (ret) {
+		/* Not even a header (a full disk): no file rather than a bad one. */
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		recorder_close(r);
+		unlink(path);
 		return -1;
 	}
 	return 0;

@@ -14,6 +14,7 @@
 /* Paths to read, directories expanded to their *.rec files. */
 struct path_list {
 	char **v;
+	bool *listed;			/* found in a directory, not named */
 	int nr, cap;
 };
 
@@ -22,12 +23,18 @@ static int add_path(struct path_list *l, const char *dir, const char *name)
 	char buf[PATH_MAX];
 
 	if (l->nr == l->cap) {
-		char **v = realloc(l->v, (l->cap = l->cap ? l->cap * 2 : 16) * sizeof(*v));
+		int cap = l->cap ? l->cap * 2 : 16;
+		char **v = realloc(l->v, cap * sizeof(*v));
+		bool *listed = v ? realloc(l->listed, cap * sizeof(*listed)) : NULL;
 
-		if (!v)
+		if (v)
+			l->v = v;
+		if (!listed)
 			return -ENOMEM;
-		l->v = v;
+		l->listed = listed;
+		l->cap = cap;
 	}
+	l->listed[l->nr] = name != NULL;
 	snprintf(buf, sizeof(buf), "%s%s%s", dir, name ? "/" : "", name ? name : "");
 	l->v[l->nr] = strdup(buf);
 	return l->v[l->nr++] ? 0 : -ENOMEM;
@@ -88,13 +95,23 @@ int rec_set_open(struct rec_set *set, char *const *paths, int n, FILE *warn,
 		ret = -1;
 	}
 	for (i = 0; i < l.nr && !ret; i++) {
-		ret = rec_open(&set->files[i], l.v[i], warn, err, errlen);
-		if (!ret)
+		ret = rec_open(&set->files[set->nr], l.v[i], warn, err, errlen);
+		if (!ret) {
 			set->nr++;
+		} else if (ret == -1 && l.listed[i] && warn) {
+			/* One bad file in a directory does not hide the others. */
+			fprintf(warn, "mmtop: %s: skipped\n", err);
+			ret = 0;
+		}
+	}
+	if (!ret && !set->nr) {
+		snprintf(err, errlen, "%s: no readable recording", paths[0]);
+		ret = -1;
 	}
 	for (i = 0; i < l.nr; i++)
 		free(l.v[i]);
 	free(l.v);
+	free(l.listed);
 	if (ret) {
 		rec_set_close(set);
 		return ret;
