@@ -10,6 +10,8 @@
 #     with the viewer open (in a detached tmux pane, 120x40), and as the
 #     exporter (`mmtop serve`): per interval, per scrape, and together at
 #     Prometheus' default 15 s scrape interval.
+#  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
+#     with forks, and what that makes a day.
 # Figures are printed, never asserted: this machine is shared and noisy.
 cd "$(dirname "$0")/.." || exit 1
 MMTOP=./mmtop
@@ -171,3 +173,20 @@ if command -v tmux >/dev/null; then
 		printf "mmtop viewer at -d 1 under pft load: %.3f ms CPU per interval (%.3f%% of one core, target <= 1%%), RSS %.1f MiB\n",
 			c / n / 1e6, c / n / 1e7, r / 1024 }'
 fi
+
+# Recording size: bytes per interval past the file and header frames.
+rec_size() { # rec_size FILE INTERVALS
+	hdr=$(od -An -tu4 -j 20 -N 4 "$1" | tr -d ' ')
+	awk -v s="$(stat -c %s "$1")" -v h="$hdr" -v n="$2" 'BEGIN { printf "%.0f", (s - 16 - 12 - h) / n }'
+}
+"$MMTOP" record -o "$TMP/idle.rec" -d 1 -n "$N"
+(while :; do "$MMTOP" bench churn -n 3000 --fork 20 >/dev/null; done) &
+load=$!
+"$MMTOP" record -o "$TMP/busy.rec" -d 1 -n "$N"
+kill $load
+wait $load 2>/dev/null
+idle=$(rec_size "$TMP/idle.rec" "$N")
+busy=$(rec_size "$TMP/busy.rec" "$N")
+awk -v i="$idle" -v b="$busy" 'BEGIN {
+	printf "recording (format 2.0) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
+		i, i * 86400 / 1e6, b, b * 86400 / 1e6 }'
