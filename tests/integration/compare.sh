@@ -23,7 +23,7 @@ check "a recording against itself: no change, nothing significant" \
 check "markdown: mean_rel (std_rel) for 4K and THP forks" \
 	sh -c "grep -q '^| fork-4k-us mean_rel (std_rel) | 0.0% (' '$TMP/md.txt' && grep -q '^| fork-thp-us mean_rel' '$TMP/md.txt'"
 cp "$TMP/a.rec" "$TMP/future.rec"
-printf '\002' | dd of="$TMP/future.rec" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf '\003' | dd of="$TMP/future.rec" bs=1 seek=8 conv=notrunc 2>/dev/null
 "$MMTOP" compare "$TMP/a.rec" "$TMP/future.rec" >/dev/null 2>&1
 check "compare refuses a newer format (exit 2)" test $? -eq 2
 

@@ -39,10 +39,10 @@ make -s install DESTDIR="$TMP/local" >/dev/null 2>&1
 check "default PREFIX /usr/local: the unit names /usr/local/sbin/mmtop" \
 	grep -q '^ExecStart=/usr/local/sbin/mmtop serve' "$TMP/local/usr/local/lib/systemd/system/mmtop-serve.service"
 # A from-scratch build only checks for packages; make deps installs them.
-make -n -B mmtop 2>/dev/null | grep 'deps.sh' >"$TMP/deps"
+make --no-print-directory -n -B mmtop 2>/dev/null | grep 'deps.sh' >"$TMP/deps"
 check "plain make only checks dependencies ($(tr '\n' ' ' <"$TMP/deps"))" \
 	sh -c "test -s '$TMP/deps' && ! grep -qv 'deps.sh --check' '$TMP/deps'"
 for t in run test bench; do
 	check "make $t installs what is missing first" \
-		sh -c "make -n $t 2>/dev/null | head -n 1 | grep -q 'sh scripts/deps.sh$'"
+		sh -c "make --no-print-directory -n $t 2>/dev/null | head -n 1 | grep -q 'sh scripts/deps.sh$'"
 done
