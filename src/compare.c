@@ -81,7 +81,7 @@ static int load(char *path, struct run *r)
 	struct snapshot s = { 0 };
 	struct rec_set rd;
 	const unsigned char *p;
-	char err[512];
+	char err[512], raw[128];
 	size_t len;
 	int ret = rec_set_open(&rd, &path, 1, stderr, err, sizeof(err));
 
@@ -89,9 +89,9 @@ static int load(char *path, struct run *r)
 		fprintf(stderr, "mmtop: %s\n", err);
 		return ret == -2 ? 2 : 1;
 	}
-	rec_set_header(&rd, "label", r->label, sizeof(r->label));
-	if (!r->label[0])
-		snprintf(r->label, sizeof(r->label), "%s", path);
+	/* Labels come from files: printed as one safe line of text. */
+	rec_set_header(&rd, "label", raw, sizeof(raw));
+	text_safe(raw[0] ? raw : path, r->label, sizeof(r->label));
 	while (rec_set_next_of(&rd, REC_SAMPLE, &p, &len))
 		parse_sample(r, p, len);
 	if (!r->nr) {

@@ -76,22 +76,20 @@ struct expo {
  */
 static void label_value(FILE *f, const char *v)
 {
-	while (*v) {
-		int n = utf8_char_len(v);
-		unsigned char c = *v;
+	unsigned int cp;
+	bool plain;
+	int n, i;
 
-		if (c == '\\' || c == '"')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (!n || c < 0x20 || c == 0x7f)
-			fprintf(f, "\\\\x%02x", c);
-		else {
+	for (; (n = text_char(v, &plain, &cp)); v += n) {
+		if (plain && (*v == '\\' || *v == '"'))
+			fprintf(f, "\\%c", *v);
+		else if (plain)
 			fwrite(v, 1, n, f);
-			v += n;
-			continue;
-		}
-		v++;
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			for (i = 0; i < n; i++)
+				fprintf(f, "\\\\x%02x", (unsigned char)v[i]);
 	}
 }
 

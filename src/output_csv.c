@@ -70,11 +70,17 @@ static void cell(struct row *r, enum col c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A string cell, quoted when it holds a comma, quote or newline. */
-static void str(struct row *r, enum col c, const char *s)
+/*
+ * A string cell: made one printable line of valid UTF-8 (text_safe), and
+ * quoted (RFC 4180) when it holds a comma, quote, CR or LF.
+ */
+static void str(struct row *r, enum col c, const char *raw)
 {
+	char safe[4 * SNAPSHOT_NA_LEN + 1];
+	const char *s = text_safe(raw, safe, sizeof(safe));
+
 	at(r, c);
-	if (!strpbrk(s, ",\"\n")) {
+	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, r->f);
 		return;
 	}

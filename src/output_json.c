@@ -6,18 +6,26 @@
 #include "output_common.h"
 #include "util.h"
 
+/*
+ * A JSON string that is valid UTF-8 whatever @s holds: control characters
+ * (C0, DEL, C1) as \u00XX, bytes that are not UTF-8 as the text \xNN.
+ */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	unsigned int cp;
+	bool plain;
+	int n;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
+	fputc('"', f);
+	for (; (n = text_char(s, &plain, &cp)); s += n) {
+		if (plain && (*s == '"' || *s == '\\'))
+			fprintf(f, "\\%c", *s);
+		else if (plain)
+			fwrite(s, 1, n, f);
+		else if (n == 2 || cp < 0x20 || cp == 0x7f)
+			fprintf(f, "\\u%04x", cp);
 		else
-			fputc(ch, f);
+			fprintf(f, "\\\\x%02x", cp);
 	}
 	fputc('"', f);
 }

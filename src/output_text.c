@@ -9,6 +9,19 @@
 
 #include "util.h"
 
+/*
+ * A string of the snapshot (a process name, or anything read from a
+ * recording) fit for one line of a terminal: see text_safe. Each call
+ * has its own buffer, for up to eight in one fprintf.
+ */
+static const char *safe(const char *s)
+{
+	static char ring[8][4 * SNAPSHOT_NA_LEN + 1];
+	static unsigned int next;
+
+	return text_safe(s, ring[next++ % 8], sizeof(ring[0]));
+}
+
 #define TEXT_LOCK_ROWS 20
 
 static void local_time(uint64_t ns, char *buf, size_t len)
@@ -74,7 +87,7 @@ static void write_header(FILE *f, const struct snapshot *s)
 		probes[0] ? probes : "none");
 	for (i = 0; i < FAMILY__COUNT; i++)
 		if (s->na[i][0])
-			fprintf(f, "  %s: n/a (%s)\n", family_name(i), s->na[i]);
+			fprintf(f, "  %s: n/a (%s)\n", family_name(i), safe(s->na[i]));
 }
 
 static void write_cpus(FILE *f, const struct snapshot *s)
@@ -110,14 +123,14 @@ static void write_pcp(FILE *f, const struct snapshot *s)
 
 	if (s->na[FAMILY_PCP][0])
 		return;
-	fprintf(f, " PCP lists; %s\n", s->pcp_method);
+	fprintf(f, " PCP lists; %s\n", safe(s->pcp_method));
 	fprintf(f, "  CPU       REFILL/s  R_PAGES   DRAIN/s  D_PAGES     BUDDY\n");
 	for (i = 0; i < s->nr_cpus; i++) {
 		fprintf(f, "%5d      ", i);
 		pcp_cols(f, s, &s->cpus[i].pcp);
 	}
 	for (i = 0; i < s->zones.nr; i++) {
-		fprintf(f, " %2d %-8.8s", s->zones.v[i].node, s->zones.v[i].name);
+		fprintf(f, " %2d %-8.8s", s->zones.v[i].node, safe(s->zones.v[i].name));
 		pcp_cols(f, s, &s->zones.v[i].pcp);
 	}
 }
@@ -136,7 +149,7 @@ static void write_lock_row(FILE *f, const struct lock_row *r)
 	char b[6][16];
 
 	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8" PRIu64 " %6" PRIu64 " %8s %8s %8s %8s %8s %8s\n",
-		r->pid, r->comm, callsite_label(r->site, r->symbol),
+		r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
 		r->write ? "write" : "read", r->foreign ? "other" : "own",
 		r->acquired, r->failed,
 		format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
@@ -190,7 +203,7 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 			percent(ok, sizeof(ok), vma_ok(v->faults, v->fallbacks, v->anon));
 		}
 		fprintf(f, "%7d %-16s %10s %9" PRIu64 " %8" PRIu64 " %7s\n", v->pid,
-			v->comm, faults, v->fallbacks, v->anon, ok);
+			safe(v->comm), faults, v->fallbacks, v->anon, ok);
 	}
 }
 
@@ -212,7 +225,7 @@ static void write_conts(FILE *f, const struct snapshot *s)
 		return;
 	fprintf(f, " lock contention: %d row%s%s; classified by %s\n", n,
 		n == 1 ? "" : "s", n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "",
-		s->cont_method);
+		safe(s->cont_method));
 	if (!n || !(rows = malloc(n * sizeof(*rows))))
 		return;
 	for (i = 0; i < n; i++)
@@ -224,8 +237,8 @@ static void write_conts(FILE *f, const struct snapshot *s)
 
 		fprintf(f, "  %-15s %-5s %7d %-16s %-24.24s %-12s %-5s %8" PRIu64 " %8s %8s %8s %8s\n",
 			cont_class_name(r->cls), r->by_address ? "addr" : "stack",
-			r->pid, r->pid ? r->comm : "-", r->caller[0] ? r->caller : "?",
-			r->type, r->mode, r->count,
+			r->pid, r->pid ? safe(r->comm) : "-", r->caller[0] ? safe(r->caller) : "?",
+			safe(r->type), safe(r->mode), r->count,
 			format_ns(r->wait_ns, b[0], 16),
 			format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[1], 16),
 			format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[2], 16),
@@ -269,7 +282,7 @@ static void write_forks(FILE *f, const struct snapshot *s)
 		const struct fork_row *k = rows[i];
 
 		fprintf(f, "%7d %-16s %7d %-7s %9s %9.1f %7.1f %7s %-4s %9s %9s %7u\n",
-			k->pid, k->comm, k->child, k->syscall,
+			k->pid, safe(k->comm), k->child, safe(k->syscall),
 			format_ns(k->latency_ns, b[0], 16), k->anon_kb / 1024.0,
 			k->file_kb / 1024.0,
 			k->thp_kb >= 0 ? (snprintf(b[4], 16, "%.1f", k->thp_kb / 1024.0), b[4]) : "?",
@@ -305,7 +318,7 @@ static void write_events(FILE *f, const struct snapshot *s)
 		local_time(e->wall_ns, when, sizeof(when));
 		event_what(e, what, sizeof(what));
 		fprintf(f, "  %-12s %7d %7d %3d %-16s %-30.30s %-5s %-5s %8s %8s\n", when,
-			e->pid, e->tid, e->cpu, e->comm, what,
+			e->pid, e->tid, e->cpu, safe(e->comm), safe(what),
 			e->write ? "write" : "read",
 			e->contention ? "-" : e->foreign ? "other" : "own",
 			format_ns(e->wait_ns, b[1], 16),

@@ -212,3 +212,48 @@ int parse_time(const char *s, uint64_t *ns, bool *tod)
 	}
 	return -1;
 }
+
+int text_char(const char *s, bool *plain, unsigned int *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int n = utf8_char_len(s);
+
+	*plain = false;
+	*cp = u[0];
+	if (!u[0])
+		return 0;
+	if (!n)
+		return 1;			/* not UTF-8: the byte alone */
+	if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) {
+		*cp = u[1];			/* C1 control, U+0080..U+009F */
+		return 2;
+	}
+	*plain = u[0] >= 0x20 && u[0] != 0x7f;
+	return n;
+}
+
+const char *text_safe(const char *s, char *buf, size_t len)
+{
+	size_t out = 0;
+
+	while (*s) {
+		unsigned int cp;
+		bool plain;
+		int n = text_char(s, &plain, &cp), i;
+
+		if (plain) {
+			if (out + n >= len)
+				break;
+			memcpy(buf + out, s, n);
+			out += n;
+		} else {
+			if (out + 4 * n >= len)
+				break;
+			for (i = 0; i < n; i++)
+				out += sprintf(buf + out, "\\x%02x", (unsigned char)s[i]);
+		}
+		s += n;
+	}
+	buf[out] = '\0';
+	return buf;
+}

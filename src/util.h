@@ -39,6 +39,19 @@ const char *format_ns(uint64_t ns, char *buf, size_t len);
  * as process names, hold whatever bytes a user chose.
  */
 int utf8_char_len(const char *s);
+/*
+ * The character at @s for a sink that must escape what is not plain text:
+ * its length in bytes (0 at the end), and *@plain when it is printable
+ * UTF-8 that can be written as it is. Otherwise it is a control character
+ * (C0, DEL, or C1 as two bytes) or a byte that is not UTF-8, which each
+ * sink escapes its own way; *@cp is then its code point or byte value.
+ */
+int text_char(const char *s, bool *plain, unsigned int *cp);
+/*
+ * @s as one printable line of valid UTF-8: what is not plain text becomes
+ * \xNN (per byte). Into @buf, cut at a character boundary; returns @buf.
+ */
+const char *text_safe(const char *s, char *buf, size_t len);
 /* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
 int read_small_file(const char *path, char *buf, size_t len);
 

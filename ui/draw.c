@@ -51,7 +51,7 @@ static attr_t attr_of(enum ui_color c)
 
 void draw_text(int y, int x, int width, enum ui_color c, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], safe[512];
 	va_list ap;
 
 	if (width <= 0 || y < 0 || y >= LINES)
@@ -59,8 +59,10 @@ void draw_text(int y, int x, int width, enum ui_color c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* No control byte reaches the terminal: curses would widen it (^[). */
+	text_safe(buf, safe, sizeof(safe));
 	attron(attr_of(c));
-	mvaddnstr(y, x, buf, width);
+	mvaddnstr(y, x, safe, width);
 	attroff(attr_of(c));
 }
 

@@ -1,0 +1,110 @@
+# Process names are chosen by any user: processes named with control
+# characters, escape sequences, newlines, CRs, quotes, commas and bytes
+# that are not UTF-8 take mmap_lock while mmtop prints every format. Each
+# output must stay valid and one row per line, and name them faithfully.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "hostile names: $why"
+	exit 0
+fi
+sh scripts/deps.sh python3-prometheus-client >/dev/null 2>&1 || exit 1
+PY=/usr/bin/python3
+
+# Seven processes, each naming itself (prctl PR_SET_NAME) and mapping and
+# unmapping memory until $TMP/stop exists; each prints its pid when named.
+cat >"$TMP/hostile.py" <<'EOF'
+import ctypes, mmap, os, sys, time
+names = [b"\x1b]0;pwned\x07", b"\x1b[2J", b"new\nline", b"\r", b"\xff\xfe",
+         b'q"b\\c,d', b"\x7f\x01\xc2\x9b"]
+libc = ctypes.CDLL(None)
+for name in names:
+    if os.fork() == 0:
+        libc.prctl(15, ctypes.c_char_p(name), 0, 0, 0)
+        print(os.getpid(), flush=True)
+        while not os.path.exists(sys.argv[1]):
+            m = mmap.mmap(-1, 1 << 20)
+            m[0] = 1
+            m.close()
+            time.sleep(0.001)
+        os._exit(0)
+for name in names:
+    os.wait()
+EOF
+$PY "$TMP/hostile.py" "$TMP/stop" >"$TMP/pids" &
+workers=$!
+i=0
+while [ "$(wc -l <"$TMP/pids")" -lt 7 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "seven hostile-named processes running" test "$(wc -l <"$TMP/pids")" -eq 7
+for fmt in json csv text openmetrics; do
+	"$MMTOP" -b -d 0.3 -n 4 -f $fmt >"$TMP/out.$fmt"
+done
+# The viewer's mmap_lock view in a real terminal (tmux), 120 columns.
+S=mmtop-hostile-$$
+export TMUX_TMPDIR="$TMP"
+tmux new-session -d -s "$S" -x 120 -y 50 "$MMTOP -d 0.3; sleep 600"
+i=0
+until tmux capture-pane -p -t "$S" | grep -q "probes: faults" || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+tmux send-keys -t "$S" 3
+i=0
+until tmux capture-pane -p -t "$S" | grep -q 'pwned' || [ $i -ge 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+tmux capture-pane -p -t "$S" >"$TMP/screen"
+title=$(tmux display-message -p -t "$S" '#{pane_title}')
+tmux kill-server
+touch "$TMP/stop"
+wait $workers
+check "viewer: the escape sequences are shown, not obeyed (title '$title')" \
+	sh -c "test '$title' != pwned && grep -q 'x1b]0;pwned' '$TMP/screen'"
+# The name column is 16 wide: on every row, hostile or not, the call site
+# starts right under SITE, after a blank.
+bad=$(awk '/ PID COMM / { p = index($0, "SITE") }
+	p && $1 ~ /^[0-9]+$/ && (substr($0, p - 1, 1) != " " || substr($0, p, 1) == " ") { n++ }
+	END { print n + 0 }' "$TMP/screen")
+check "viewer: names stay in their column ($bad rows pushed the next one)" test "$bad" -eq 0
+
+pids=$(tr '\n' ' ' <"$TMP/pids")
+$PY - "$TMP/out.json" $pids <<'EOF' >"$TMP/json.check"
+import json, sys
+want = {"\x1b]0;pwned\x07", "\x1b[2J", "new\nline", "\r", "\\xff\\xfe", 'q"b\\c,d', "\x7f\x01\x9b"}
+pids = set(int(p) for p in sys.argv[2:])
+seen = {}
+for line in open(sys.argv[1], "rb"):
+    obj = json.loads(line.decode("utf-8", errors="strict"))
+    for row in obj.get("mmap_lock", []):
+        if row["pid"] in pids:
+            seen[row["pid"]] = row["comm"]
+print(len(seen), sorted(set(seen.values()) ^ want))
+EOF
+check "json: every line valid UTF-8 JSON, the seven names read back exactly ($(cat "$TMP/json.check"))" \
+	test "$(cat "$TMP/json.check")" = "7 []"
+$PY - "$TMP/out.csv" $pids <<'EOF' >"$TMP/csv.check"
+import csv, io, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", errors="strict")
+rows = list(csv.reader(io.StringIO(text, newline="")))
+width = len(rows[0])
+bad = sum(1 for r in rows if len(r) != width)
+col = rows[0].index("pid")
+pids = set(sys.argv[2:])
+print(bad, len(set(r[col] for r in rows[1:] if r[col] in pids)))
+EOF
+check "csv: valid UTF-8, every row as wide as the header, all seven pids ($(cat "$TMP/csv.check"))" \
+	test "$(cat "$TMP/csv.check")" = "0 7"
+ctl=$(tr -d '\n' <"$TMP/out.text" | LC_ALL=C tr -d '\040-\176\200-\377' | wc -c)
+check "text: no control byte but the line ends ($ctl)" test "$ctl" -eq 0
+check "text: valid UTF-8" $PY -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$TMP/out.text"
+rows=0
+for pid in $pids; do
+	grep -qE "^ *$pid " "$TMP/out.text" && rows=$((rows + 1))
+done
+check "text: each named process on a row of its own starting with its pid ($rows of 7)" test $rows -eq 7
+check "openmetrics: every exposition parses" $PY -c 'import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+for part in open(sys.argv[1], encoding="utf-8").read().split("# EOF\n")[:-1]:
+    list(p(part + "# EOF\n"))' "$TMP/out.openmetrics"
