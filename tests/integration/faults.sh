@@ -20,16 +20,20 @@ pages=16384	# 64 MiB
 
 run_source() { # run_source SOURCE PROBE_REGEX WORK_CPU WATCH_CPU
 	src=$1 want=$2 k=$3 w=$4 out="$TMP/$1.csv"
-	taskset -c "$w" perf stat -a -A -x, -e page-faults -o "$TMP/perf" sleep 5 &
+	# perf counts exactly while mmtop runs (perf stat exits with its
+	# status); the workload starts once mmtop's first interval is out.
+	: >"$out"
+	taskset -c "$w" perf stat -a -A -x, -e page-faults -o "$TMP/perf" -- \
+		"$MMTOP" -b -d 0.5 -n 8 --format csv --fault-source "$src" >"$out" 2>"$TMP/err" &
 	perf_pid=$!
-	sleep 0.3
-	taskset -c "$w" "$MMTOP" -b -d 0.5 -n 8 --format csv --fault-source "$src" >"$out" 2>"$TMP/err" &
-	mmtop_pid=$!
-	sleep 1
+	i=0
+	while ! grep -q ',total,' "$out" && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	taskset -c "$k" "$MMTOP" bench pft -t 1 -s $((pages * 4))K --cpu "$k" >"$TMP/pft"
-	wait $mmtop_pid
-	rc=$?
 	wait $perf_pid
+	rc=$?
 	check "$src: mmtop -b exits 0 (got $rc)" test "$rc" -eq 0
 	check "$src: every row names the $want probe" \
 		awk -F, -v w="$want" 'NR > 1 && $13 !~ w { bad = 1 } END { exit bad || NR < 2 }' "$out"

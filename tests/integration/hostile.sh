@@ -32,7 +32,8 @@ for name in names:
 for name in names:
     os.wait()
 EOF
-$PY "$TMP/hostile.py" "$TMP/stop" >"$TMP/pids" &
+: >"$TMP/pids"
+$PY "$TMP/hostile.py" "$TMP/stop" >>"$TMP/pids" &
 workers=$!
 i=0
 while [ "$(wc -l <"$TMP/pids")" -lt 7 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
