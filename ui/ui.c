@@ -41,7 +41,7 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-/* A crash: give the terminal back, then die of the same signal. */
+/* A crash or Ctrl-\\ (SIGQUIT): give the terminal back, then die of the same signal. */
 static void on_crash(int sig)
 {
 	restore_terminal();
@@ -51,7 +51,7 @@ static void on_crash(int sig)
 
 static void catch_signals(void)
 {
-	static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
 	struct sigaction sa;
 	size_t i;
 

@@ -1,0 +1,55 @@
+# The viewer gives the terminal back however it ends: q, SIGTERM, SIGQUIT
+# (Ctrl-\, which also dumps core as the user asked) and SIGABRT: no
+# alternate screen left on, cursor visible, echo and line editing back.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "terminal: $why"
+	exit 0
+fi
+export TMUX_TMPDIR="$TMP"
+trap 'tmux kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+ulimit -c 0
+
+# The viewer, then its exit status and the terminal's echo and icanon flags.
+cat >"$TMP/run.sh" <<EOF2
+"$MMTOP" -d 0.2
+echo EXIT=\$?
+stty -a | tr ' ' '\n' | grep -xE -- '-?(echo|icanon)' | sed 's/^/TTY:/'
+sleep 600
+EOF2
+
+# end_with NAME HOW ARG STATUS: start the viewer in a fresh terminal, end
+# it by HOW (key: send the key ARG, in hex; sig: send signal ARG), expect
+# exit STATUS.
+end_with() {
+	name=$1 how=$2 arg=$3 want=$4 S=term-$1
+	tmux new-session -d -s "$S" -x 120 -y 40 "sh $TMP/run.sh"
+	i=0
+	until tmux capture-pane -p -t "$S" | grep -q "probes: faults" || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ "$how" = key ]; then
+		tmux send-keys -t "$S" -H "$arg"
+	else
+		pkill -"$arg" -f "^$MMTOP -d 0.2\$"
+	fi
+	i=0
+	until tmux capture-pane -p -t "$S" | grep -q "EXIT=" || [ $i -ge 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
+	check "$name: exit status $want (got $status)" test "$status" = "$want"
+	check "$name: alternate screen off" test "$(tmux display -p -t "$S" '#{alternate_on}')" = 0
+	check "$name: cursor visible" test "$(tmux display -p -t "$S" '#{cursor_flag}')" = 1
+	check "$name: echo and line editing on" \
+		sh -c "tmux capture-pane -p -t '$S' | grep -qx TTY:echo && tmux capture-pane -p -t '$S' | grep -qx TTY:icanon"
+	tmux kill-session -t "$S"
+}
+end_with q key 71 0
+end_with SIGTERM sig TERM 0
+end_with SIGQUIT sig QUIT 131
+end_with SIGABRT sig ABRT 134
