@@ -110,7 +110,8 @@ static int open_recording(struct live *l)
 		return -1;
 	}
 	recording_header(l, header, sizeof(header));
-	if (recorder_open(&l->rec, l->rec_path, header, err, sizeof(err))) {
+	if (o->rotate.dir ? recorder_open(&l->rec, l->rec_path, header, err, sizeof(err)) :
+	    recorder_start(&l->rec, header, err, sizeof(err))) {
 		fprintf(stderr, "mmtop: cannot record: %s\n", err);
 		return -1;
 	}
@@ -120,15 +121,27 @@ static int open_recording(struct live *l)
 	return 0;
 }
 
-static int start_recording(struct live *l)
+/*
+ * Before any BPF is loaded, so a bad -o is found at once: the directory
+ * for --rotate, else the new file under a temporary name.
+ */
+static int prepare_recording(struct live *l)
 {
-	int err = l->opts->rotate.dir ? rotation_prepare(&l->opts->rotate) : 0;
+	const struct live_opts *o = l->opts;
+	char msg[512];
+	int err;
 
-	if (err) {
-		fprintf(stderr, "mmtop: cannot record in %s: %s\n", l->opts->record, strerror(-err));
+	if (o->rotate.dir) {
+		err = rotation_prepare(&o->rotate);
+		if (err)
+			fprintf(stderr, "mmtop: cannot record in %s: %s\n", o->record, strerror(-err));
+		return err;
+	}
+	if (recorder_create(&l->rec, o->record, msg, sizeof(msg))) {
+		fprintf(stderr, "mmtop: cannot record: %s\n", msg);
 		return -1;
 	}
-	return open_recording(l);
+	return 0;
 }
 
 static int live_snapshot_init(void *ctx, struct snapshot *s)
@@ -212,7 +225,13 @@ int live_run(struct live_opts *o)
 	if (o->listen && !(sv = serve_open(o->listen, o->batch_opts.top)))
 		return 1;
 	memset(&l, 0, sizeof(l));
+	l.rec.fd = -1;
+	l.opts = o;
 	src.ctx = &l;
+	if (o->record && prepare_recording(&l)) {
+		serve_close(sv);
+		return 1;
+	}
 	/* A closed pipe shows up as EPIPE from the write instead. */
 	signal(SIGPIPE, SIG_IGN);
 	o->collect.pids = o->pids.active || o->command ? &o->pids : NULL;
@@ -220,16 +239,17 @@ int live_run(struct live_opts *o)
 	if (ret < 0) {
 		fprintf(stderr, "mmtop: %s\n", msg);
 		collector_close(&l.c);
+		recorder_close(&l.rec);
 		serve_close(sv);
 		return 1;
 	}
 	if (ret > 0)
 		fprintf(stderr, "mmtop: warning: %s\n", msg);
-	l.opts = o;
-	if ((o->record && start_recording(&l)) ||
+	if ((o->record && open_recording(&l)) ||
 	    /* Started after the collector: nothing it does is missed. */
 	    (o->command && start_command(&l, o))) {
 		collector_close(&l.c);
+		recorder_close(&l.rec);
 		serve_close(sv);
 		return 1;
 	}

@@ -2,8 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sys/stat.h>
 
 #include "recfile.h"
 #include "recorder.h"
@@ -40,19 +43,36 @@ static int append(struct recorder *r, uint32_t type, const struct rec_buf *paylo
 	return err;
 }
 
-int recorder_open(struct recorder *r, const char *path, const char *header,
-		  char *err, size_t errlen)
+int recorder_create(struct recorder *r, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->path = path;
+	if (!lstat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return -1;
+	}
+	if (snprintf(r->tmp, sizeof(r->tmp), "%s.XXXXXX", path) >= (int)sizeof(r->tmp)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	r->fd = mkostemp(r->tmp, O_CLOEXEC);	/* 0600, O_EXCL */
+	if (r->fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		r->tmp[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int recorder_start(struct recorder *r, const char *header, char *err, size_t errlen)
 {
 	unsigned char start[REC_FILE_HEADER] = REC_MAGIC;
 	struct rec_buf text = { .data = (unsigned char *)header, .len = strlen(header) };
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (r->fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	start[8] = REC_MAJOR;
 	start[10] = REC_MINOR;
 	ret = write_all(r->fd, start, sizeof(start));
@@ -60,14 +80,24 @@ int recorder_open(struct recorder *r, const char *path, const char *header,
 		r->good = sizeof(start);
 		ret = append(r, REC_HEADER, &text);
 	}
+	if (!ret && rename(r->tmp, r->path))
+		ret = -errno;
 	if (ret) {
 		/* Not even a header (a full disk): no file rather than a bad one. */
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		snprintf(err, errlen, "%s: %s", r->path, strerror(-ret));
 		recorder_close(r);
-		unlink(path);
 		return -1;
 	}
+	r->tmp[0] = '\0';
 	return 0;
+}
+
+int recorder_open(struct recorder *r, const char *path, const char *header,
+		  char *err, size_t errlen)
+{
+	if (recorder_create(r, path, err, errlen))
+		return -1;
+	return recorder_start(r, header, err, errlen);
 }
 
 int recorder_write(struct recorder *r, const struct snapshot *s)
@@ -99,4 +129,7 @@ void recorder_close(struct recorder *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	if (r->tmp[0])
+		unlink(r->tmp);
+	r->tmp[0] = '\0';
 }

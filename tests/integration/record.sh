@@ -116,3 +116,35 @@ sleep 0.3
 wait $rec
 "$MMTOP" replay -b -f json "$TMP/raw.rec" >"$TMP/addr.json"
 check "--raw-addresses: call-site addresses recorded" grep -q '"site_addr":"0xffff[0-9a-f]*"' "$TMP/addr.json"
+
+# 9. -o in a shared directory, as root: nothing planted there is written
+# through; the recording is always a new file of ours, mode 0600.
+mkdir -p "$TMP/shared"
+chmod 1777 "$TMP/shared"
+printf secret >"$TMP/secret"
+chmod 600 "$TMP/secret"
+ln -s "$TMP/secret" "$TMP/shared/link.rec"
+"$MMTOP" record -o "$TMP/shared/link.rec" -d 0.1 -n 1
+check "a planted symlink: its target untouched" test "$(cat "$TMP/secret")" = secret
+check "a planted symlink: replaced by the recording" \
+	sh -c "test ! -L '$TMP/shared/link.rec' && '$MMTOP' replay -b '$TMP/shared/link.rec' >/dev/null"
+mkfifo "$TMP/shared/fifo.rec"
+timeout 30 "$MMTOP" record -o "$TMP/shared/fifo.rec" -d 0.1 -n 1
+rc=$?
+check "a planted FIFO: no hang, exit 0 (got $rc), replaced by a file" \
+	sh -c "test $rc -eq 0 && test -f '$TMP/shared/fifo.rec' && test ! -p '$TMP/shared/fifo.rec'"
+: >"$TMP/shared/open.rec"
+chmod 666 "$TMP/shared/open.rec"
+chown nobody "$TMP/shared/open.rec" 2>/dev/null
+"$MMTOP" record -o "$TMP/shared/open.rec" -d 0.1 -n 1
+check "a pre-created 0666 file of another user: replaced by ours, 0600 ($(stat -c '%U %a' "$TMP/shared/open.rec"))" \
+	test "$(stat -c '%u %a' "$TMP/shared/open.rec")" = "$(id -u) 600"
+check "no temporary file left behind" test "$(ls "$TMP/shared" | grep -vc '\.rec$')" -eq 0
+"$MMTOP" record -o "$TMP/no/such/dir.rec" -n 1 2>"$TMP/nodir.err"
+rc=$?
+check "-o in a missing directory: exit 1, said why (rc $rc: $(cat "$TMP/nodir.err"))" \
+	sh -c "test $rc -eq 1 && grep -q 'cannot record: .*No such file or directory' '$TMP/nodir.err'"
+strace -f -e trace=bpf -o "$TMP/isdir.strace" "$MMTOP" record -o "$TMP/shared" -n 1 2>"$TMP/isdir.err"
+loads=$(grep -c BPF_PROG_LOAD "$TMP/isdir.strace")
+check "-o a directory without --rotate: refused ($(cat "$TMP/isdir.err")) before any BPF is loaded ($loads loads)" \
+	sh -c "grep -q 'Is a directory' '$TMP/isdir.err' && test $loads -eq 0"
