@@ -36,6 +36,9 @@ static int try_flavour(struct tp_object *o, void *arg, bool btf, char *err,
 	bpf_object__for_each_program(prog, obj) {
 		const char *sec = bpf_program__section_name(prog);
 
+		/* Left off by its object (a family disabled): stays off. */
+		if (!bpf_program__autoload(prog))
+			continue;
 		if (has_prefix(sec, "tp_btf/"))
 			bpf_program__set_autoload(prog, btf);
 		else if (has_prefix(sec, "raw_tp/"))

@@ -55,3 +55,22 @@ for src in sched perf; do
 	check "hotplug $src: faults counted on CPU $cpu after it came back ($n >= 4096)" test "$n" -ge 4096
 	check "hotplug $src: nothing on stderr" test ! -s "$TMP/err"
 done
+
+# --disable-probe FAMILY: the family's programs are not loaded at all (the
+# others are), so a family left off costs nothing.
+progs_named() { bpftool prog show 2>/dev/null | grep -c "name $1" || true; }
+for fam in mmap_lock contention fork; do
+	"$MMTOP" -b -d 0.2 -f csv --disable-probe $fam >"$TMP/dis.csv" 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q ',total,' "$TMP/dis.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	off=$(progs_named "${fam}_")
+	on=0
+	for other in mmap_lock contention fork; do
+		[ $other = $fam ] || on=$((on + $(progs_named "${other}_")))
+	done
+	kill -INT $pid
+	wait $pid
+	check "--disable-probe $fam: none of its programs loaded ($off), the other families' are ($on)" \
+		test "$off" -eq 0 -a "$on" -gt 0
+done
