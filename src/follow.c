@@ -30,6 +30,8 @@ int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *f
 	if (!f->pid) {
 		int null = open("/dev/null", O_RDONLY);
 
+		/* Nothing of mmtop's (BPF objects, files) past 0-2 reaches it. */
+		close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);
 		signal(SIGPIPE, SIG_DFL);
 		dup2(null, STDIN_FILENO);
 		dup2(out_fd, STDOUT_FILENO);
@@ -66,4 +68,12 @@ void follow_update(struct follow *f)
 	else
 		snprintf(f->note, sizeof(f->note), "%s killed by signal %d", f->name,
 			 WTERMSIG(f->status));
+}
+
+int follow_exit_status(struct follow *f)
+{
+	follow_update(f);
+	if (f->running)
+		return 0;
+	return WIFEXITED(f->status) ? WEXITSTATUS(f->status) : 128 + WTERMSIG(f->status);
 }

@@ -24,5 +24,10 @@ struct follow {
 int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *filter);
 /* Reap it if it exited, add new descendants to the filter. */
 void follow_update(struct follow *f);
+/*
+ * mmtop's exit status for the command, as perf stat and time give it: its
+ * own, 128 + N if signal N killed it, 0 while it still runs.
+ */
+int follow_exit_status(struct follow *f);
 
 #endif

@@ -263,5 +263,7 @@ int live_run(struct live_opts *o)
 		recorder_close(&l.rec);
 	collector_close(&l.c);
 	serve_close(sv);
-	return ret || l.rec_failed ? 1 : 0;
+	if (ret || l.rec_failed)
+		return 1;
+	return l.following ? follow_exit_status(&l.follow) : 0;
 }

@@ -74,3 +74,19 @@ for fam in mmap_lock contention fork; do
 	check "--disable-probe $fam: none of its programs loaded ($off), the other families' are ($on)" \
 		test "$off" -eq 0 -a "$on" -gt 0
 done
+
+# -- COMMAND: mmtop exits with the command's status, as perf stat and time
+# do (128 + N when signal N killed it), in batch mode and when recording;
+# the command gets stdin, stdout and stderr and no other descriptor.
+"$MMTOP" -b -d 0.2 -- sh -c 'exit 7' >/dev/null 2>&1
+rc=$?
+check "-- COMMAND: its exit status 7 is mmtop's (got $rc)" test $rc -eq 7
+"$MMTOP" -b -d 0.2 -- sh -c 'kill -TERM $$' >/dev/null 2>&1
+rc=$?
+check "-- COMMAND killed by SIGTERM: mmtop exits 143 (got $rc)" test $rc -eq 143
+"$MMTOP" record -o "$TMP/cmd.rec" -d 0.2 -- sh -c 'exit 3' 2>/dev/null
+rc=$?
+check "record -- COMMAND: its exit status 3 (got $rc)" test $rc -eq 3
+"$MMTOP" -b -d 0.2 -- sh -c 'ls /proc/$$/fd' 2>"$TMP/fds" >/dev/null
+check "-- COMMAND: only descriptors 0, 1 and 2 reach it ($(tr '\n' ' ' <"$TMP/fds"))" \
+	test "$(tr '\n' ' ' <"$TMP/fds")" = "0 1 2 "
