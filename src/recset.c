@@ -97,7 +97,8 @@ int rec_set_open(struct rec_set *set, char *const *paths, int n, FILE *warn,
 	for (i = 0; i < l.nr && !ret; i++) {
 		ret = rec_open(&set->files[set->nr], l.v[i], warn, err, errlen);
 		if (!ret) {
-			set->nr++;
+			/* Its header kept; its bytes read again when it is read. */
+			rec_release(&set->files[set->nr++]);
 		} else if (ret == -1 && l.listed[i] && warn) {
 			/* One bad file in a directory does not hide the others. */
 			fprintf(warn, "mmtop: %s: skipped\n", err);
@@ -133,9 +134,19 @@ static void resolve(struct rec_set *set, uint64_t first_ns)
 	set->resolved = true;
 }
 
+/* The file being read, in memory; the others not. */
+static struct rec_reader *current(struct rec_set *set)
+{
+	struct rec_reader *r = &set->files[set->cur];
+
+	rec_reload(r);
+	return r;
+}
+
 /* On to the next file, from its start (a seek may have left it anywhere). */
 static void advance(struct rec_set *set)
 {
+	rec_release(&set->files[set->cur]);
 	if (++set->cur < set->nr)
 		set->files[set->cur].off = REC_FILE_HEADER;
 }
@@ -146,7 +157,7 @@ int rec_set_next(struct rec_set *set, struct snapshot *s)
 
 	while (set->cur < set->nr) {
 		set->last = rec_set_tell(set);
-		if (rec_next(&set->files[set->cur], s) != 1) {
+		if (rec_next(current(set), s) != 1) {
 			advance(set);
 			continue;
 		}
@@ -167,7 +178,7 @@ int rec_set_next_of(struct rec_set *set, uint32_t type, const unsigned char **p,
 		    size_t *len)
 {
 	for (; set->cur < set->nr; advance(set))
-		if (rec_next_of(&set->files[set->cur], type, p, len))
+		if (rec_next_of(current(set), type, p, len))
 			return 1;
 	return 0;
 }
@@ -183,6 +194,8 @@ struct rec_pos rec_set_tell(const struct rec_set *set)
 
 void rec_set_seek(struct rec_set *set, struct rec_pos pos)
 {
+	if (set->cur < set->nr && set->cur != pos.file)
+		rec_release(&set->files[set->cur]);
 	set->cur = pos.file;
 	if (pos.file < set->nr)
 		set->files[pos.file].off = pos.off;

@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "crc32.h"
@@ -124,36 +124,101 @@ int rec_open_buffer(struct rec_reader *r, const unsigned char *data, size_t size
 	return 0;
 }
 
+/* The whole file into memory; -errno. */
+static int read_file(const char *path, unsigned char **data, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	unsigned char *d = NULL;
+	size_t len = 0, cap;
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	/* Read to the end, whatever the size was: the file may be growing. */
+	for (cap = err ? 0 : st.st_size + 4096; !err;) {
+		if (!d || len == cap) {
+			unsigned char *nd = realloc(d, cap = len == cap ? cap * 2 : cap);
+
+			if (!nd) {
+				err = -ENOMEM;
+				break;
+			}
+			d = nd;
+		}
+		n = read(fd, d + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
+			break;
+		}
+		len += n;
+	}
+	close(fd);
+	if (err) {
+		free(d);
+		return err;
+	}
+	*data = d;
+	*size = len;
+	return 0;
+}
+
 int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
 	     size_t errlen)
 {
-	void *map = MAP_FAILED;
-	struct stat st;
+	unsigned char *data;
 	char why[256];
-	int fd, ret;
+	size_t size;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	ret = read_file(path, &data, &size);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path,
+			 ret == -EINVAL ? "not a regular file" : strerror(-ret));
 		return -1;
 	}
-	if (st.st_size > 0)
-		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED) {
-		snprintf(err, errlen, "%s: not an mmtop recording (empty or unreadable)", path);
-		return -1;
-	}
-	ret = rec_open_buffer(r, map, st.st_size, warn, why, sizeof(why));
-	r->mapped = true;
+	ret = rec_open_buffer(r, data, size, warn, why, sizeof(why));
+	r->owned = true;
+	snprintf(r->path, sizeof(r->path), "%s", path);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", path, why);
 		rec_close(r);
 	}
 	return ret;
+}
+
+void rec_release(struct rec_reader *r)
+{
+	if (r->owned)
+		free((void *)r->map);
+	r->map = NULL;
+	r->owned = false;
+}
+
+int rec_reload(struct rec_reader *r)
+{
+	unsigned char *data;
+	size_t size;
+
+	if (r->map)
+		return 0;
+	if (!r->path[0] || read_file(r->path, &data, &size)) {
+		r->size = r->off = 0;	/* gone: nothing more to read from it */
+		return -1;
+	}
+	r->map = data;
+	r->size = size;
+	r->owned = true;
+	if (r->off > size)
+		r->off = size;
+	return 0;
 }
 
 int rec_next_of(struct rec_reader *r, uint32_t type, const unsigned char **p,
@@ -204,11 +269,8 @@ int rec_next(struct rec_reader *r, struct snapshot *s)
 
 void rec_close(struct rec_reader *r)
 {
-	if (r->mapped)
-		munmap((void *)r->map, r->size);
+	rec_release(r);
 	rec_buf_free(&r->inflated);
-	r->map = NULL;
-	r->mapped = false;
 }
 
 const char *rec_header(const struct rec_reader *r, const char *key, char *buf,

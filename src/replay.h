@@ -17,8 +17,9 @@
 #include "snapshot.h"
 
 struct rec_reader {
-	const unsigned char *map;
-	bool mapped;			/* map is ours to munmap */
+	const unsigned char *map;	/* the file's bytes, read into memory */
+	bool owned;			/* map is ours to free */
+	char path[4096];		/* "" for a buffer */
 	size_t size, off;
 	unsigned int major, minor;
 	char header[4096];		/* the HEADER frame's text */
@@ -27,9 +28,19 @@ struct rec_reader {
 	struct rec_buf inflated;	/* the last SNAPSHOT_Z frame, inflated */
 };
 
-/* 0; -1 with @err (unreadable, not a recording); -2 for a newer major. */
+/*
+ * 0; -1 with @err (unreadable, not a recording); -2 for a newer major.
+ * The file is read, not mapped: a recording cut short while it is read
+ * (a rotated file deleted, a file truncated) cannot crash the reader.
+ */
 int rec_open(struct rec_reader *r, const char *path, FILE *warn, char *err,
 	     size_t errlen);
+/*
+ * Free the file's bytes but keep the header, and read them again (as the
+ * file is now) before the next read: many files are opened, one is held.
+ */
+void rec_release(struct rec_reader *r);
+int rec_reload(struct rec_reader *r);
 /* The same over bytes in memory (kept by the caller until rec_close). */
 int rec_open_buffer(struct rec_reader *r, const unsigned char *data, size_t size,
 		    FILE *warn, char *err, size_t errlen);

@@ -53,3 +53,27 @@ end_with q key 71 0
 end_with SIGTERM sig TERM 0
 end_with SIGQUIT sig QUIT 131
 end_with SIGABRT sig ABRT 134
+
+# A recording cut short while the replay viewer has it open (a rotated
+# file deleted, a truncate): stepping through it is no crash (no SIGBUS).
+"$MMTOP" record -o "$TMP/cut.rec" -d 0.05 -n 40
+S=term-cut
+tmux new-session -d -s "$S" -x 120 -y 40 "sh -c '\"$MMTOP\" replay \"$TMP/cut.rec\"; echo EXIT=\$?; sleep 600'"
+i=0
+until tmux capture-pane -p -t "$S" | grep -q "REPLAY" || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+truncate -s 300 "$TMP/cut.rec"
+for k in 1 2 3 4 5 6 7 8 9 10; do tmux send-keys -t "$S" t; done
+tmux send-keys -t "$S" j 3 0 Enter
+tmux send-keys -t "$S" q
+i=0
+until tmux capture-pane -p -t "$S" | grep -q "EXIT=" || [ $i -ge 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
+check "replay of a file truncated under it: steps and jumps, then q exits 0 (got $status)" \
+	test "$status" = 0
+tmux kill-session -t "$S"
