@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command line -> subcommand. */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +28,8 @@ static const char usage_text[] =
 "                                       record snapshots to FILE\n"
 "       mmtop record -o DIR --rotate DURATION|SIZE [--keep N] [OPTIONS]\n"
 "                                       record into rotated files in DIR\n"
-"       mmtop replay [-b] [-f FORMAT] [--begin TIME] [--end TIME] FILE|DIR...\n"
+"       mmtop replay [-b] [-f FORMAT] [-d SECONDS] [--begin TIME] [--end TIME]\n"
+"                    FILE|DIR...\n"
 "                                       show or print a recording\n"
 "       mmtop serve [--listen ADDR:PORT] [--top N] [OPTIONS]\n"
 "                                       Prometheus metrics over HTTP, no terminal\n"
@@ -60,11 +63,11 @@ static const char usage_text[] =
 "      --slow DURATION       log mmap_lock waits and holds at least this long\n"
 "                            (default 1ms)\n"
 "      --disable-probe FAMILY\n"
-"                            leave a probe family off: faults, mmap_lock,\n"
-"                            contention or fork\n"
+"                            leave a probe family off (repeatable): faults,\n"
+"                            mmap_lock, contention, fork or pcp; its programs\n"
+"                            are not loaded and its cells show n/a\n"
 "      --enable-probe FAMILY turn an opt-in family on: pcp (PCP refills and\n"
 "                            drains; its events fire once per page)\n"
-"                            (repeatable); its cells show n/a\n"
 "      --attach MODE         tracepoint programs: auto (tp_btf, else raw_tp),\n"
 "                            tp_btf or raw_tp\n"
 "  -o, --output FILE         record: the recording to write (mode 0600);\n"
@@ -160,19 +163,24 @@ static int need_tracing_caps(void)
 	return 2;
 }
 
-/* "123,456" -> the PID filter. */
+/*
+ * "123,456" -> the PID filter; an empty item ("1,,2") is an error. A PID
+ * that does not exist (yet) is kept, with a warning: it may appear.
+ */
 static int parse_pids(const char *arg, struct pid_filter *f)
 {
-	char buf[1024], *tok, *save;
+	char buf[1024], *tok, *rest = buf;
 
 	if (strlen(arg) >= sizeof(buf) || !*arg)
 		return -1;
 	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	while ((tok = strsep(&rest, ","))) {
 		unsigned int pid;
 
 		if (parse_uint(tok, &pid) || !pid || pid_filter_add(f, pid))
 			return -1;
+		if (kill(pid, 0) && errno == ESRCH)
+			fprintf(stderr, "mmtop: warning: no process %u (yet)\n", pid);
 	}
 	return 0;
 }
@@ -269,9 +277,10 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			o->color = false;
 			break;
 		case 'd':
-			if (parse_duration(optarg, &o->batch_opts.interval_ns) ||
-			    o->batch_opts.interval_ns < 10000000)
-				return usage_error("invalid interval '%s' (at least 0.01 s)", optarg);
+			if (parse_duration(optarg, &o->batch_opts.interval_ns))
+				return usage_error("-d '%s' is not a number of seconds (e.g. 1, 0.5, 250ms)", optarg);
+			if (o->batch_opts.interval_ns < 10000000)
+				return usage_error("-d '%s': the interval must be at least 0.01 s", optarg);
 			break;
 		case 'n':
 			if (parse_uint(optarg, &o->batch_opts.count) || !o->batch_opts.count)

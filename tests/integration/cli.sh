@@ -14,6 +14,13 @@ for args in "--no-such-option" "-d" "-d 0" "-d abc" "-n 0" "--format xml" \
 	check "'mmtop $args' is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done
 
+# -p and -d: clear errors.
+"$MMTOP" -p 1,,2 -b -n 1 >/dev/null 2>"$TMP/err"
+rc=$?
+check "-p 1,,2: a usage error (rc $rc)" sh -c "test $rc -eq 2 && grep -q \"invalid PID list '1,,2'\" '$TMP/err'"
+"$MMTOP" -d abc >/dev/null 2>"$TMP/err"
+check "-d abc: says it is not a number" grep -q "'abc' is not a number of seconds" "$TMP/err"
+
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip "privilege checks: need root and setpriv to drop capabilities"
 	exit 0
@@ -28,3 +35,4 @@ rc=$?
 check "root without CAP_PERFMON: exit 2 (got $rc)" test "$rc" -eq 2
 check "root without CAP_PERFMON: names only CAP_PERFMON" \
 	grep -q "missing capability CAP_PERFMON:" "$TMP/out"
+

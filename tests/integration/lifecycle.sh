@@ -90,3 +90,9 @@ check "record -- COMMAND: its exit status 3 (got $rc)" test $rc -eq 3
 "$MMTOP" -b -d 0.2 -- sh -c 'ls /proc/$$/fd' 2>"$TMP/fds" >/dev/null
 check "-- COMMAND: only descriptors 0, 1 and 2 reach it ($(tr '\n' ' ' <"$TMP/fds"))" \
 	test "$(tr '\n' ' ' <"$TMP/fds")" = "0 1 2 "
+
+# -p with a PID that has no process: a warning, and mmtop runs (it may appear).
+"$MMTOP" -p 999999 -b -n 1 -d 0.1 >"$TMP/p.out" 2>"$TMP/p.err"
+rc=$?
+check "-p 999999: runs (rc $rc) and warns ($(cat "$TMP/p.err"))" \
+	sh -c "test $rc -eq 0 && grep -q 'no process 999999' '$TMP/p.err' && test -s '$TMP/p.out'"
