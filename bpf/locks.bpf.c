@@ -326,6 +326,17 @@ static __always_inline void on_start(__u64 mm, bool write)
 
 	if (bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
 		drop(BPF_DROP_TASK_FULL);
+	/*
+	 * A sibling reaching for the mmap_lock of its own mm while that mm is
+	 * being forked: counted when it asks, whether it gets the lock before
+	 * or after the fork is over (dup_mmap's write hold delays it either way).
+	 */
+	if (nr_forking > 0) {
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+		if (mm == (__u64)BPF_CORE_READ(task, mm))
+			fork_stall(mm, t.start_ns);
+	}
 }
 
 static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
@@ -347,8 +358,6 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		t = &fresh;
 	}
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
-	if (nr_forking > 0 && mm == own_mm && t->start_ns)
-		fork_stall(mm, t->start_ns);
 	t->stack = stack;
 	t->write = write;
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
