@@ -28,6 +28,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool memcg_path_arg = false;
 const volatile __u64 slow_ns = 1000000;
+/* The families on: the mmap_lock programs serve both. */
+const volatile bool stats_on = true;	/* mmap_lock waits, holds, sites */
+const volatile bool fork_on = true;	/* fork cost */
 
 /* A task's pending or held mmap_lock of one mm. */
 struct task_key {
@@ -202,19 +205,21 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 }
 
 /*
- * Forks in flight, from the fork syscalls' entry to sched_process_fork:
- * their start, the parent's own mmap_lock write hold meanwhile (dup_mmap)
- * and the siblings that reached for that mmap_lock meanwhile.
+ * Forks in flight, from dup_mmap() asking for the parent's mmap_lock to
+ * sched_process_fork: their start, the parent's mmap_lock write hold
+ * (dup_mmap's) and the siblings that reached for that mmap_lock meanwhile.
+ * Nothing runs per syscall: a fork is recognised at the mmap_lock write
+ * request of a task whose current syscall is a fork.
  */
 struct fork_start {
 	__u64 start_ns;
 	__u64 mm;
 	__u64 hold_ns;
+	__u64 hold_start_ns;	/* the parent's mmap_lock held for write since */
 	__u32 stalled;
 	__u32 syscall;
-	/* Filled at sched_process_fork, sent at the syscall's exit. */
+	/* Filled at sched_process_fork, and sent. */
 	__u32 child;
-	__u32 copied;		/* sched_process_fork seen, a new mm */
 	__s64 rss[4];
 };
 
@@ -246,14 +251,32 @@ __s64 nr_forking;
  */
 __s64 write_holders;
 
-/* A forking task's own write hold: dup_mmap's, for its fork record. */
-static __always_inline void fork_hold(__u64 hold)
+/* The fork of the current task, if its mm is @mm. */
+static __always_inline struct fork_start *my_fork(__u64 mm)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
 
+	return f && f->mm == mm ? f : NULL;
+}
+
+/* dup_mmap's write hold of the parent's mm, for the fork record. */
+static __always_inline void fork_lock_acquired(__u64 mm, bool write, __u64 now)
+{
+	struct fork_start *f = write ? my_fork(mm) : NULL;
+
 	if (f)
-		f->hold_ns += hold;
+		f->hold_start_ns = now;
+}
+
+static __always_inline void fork_lock_released(__u64 mm, __u64 now)
+{
+	struct fork_start *f = my_fork(mm);
+
+	if (f && f->hold_start_ns) {
+		f->hold_ns += now - f->hold_start_ns;
+		f->hold_start_ns = 0;
+	}
 }
 
 /* A sibling reached for the mmap_lock of an mm being forked. */
@@ -284,11 +307,8 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 	}
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
-	if (t->write && !t->foreign) {
+	if (t->write && !t->foreign)
 		__sync_fetch_and_add(&write_holders, -1);
-		if (nr_forking > 0)
-			fork_hold(hold);
-	}
 }
 
 /* The hash of the current kernel stack, stored for user space; 0 if lost. */
@@ -319,36 +339,85 @@ static __always_inline __u64 stack_of(void *ctx)
 	return h;
 }
 
+/* The syscalls that fork (x86_64 numbers; see mmtop.h's arch note). */
+#define NR_CLONE	56
+#define NR_FORK		57
+#define NR_VFORK	58
+#define NR_CLONE3	435
+
+static __always_inline bool is_fork(long id)
+{
+	return id == NR_CLONE || id == NR_FORK || id == NR_VFORK || id == NR_CLONE3;
+}
+
+static __always_inline void fork_begins(long id, __u64 mm, __u64 now)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fork_start f = { .start_ns = now, .mm = mm, .syscall = id };
+
+	if (bpf_map_update_elem(&fork_starts, &tid, &f, BPF_ANY)) {
+		drop(BPF_DROP_FORK_TASK);
+		return;
+	}
+	if (!bpf_map_update_elem(&forking_mms, &mm, &tid, BPF_NOEXIST))
+		__sync_fetch_and_add(&nr_forking, 1);
+}
+
+/*
+ * A task asks for the mmap_lock of its own mm. For write, inside a fork
+ * syscall, that is dup_mmap(): the fork begins (only forks that copy an mm
+ * get there). While a fork is in flight, a sibling asking counts as
+ * stalled by it, whether it gets the lock before or after the fork ends
+ * (dup_mmap's write hold delays it either way).
+ */
+static __always_inline void fork_lock_start(__u64 mm, bool write, __u64 now)
+{
+	struct task_struct *task;
+	struct pt_regs *regs;
+	long id;
+
+	if (!write && nr_forking <= 0)
+		return;
+	task = bpf_get_current_task_btf();
+	if (mm != (__u64)BPF_CORE_READ(task, mm))
+		return;
+	if (nr_forking > 0)
+		fork_stall(mm, now);
+	if (!write)
+		return;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	id = BPF_CORE_READ(regs, orig_ax);
+	if (is_fork(id))
+		fork_begins(id, mm, now);
+}
+
 static __always_inline void on_start(__u64 mm, bool write)
 {
 	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
 	struct task_lock t = { .start_ns = bpf_ktime_get_ns(), .write = write };
 
-	if (bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
+	if (fork_on)
+		fork_lock_start(mm, write, t.start_ns);
+	if (stats_on && bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
 		drop(BPF_DROP_TASK_FULL);
-	/*
-	 * A sibling reaching for the mmap_lock of its own mm while that mm is
-	 * being forked: counted when it asks, whether it gets the lock before
-	 * or after the fork is over (dup_mmap's write hold delays it either way).
-	 */
-	if (nr_forking > 0) {
-		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
-		if (mm == (__u64)BPF_CORE_READ(task, mm))
-			fork_stall(mm, t.start_ns);
-	}
 }
 
 static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 					bool write, bool success)
 {
 	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
-	struct task_lock *t = bpf_map_lookup_elem(&lock_tasks, &key);
 	struct task_lock fresh = { .write = write };
 	__u64 now = bpf_ktime_get_ns();
-	__u64 stack = stack_of(ctx);
+	struct task_lock *t;
 	struct lock_stats *s;
+	__u64 stack;
 
+	if (fork_on && nr_forking > 0 && success)
+		fork_lock_acquired(mm, write, now);
+	if (!stats_on)
+		return;
+	t = bpf_map_lookup_elem(&lock_tasks, &key);
+	stack = stack_of(ctx);
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
 	if (t && t->acquired_ns) {
 		end_hold(now, t);
@@ -390,12 +459,18 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 static __always_inline void on_released(__u64 mm)
 {
 	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
-	struct task_lock *t = bpf_map_lookup_elem(&lock_tasks, &key);
+	__u64 now = bpf_ktime_get_ns();
+	struct task_lock *t;
 
+	if (fork_on && nr_forking > 0)
+		fork_lock_released(mm, now);
+	if (!stats_on)
+		return;
+	t = bpf_map_lookup_elem(&lock_tasks, &key);
 	/* Taken before mmtop attached, or released by another task. */
 	if (!t || !t->acquired_ns)
 		return;
-	end_hold(bpf_ktime_get_ns(), t);
+	end_hold(now, t);
 	bpf_map_delete_elem(&lock_tasks, &key);
 }
 
@@ -874,38 +949,6 @@ int lock_addrs_collect(void *ctx)
 	return 0;
 }
 
-/*
- * Fork cost: from the entry of fork, vfork, clone or clone3 to its exit in
- * the parent, as the caller of fork() sees it; for vfork to
- * sched_process_fork, as its exit waits for the child. Clones sharing the
- * mm (threads) are dropped at sched_process_fork. Every syscall enters the
- * two sys_ programs: they return after one comparison for the others.
- */
-#define NR_CLONE	56
-#define NR_FORK		57
-#define NR_VFORK	58
-#define NR_CLONE3	435
-
-static __always_inline bool is_fork(long id)
-{
-	return id == NR_CLONE || id == NR_FORK || id == NR_VFORK || id == NR_CLONE3;
-}
-
-static __always_inline void fork_begins(long id, __u64 mm)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fork_start f = { .start_ns = bpf_ktime_get_ns(), .mm = mm, .syscall = id };
-
-	if (!mm)
-		return;
-	if (bpf_map_update_elem(&fork_starts, &tid, &f, BPF_ANY)) {
-		drop(BPF_DROP_FORK_TASK);
-		return;
-	}
-	if (!bpf_map_update_elem(&forking_mms, &mm, &tid, BPF_NOEXIST))
-		__sync_fetch_and_add(&nr_forking, 1);
-}
-
 /* The mm is copied (or shared): siblings no longer wait on this fork. */
 static __always_inline void fork_copied(struct fork_start *f)
 {
@@ -965,41 +1008,31 @@ static __always_inline void fork_done(const struct fork_info *i, struct mm_struc
 		return;
 	}
 	f->child = i->child;
-	f->copied = 1;
 	read_rss(mm, f->rss);
-	if (f->syscall == NR_VFORK) {
-		fork_send(f, tid, bpf_ktime_get_ns());
-		bpf_map_delete_elem(&fork_starts, &tid);
-	}
+	fork_send(f, tid, bpf_ktime_get_ns());
+	bpf_map_delete_elem(&fork_starts, &tid);
 }
 
-static __always_inline void fork_exits(void)
+/*
+ * A fork that failed after dup_mmap began (out of memory, out of PIDs)
+ * never reaches sched_process_fork: forget it when its task exits (a
+ * task that forks again replaces it sooner).
+ */
+static __always_inline void fork_task_exits(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
 
 	if (!f)
 		return;
-	if (f->copied)
-		fork_send(f, tid, bpf_ktime_get_ns());
-	else
-		fork_copied(f);	/* failed before copying: just forget it */
+	fork_copied(f);
 	bpf_map_delete_elem(&fork_starts, &tid);
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(fork_sys_enter, struct pt_regs *regs, long id)
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(fork_task_exit)
 {
-	if (is_fork(id))
-		fork_begins(id, (__u64)bpf_get_current_task_btf()->mm);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fork_sys_exit, struct pt_regs *regs, long ret)
-{
-	if (is_fork(regs->orig_ax))
-		fork_exits();
+	fork_task_exits();
 	return 0;
 }
 
@@ -1015,21 +1048,10 @@ int BPF_PROG(fork_sched_fork, struct task_struct *parent, struct task_struct *ch
 	return 0;
 }
 
-SEC("raw_tp/sys_enter")
-int BPF_PROG(fork_sys_enter_raw, struct pt_regs *regs, long id)
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(fork_task_exit_raw)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
-	if (is_fork(id))
-		fork_begins(id, (__u64)BPF_CORE_READ(task, mm));
-	return 0;
-}
-
-SEC("raw_tp/sys_exit")
-int BPF_PROG(fork_sys_exit_raw, struct pt_regs *regs, long ret)
-{
-	if (is_fork(BPF_CORE_READ(regs, orig_ax)))
-		fork_exits();
+	fork_task_exits();
 	return 0;
 }
 

@@ -46,11 +46,16 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->slow_ns = a->opts->slow_ns;
 	skel->rodata->memcg_path_arg = a->memcg_path_arg;
 	skel->rodata->nr_nodes = a->opts->nr_nodes;
-	/* A family left off: its programs are not even loaded. */
+	skel->rodata->stats_on = a->opts->mmap_lock;
+	skel->rodata->fork_on = a->opts->fork;
+	/*
+	 * A family left off: its programs are not even loaded. The mmap_lock
+	 * programs also serve fork cost (a fork begins at dup_mmap's lock).
+	 */
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
 
-		if ((has_prefix(name, "mmap_lock_") && !a->opts->mmap_lock) ||
+		if ((has_prefix(name, "mmap_lock_") && !a->opts->mmap_lock && !a->opts->fork) ||
 		    (has_prefix(name, "contention_") && !a->opts->contention) ||
 		    (has_prefix(name, "fork_") && !a->opts->fork))
 			bpf_program__set_autoload(prog, false);

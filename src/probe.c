@@ -47,8 +47,7 @@ static const struct tracepoint tracepoints[] = {
 	{ "kmem", "mm_page_pcpu_drain" },
 	{ "sched", "sched_process_fork" },
 	{ "task", "task_newtask" },
-	{ "raw_syscalls", "sys_enter" },
-	{ "raw_syscalls", "sys_exit" },
+	{ "sched", "sched_process_exit" },
 };
 
 /* r0 = 0; exit */

@@ -143,7 +143,7 @@ struct fork_row {
 	int pid, tid, child;
 	char comm[SNAPSHOT_COMM_LEN];
 	char syscall[8];
-	uint64_t latency_ns;		/* syscall entry -> exit (vfork: sched_process_fork) */
+	uint64_t latency_ns;		/* dup_mmap's lock request -> sched_process_fork */
 	uint64_t dup_hold_ns;		/* parent's mmap_lock write hold (dup_mmap) */
 	int64_t anon_kb, file_kb, shmem_kb;	/* parent RSS at fork time */
 	int64_t thp_kb;			/* parent AnonHugePages; -1 unknown */

@@ -56,24 +56,31 @@ for src in sched perf; do
 	check "hotplug $src: nothing on stderr" test ! -s "$TMP/err"
 done
 
-# --disable-probe FAMILY: the family's programs are not loaded at all (the
-# others are), so a family left off costs nothing.
+# --disable-probe: a family's programs are not loaded at all, so a family
+# left off costs nothing. The mmap_lock programs also serve fork cost (a
+# fork begins at dup_mmap's lock request): they go with both families.
 progs_named() { bpftool prog show 2>/dev/null | grep -c "name $1" || true; }
-for fam in mmap_lock contention fork; do
-	"$MMTOP" -b -d 0.2 -f csv --disable-probe $fam >"$TMP/dis.csv" 2>&1 &
+# disabled_run "FAMILIES" "PREFIXES OFF" "PREFIXES ON"
+disabled_run() {
+	args=
+	for f in $1; do args="$args --disable-probe $f"; done
+	# shellcheck disable=SC2086
+	"$MMTOP" -b -d 0.2 -f csv $args >"$TMP/dis.csv" 2>&1 &
 	pid=$!
 	i=0
 	while ! grep -q ',total,' "$TMP/dis.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	off=$(progs_named "${fam}_")
-	on=0
-	for other in mmap_lock contention fork; do
-		[ $other = $fam ] || on=$((on + $(progs_named "${other}_")))
-	done
+	off=0 on=0
+	for p in $2; do off=$((off + $(progs_named "${p}_"))); done
+	for p in $3; do on=$((on + $(progs_named "${p}_"))); done
 	kill -INT $pid
 	wait $pid
-	check "--disable-probe $fam: none of its programs loaded ($off), the other families' are ($on)" \
+	check "--disable-probe $1: no $2 program loaded ($off), $3 ones are ($on)" \
 		test "$off" -eq 0 -a "$on" -gt 0
-done
+}
+disabled_run contention contention "mmap_lock fork"
+disabled_run fork fork "mmap_lock contention"
+disabled_run "mmap_lock fork" "mmap_lock fork" contention
+disabled_run "mmap_lock contention" contention "mmap_lock fork"
 
 # -- COMMAND: mmtop exits with the command's status, as perf stat and time
 # do (128 + N when signal N killed it), in batch mode and when recording;

@@ -19,7 +19,7 @@ for tp in sched:sched_switch mmap_lock:mmap_lock_start_locking \
 	  lock:contention_begin lock:contention_end exceptions:page_fault_user \
 	  exceptions:page_fault_kernel kmem:mm_page_alloc_zone_locked \
 	  kmem:mm_page_pcpu_drain sched:sched_process_fork task:task_newtask \
-	  raw_syscalls:sys_enter raw_syscalls:sys_exit; do
+	  sched:sched_process_exit; do
 	line=$(grep "^tracepoint $tp " "$TMP/probe")
 	if grep -q "TYPEDEF 'btf_trace_${tp#*:}'" "$TMP/btf"; then
 		case $line in
