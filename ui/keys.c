@@ -9,9 +9,9 @@
 #include "views.h"
 
 const struct key_help key_help[] = {
-	{ "q", "quit" },
+	{ "q F10", "quit" },
 	{ "? h F1", "this help (any key closes it)" },
-	{ "1-6 Tab", "views: 1 Overview, 2 CPUs, 3 mmap_lock, 4 Locks, 5 Forks, 6 Events; Tab: next" },
+	{ "1-6 Tab", "views: 1 Overview, 2 CPUs, 3 mmap_lock, 4 Locks, 5 Forks, 6 Events; Tab: next, Shift-Tab: previous" },
 	{ "Space", "pause: data keeps being collected, the view freezes" },
 	{ "< >", "sort on the previous/next column" },
 	{ "r", "reverse the sort" },
@@ -111,7 +111,7 @@ enum key_result ui_key(struct ui_state *st, int ch)
 		return ch == 'q' ? KEY_QUIT : KEY_REDRAW;
 	}
 	switch (ch) {
-	case 'q':
+	case 'q': case KEY_F(10):
 		return KEY_QUIT;
 	case '?': case 'h': case KEY_F(1):
 		st->help = true;
@@ -120,8 +120,8 @@ enum key_result ui_key(struct ui_state *st, int ch)
 		st->view = ch - '1';
 		st->zoomed = false;
 		return KEY_REDRAW;
-	case '\t':
-		st->view = (st->view + 1) % VIEW__COUNT;
+	case '\t': case KEY_BTAB:
+		st->view = (st->view + (ch == KEY_BTAB ? VIEW__COUNT - 1 : 1)) % VIEW__COUNT;
 		st->zoomed = false;
 		return KEY_REDRAW;
 	case ' ':

@@ -8,8 +8,9 @@
 #include "util.h"
 #include "views.h"
 
+/* TIME sorts on the event's time (newest first), not on its text. */
 static const struct ui_column cols[] = {
-	{ "TIME", 12, true }, { "PID", 7, false }, { "TID", 7, false },
+	{ "TIME", 12, false }, { "PID", 7, false }, { "TID", 7, false },
 	{ "CPU", 3, false }, { "COMM", 16, true }, { "LOCK", 10, true },
 	{ "WHAT", 24, true }, { "MODE", 5, true }, { "WAIT", 8, false },
 	{ "HOLD", 8, false },

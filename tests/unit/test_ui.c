@@ -164,6 +164,39 @@ static void test_na(struct ui_state *st, struct snapshot *s)
 	      "a family that is off says so instead of showing zeros");
 }
 
+/* Events newest first, by time, not by the text of the time. */
+static void test_events_order(struct ui_state *st, struct snapshot *s)
+{
+	struct slow_event *e;
+	const char *older, *newer;
+
+	snapshot_clear_rows(s);
+	e = snapshot_push(&s->events);
+	*e = (struct slow_event){ .wall_ns = 1700000001ULL * NSEC_PER_SEC, .pid = 1,
+				  .comm = "a", .site = CALLSITE_OTHER, .symbol = "older_sym",
+				  .wait_ns = 2000000 };
+	e = snapshot_push(&s->events);
+	*e = (struct slow_event){ .wall_ns = 1700000002ULL * NSEC_PER_SEC, .pid = 2,
+				  .comm = "b", .site = CALLSITE_OTHER, .symbol = "newer_sym",
+				  .wait_ns = 2000000 };
+	ui_state_push(st, s);
+	st->view = VIEW_EVENTS;
+	ui_draw(st);
+	older = strstr(screen(), "older_sym");
+	newer = strstr(screen(), "newer_sym");
+	CHECK(older && newer && newer < older, "Events view: newest first");
+}
+
+static void test_keys(struct ui_state *st)
+{
+	st->view = 0;
+	ui_key(st, KEY_BTAB);
+	CHECK(st->view == VIEW__COUNT - 1, "Shift-Tab goes to the previous view (wraps)");
+	ui_key(st, '\t');
+	CHECK(st->view == 0, "Tab goes to the next");
+	CHECK(ui_key(st, KEY_F(10)) == KEY_QUIT, "F10 quits, as in htop");
+}
+
 int main(void)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -183,6 +216,8 @@ int main(void)
 	ui_state_push(&st, &s);
 	test_views(&st);
 	test_na(&st, &s);
+	test_keys(&st);
+	test_events_order(&st, &s);
 	resize_term(20, 60);
 	ui_draw(&st);
 	CHECK(strstr(screen(), "terminal too small: 60x20, mmtop needs 80x24") != NULL,
