@@ -215,7 +215,8 @@ int live_run(struct live_opts *o)
 		.poll = live_poll, .poll_fd = live_poll_fd,
 		.status = live_status, .done = live_done, .failed = live_failed,
 	};
-	struct ui_opts uo = { o->batch_opts.interval_ns, o->color, "LIVE" };
+	struct ui_opts uo = { o->batch_opts.interval_ns, o->color, "LIVE",
+			      o->batch_opts.count };
 	struct serve *sv = NULL;
 	struct live l;
 	char msg[512] = "";

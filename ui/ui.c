@@ -148,9 +148,10 @@ static uint64_t play_interval(const struct ui_state *st,
 }
 
 static int run(struct ui_state *st, const struct snapshot_source *src,
-	       struct snapshot *latest)
+	       struct snapshot *latest, unsigned int count)
 {
 	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + st->interval_ns;
+	unsigned int sampled = 0;
 	bool dirty = true;
 
 	while (!stop_signal) {
@@ -197,6 +198,11 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 			src->sample(src->ctx, latest);
 			if (!st->paused)
 				ui_state_push(st, latest);
+			/* As top -n: the last interval shown, then out. */
+			if (count && ++sampled >= count) {
+				ui_draw(st);
+				return 0;
+			}
 		}
 		snprintf(st->status, sizeof(st->status), "%s", src->status(src->ctx));
 		deadline += st->interval_ns;
@@ -227,7 +233,7 @@ int ui_run(const struct ui_opts *opts, const struct snapshot_source *src)
 			getenv("TERM") ? getenv("TERM") : "");
 		ret = 1;
 	} else {
-		ret = run(&st, src, &latest);
+		ret = run(&st, src, &latest, opts->count);
 	}
 	restore_terminal();
 	ui_state_free(&st);

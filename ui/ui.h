@@ -16,6 +16,7 @@ struct ui_opts {
 	uint64_t interval_ns;
 	bool color;
 	const char *mode;		/* LIVE */
+	unsigned int count;		/* -n, --duration: intervals, then quit; 0: no end */
 };
 
 /*

@@ -77,3 +77,18 @@ status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
 check "replay of a file truncated under it: steps and jumps, then q exits 0 (got $status)" \
 	test "$status" = 0
 tmux kill-session -t "$S"
+
+# -n and --duration end the viewer too, as top -n does.
+for arg in "-n 3" "--duration 0.6s"; do
+	S=term-count
+	tmux new-session -d -s "$S" -x 120 -y 40 "sh -c '\"$MMTOP\" -d 0.2 $arg; echo EXIT=\$?; sleep 600'"
+	i=0
+	until tmux capture-pane -p -t "$S" | grep -q "EXIT=" || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
+	check "viewer with $arg: ends by itself, exit 0 (got '$status'), screen given back" \
+		sh -c "test '$status' = 0 && test \"\$(tmux display -p -t '$S' '#{alternate_on}')\" = 0"
+	tmux kill-session -t "$S"
+done
