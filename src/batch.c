@@ -7,27 +7,9 @@
 #include <time.h>
 
 #include "batch.h"
+#include "stop.h"
 #include "util.h"
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/* No SA_RESTART: the signal must cut the interval sleep short. */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 #define POLL_MS 100
 
@@ -40,7 +22,7 @@ static bool sleep_until(const struct snapshot_source *src, uint64_t deadline_ns)
 	struct pollfd pfd = { .fd = src->poll_fd ? src->poll_fd(src->ctx) : -1,
 			      .events = POLLIN };
 
-	while (!stop_signal) {
+	while (!stop_requested()) {
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		int ms;
 
@@ -84,7 +66,7 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	unsigned int n;
 	int ret = 0;
 
-	catch_stop_signals();
+	stop_signals_catch();
 	if (src->snapshot_init(src->ctx, &s)) {
 		fprintf(stderr, "mmtop: out of memory\n");
 		return 1;
@@ -95,7 +77,7 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline += opts->interval_ns;
-		if (stop_signal || (!opts->no_wait && !sleep_until(src, deadline)))
+		if (stop_requested() || (!opts->no_wait && !sleep_until(src, deadline)))
 			break;
 		ret = emit(opts, src, &s, opts->quiet ? NULL : &out);
 		if (!ret && src->failed && src->failed(src->ctx))

@@ -15,6 +15,7 @@
 #include "live.h"
 #include "summary.h"
 #include "serve.h"
+#include "stop.h"
 #include "ui.h"
 
 struct live {
@@ -215,8 +216,8 @@ int live_run(struct live_opts *o)
 		.poll = live_poll, .poll_fd = live_poll_fd,
 		.status = live_status, .done = live_done, .failed = live_failed,
 	};
-	struct ui_opts uo = { o->batch_opts.interval_ns, o->color, "LIVE",
-			      o->batch_opts.count };
+	struct ui_opts uo = { .interval_ns = o->batch_opts.interval_ns, .color = o->color,
+			      .mode = "LIVE", .count = o->batch_opts.count };
 	struct serve *sv = NULL;
 	struct live l;
 	char msg[512] = "";
@@ -237,6 +238,13 @@ int live_run(struct live_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	o->collect.pids = o->pids.active || o->command ? &o->pids : NULL;
 	ret = collector_open(&l.c, &o->collect, msg, sizeof(msg));
+	/* Stopped while BPF was loading: a clean exit, nothing to show. */
+	if (stop_requested()) {
+		collector_close(&l.c);
+		recorder_close(&l.rec);
+		serve_close(sv);
+		return 0;
+	}
 	if (ret < 0) {
 		fprintf(stderr, "mmtop: %s\n", msg);
 		collector_close(&l.c);

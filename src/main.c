@@ -19,6 +19,7 @@
 #include "caps.h"
 #include "probe.h"
 #include "serve.h"
+#include "stop.h"
 #include "util.h"
 
 static const char usage_text[] =
@@ -430,6 +431,7 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 	if (o->output && !o->batch)
 		return usage_error("-o FILE needs batch mode (-b)");
 	o->batch_opts.path = o->output;
+	stop_signals_catch();
 	r = (struct replay_opts){
 		.paths = argv + optind, .nr_paths = argc - optind, .range = o->range,
 		.batch = o->batch, .color = o->color, .batch_opts = o->batch_opts,
@@ -524,6 +526,8 @@ int main(int argc, char **argv)
 	}
 	if (o.listen && (!cmd || strcmp(cmd, "serve")))
 		return usage_error("--listen is for mmtop serve");
+	/* Before any BPF is loaded: a stop request at any stage is honoured. */
+	stop_signals_catch();
 	if (!o.record)
 		o.batch_opts.path = o.output;
 	if (o.duration_ns)

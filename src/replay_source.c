@@ -141,7 +141,8 @@ int replay_run(const struct replay_opts *o)
 		bo.no_wait = true;	/* as fast as it reads */
 		ret = batch_run(&bo, &src);
 	} else {
-		struct ui_opts uo = { bo.interval_ns, o->color, "REPLAY" };
+		struct ui_opts uo = { .interval_ns = bo.interval_ns, .color = o->color,
+				      .mode = "REPLAY" };
 
 		ret = ui_run(&uo, &src);
 	}

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include "stop.h"
+
 #include "draw.h"
 #include "keys.h"
 #include "ui.h"
@@ -25,7 +27,6 @@
 
 #define INPUT_WAIT_MS 100
 
-static volatile sig_atomic_t stop_signal;
 static bool screen_active;
 
 static void restore_terminal(void)
@@ -34,11 +35,6 @@ static void restore_terminal(void)
 		endwin();
 		screen_active = false;
 	}
-}
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
 }
 
 /* A crash or Ctrl-\\ (SIGQUIT): give the terminal back, then die of the same signal. */
@@ -55,11 +51,8 @@ static void catch_signals(void)
 	struct sigaction sa;
 	size_t i;
 
+	stop_signals_catch();
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_crash;
 	for (i = 0; i < ARRAY_SIZE(crashes); i++)
 		sigaction(crashes[i], &sa, NULL);
@@ -154,7 +147,7 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 	unsigned int sampled = 0;
 	bool dirty = true;
 
-	while (!stop_signal) {
+	while (!stop_requested()) {
 		int ch;
 
 		if (dirty)

@@ -1,0 +1,57 @@
+# SIGINT, SIGTERM and SIGHUP at moments spread over start-up (BPF loading,
+# ~1 s here) and running, 50 each: every one exits 0, within 3 s (a stop
+# during loading waits for the loading to finish), and leaves no BPF
+# program behind. A SIGHUP inherited as ignored (nohup) stays ignored.
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "signals: $why"
+	exit 0
+fi
+before=$(mmtop_progs)
+for sig in INT TERM HUP; do
+	i=0 bad=0 slow=0 codes=
+	while [ $i -lt 50 ]; do
+		# 0.05 to 1.52 s after the start, spread over the trials (a
+		# signal before main's first instruction meets the inherited
+		# disposition: no program can act on it)
+		delay=$(awk -v i=$i 'BEGIN { printf "%.3f", 0.05 + (i * 37 % 50) * 0.03 }')
+		"$MMTOP" -b -d 0.1 >/dev/null 2>"$TMP/err" &
+		pid=$!
+		sleep "$delay"
+		kill -s $sig $pid
+		j=0
+		while kill -0 $pid 2>/dev/null && [ $j -lt 30 ]; do
+			sleep 0.1
+			j=$((j + 1))
+		done
+		if kill -0 $pid 2>/dev/null; then
+			slow=$((slow + 1))
+			kill -KILL $pid
+		fi
+		wait $pid
+		rc=$?
+		[ $rc -eq 0 ] || { bad=$((bad + 1)); codes="$codes $rc@${delay}s"; }
+		i=$((i + 1))
+	done
+	check "SIG$sig at 50 moments from start-up on: all exit 0 ($bad did not:$codes)" test $bad -eq 0
+	check "SIG$sig: all gone within 3 s ($slow were not)" test $slow -eq 0
+done
+check "no mmtop BPF program left" progs_back_to "$before"
+
+# nohup: SIGHUP inherited as ignored stays ignored; SIGTERM still stops it.
+: >"$TMP/nohup.out"
+sh -c 'trap "" HUP; exec "$0" -b -d 0.1' "$MMTOP" >"$TMP/nohup.out" 2>/dev/null &
+pid=$!
+i=0
+while [ "$(grep -c interval "$TMP/nohup.out")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid
+n=$(grep -c interval "$TMP/nohup.out")
+i=0
+while [ "$(grep -c interval "$TMP/nohup.out")" -lt $((n + 3)) ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "an inherited ignored SIGHUP stays ignored (still printing after it)" kill -0 $pid
+kill -TERM $pid
+wait $pid
+rc=$?
+check "and SIGTERM stops it, exit 0 (got $rc)" test $rc -eq 0
