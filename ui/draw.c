@@ -54,8 +54,11 @@ void draw_text(int y, int x, int width, enum ui_color c, const char *fmt, ...)
 	char buf[512], safe[512];
 	va_list ap;
 
-	if (width <= 0 || y < 0 || y >= LINES)
+	if (width <= 0 || y < 0 || y >= LINES || x >= COLS)
 		return;
+	/* Past the right edge curses would wrap onto the next line. */
+	if (width > COLS - x)
+		width = COLS - x;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);

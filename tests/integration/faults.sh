@@ -22,6 +22,8 @@ run_source() { # run_source SOURCE PROBE_REGEX WORK_CPU WATCH_CPU
 	src=$1 want=$2 k=$3 w=$4 out="$TMP/$1.csv"
 	# perf counts exactly while mmtop runs (perf stat exits with its
 	# status); the workload starts once mmtop's first interval is out.
+	# This script (its polling forks processes) stays off CPU k too.
+	taskset -cp "$w" $$ >/dev/null
 	: >"$out"
 	taskset -c "$w" perf stat -a -A -x, -e page-faults -o "$TMP/perf" -- \
 		"$MMTOP" -b -d 0.5 -n 8 --format csv --fault-source "$src" >"$out" 2>"$TMP/err" &

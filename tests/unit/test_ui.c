@@ -164,6 +164,20 @@ static void test_na(struct ui_state *st, struct snapshot *s)
 	      "a family that is off says so instead of showing zeros");
 }
 
+/* A line holding only a cell's end: a cell wrapped past the right edge. */
+static bool wrapped_cell(const char *text)
+{
+	const char *line;
+
+	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *p = line + strspn(line, " ");
+
+		if (!strncmp(p, "n/a", 3) && p[3 + strspn(p + 3, " ")] == '\n')
+			return true;
+	}
+	return false;
+}
+
 /* Events newest first, by time, not by the text of the time. */
 static void test_events_order(struct ui_state *st, struct snapshot *s)
 {
@@ -218,6 +232,11 @@ int main(void)
 	test_na(&st, &s);
 	test_keys(&st);
 	test_events_order(&st, &s);
+	resize_term(24, 80);
+	st.view = VIEW_CPUS;
+	ui_draw(&st);
+	CHECK(!wrapped_cell(screen()),
+	      "80x24 CPUs view: the last column is cut at the edge, not wrapped onto the next line");
 	resize_term(20, 60);
 	ui_draw(&st);
 	CHECK(strstr(screen(), "terminal too small: 60x20, mmtop needs 80x24") != NULL,
