@@ -10,7 +10,6 @@
 #include "stop.h"
 #include "util.h"
 
-
 #define POLL_MS 100
 
 /*
