@@ -104,6 +104,17 @@ start_serve() { # start_serve ERRFILE ARGS...
 	return 1
 }
 
+# Wait until tmux session SESSION's screen shows TEXT (a grep pattern);
+# false after SECONDS (default 10).
+screen_shows() { # screen_shows SESSION TEXT [SECONDS]
+	i=0
+	until tmux capture-pane -p -t "$1" | grep -q -- "$2"; do
+		[ $i -ge $((${3:-10} * 10)) ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # The value of one sample (name and labels as printed) at URL, or nothing.
 scrape_value() { # scrape_value URL SAMPLE
 	curl -sf "$1" | awk -v s="$2" '$1 == s { print $2 }'

@@ -45,17 +45,9 @@ done
 S=mmtop-hostile-$$
 export TMUX_TMPDIR="$TMP"
 tmux new-session -d -s "$S" -x 120 -y 50 "$MMTOP -d 0.3; sleep 600"
-i=0
-until tmux capture-pane -p -t "$S" | grep -q "probes: faults" || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+screen_shows "$S" "probes: faults" 10
 tmux send-keys -t "$S" 3
-i=0
-until tmux capture-pane -p -t "$S" | grep -q 'pwned' || [ $i -ge 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+screen_shows "$S" 'pwned' 5
 tmux capture-pane -p -t "$S" >"$TMP/screen"
 title=$(tmux display-message -p -t "$S" '#{pane_title}')
 tmux kill-server

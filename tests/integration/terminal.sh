@@ -26,21 +26,13 @@ EOF2
 end_with() {
 	name=$1 how=$2 arg=$3 want=$4 S=term-$1
 	tmux new-session -d -s "$S" -x 120 -y 40 "sh $TMP/run.sh"
-	i=0
-	until tmux capture-pane -p -t "$S" | grep -q "probes: faults" || [ $i -ge 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	screen_shows "$S" "probes: faults" 10
 	if [ "$how" = key ]; then
 		tmux send-keys -t "$S" -H "$arg"
 	else
 		pkill -"$arg" -f "^$MMTOP -d 0.2\$"
 	fi
-	i=0
-	until tmux capture-pane -p -t "$S" | grep -q "EXIT=" || [ $i -ge 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	screen_shows "$S" "EXIT=" 5
 	status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
 	check "$name: exit status $want (got $status)" test "$status" = "$want"
 	check "$name: alternate screen off" test "$(tmux display -p -t "$S" '#{alternate_on}')" = 0
@@ -59,20 +51,12 @@ end_with SIGABRT sig ABRT 134
 "$MMTOP" record -o "$TMP/cut.rec" -d 0.05 -n 40
 S=term-cut
 tmux new-session -d -s "$S" -x 120 -y 40 "sh -c '\"$MMTOP\" replay \"$TMP/cut.rec\"; echo EXIT=\$?; sleep 600'"
-i=0
-until tmux capture-pane -p -t "$S" | grep -q "REPLAY" || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+screen_shows "$S" "REPLAY" 10
 truncate -s 300 "$TMP/cut.rec"
 for k in 1 2 3 4 5 6 7 8 9 10; do tmux send-keys -t "$S" t; done
 tmux send-keys -t "$S" j 3 0 Enter
 tmux send-keys -t "$S" q
-i=0
-until tmux capture-pane -p -t "$S" | grep -q "EXIT=" || [ $i -ge 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+screen_shows "$S" "EXIT=" 5
 status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
 check "replay of a file truncated under it: steps and jumps, then q exits 0 (got $status)" \
 	test "$status" = 0
@@ -82,11 +66,7 @@ tmux kill-session -t "$S"
 for arg in "-n 3" "--duration 0.6s"; do
 	S=term-count
 	tmux new-session -d -s "$S" -x 120 -y 40 "sh -c '\"$MMTOP\" -d 0.2 $arg; echo EXIT=\$?; sleep 600'"
-	i=0
-	until tmux capture-pane -p -t "$S" | grep -q "EXIT=" || [ $i -ge 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	screen_shows "$S" "EXIT=" 10
 	status=$(tmux capture-pane -p -t "$S" | sed -n 's/^EXIT=//p')
 	check "viewer with $arg: ends by itself, exit 0 (got '$status'), screen given back" \
 		sh -c "test '$status' = 0 && test \"\$(tmux display -p -t '$S' '#{alternate_on}')\" = 0"
