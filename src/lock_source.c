@@ -244,7 +244,12 @@ static void doom_if_gone(struct lock_source *ls, struct prev_head *prev,
 		return;
 	if (!kill(tgid, 0) || errno != ESRCH)
 		return;
-	bpf_map__delete_elem(ls->skel->maps.lock_comms, &tgid, sizeof(tgid), 0);
+	if (!ls->gone.nr || ls->gone.v[ls->gone.nr - 1] != tgid) {
+		__u32 *g = snapshot_push(&ls->gone);
+
+		if (g)
+			*g = tgid;
+	}
 	if (ls->doomed.nr == ls->doomed.cap &&
 	    snapshot_grow(&ls->doomed.keys, &ls->doomed.cap, MAX_KEY))
 		return;
@@ -538,6 +543,16 @@ static void move_records(struct lock_source *ls, struct snapshot *s)
 	ls->events.nr = ls->forks.nr = 0;
 }
 
+static void forget_gone(struct lock_source *ls)
+{
+	int i;
+
+	for (i = 0; i < ls->gone.nr; i++)
+		bpf_map__delete_elem(ls->skel->maps.lock_comms, &ls->gone.v[i],
+				     sizeof(ls->gone.v[i]), 0);
+	ls->gone.nr = 0;
+}
+
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
 	lock_source_poll(ls);
@@ -546,6 +561,7 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 		lock_rows_read(ls, s, drops);
 	if (ls->opts.contention)
 		cont_rows_read(ls, s, drops);
+	forget_gone(ls);
 	read_drops(ls, drops);
 	lock_source_describe(ls, s->cont_method, sizeof(s->cont_method));
 }
@@ -561,6 +577,7 @@ void lock_source_close(struct lock_source *ls)
 	free(ls->percpu);
 	free(ls->sites);
 	free(ls->doomed.keys);
+	free(ls->gone.v);
 	free(ls->events.v);
 	free(ls->forks.v);
 	ksyms_free(&ls->ksyms);

@@ -75,6 +75,11 @@ struct lock_source {
 	SNAPSHOT_ARRAY(struct fork_row, forks);
 	struct lock_source_opts opts;
 	struct doomed doomed;
+	/*
+	 * Processes found gone during a read: their names are forgotten only
+	 * once every map is read, so their last rows keep their names.
+	 */
+	SNAPSHOT_ARRAY(__u32, gone);
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 };

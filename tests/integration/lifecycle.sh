@@ -103,3 +103,28 @@ check "-- COMMAND: only descriptors 0, 1 and 2 reach it ($(tr '\n' ' ' <"$TMP/fd
 rc=$?
 check "-p 999999: runs (rc $rc) and warns ($(cat "$TMP/p.err"))" \
 	sh -c "test $rc -eq 0 && grep -q 'no process 999999' '$TMP/p.err' && test -s '$TMP/p.out'"
+
+# A process that exits keeps its name on the rows of its last interval,
+# though its older rows (idle for two reads) are cleaned up in that read.
+: >"$TMP/names.csv"
+"$MMTOP" -b -d 0.3 -n 14 -f csv >"$TMP/names.csv" 2>/dev/null &
+pid=$!
+i=0
+while ! grep -q ',total,' "$TMP/names.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+pids=
+for n in 1 2 3 4 5 6; do
+	python3 -c 'import mmap, time
+time.sleep(0.9)
+for _ in range(300):
+    mmap.mmap(-1, 1 << 20).close()' &
+	pids="$pids $!"
+done
+wait $pids
+wait $pid
+rows=0 unnamed=0
+for p in $pids; do
+	rows=$((rows + $(awk -F, -v p="$p" '$4 == "mmap_lock" && $17 == p' "$TMP/names.csv" | wc -l)))
+	unnamed=$((unnamed + $(awk -F, -v p="$p" '$4 == "mmap_lock" && $17 == p && $18 == "?"' "$TMP/names.csv" | wc -l)))
+done
+check "exited processes: their $rows mmap_lock rows all named ($unnamed shown as ?)" \
+	test "$rows" -gt 0 -a "$unnamed" -eq 0
