@@ -178,6 +178,10 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	delta_table_init(&ls->cont_prev, sizeof(struct cont_key),
 			 sizeof(struct cont_prev));
 	ret = ksyms_load(&ls->ksyms, "/proc/kallsyms");
+	if (ret == -ENODATA) {
+		snprintf(err, errlen, "/proc/kallsyms shows no addresses: call sites need CAP_SYSLOG (run as root)");
+		goto fail;
+	}
 	if (ret) {
 		snprintf(err, errlen, "/proc/kallsyms: %s (call sites need it)",
 			 strerror(-ret));

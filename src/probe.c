@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
+#include <linux/capability.h>
+
 #include "caps.h"
 #include "fault_source.h"
 #include "collect.h"
@@ -411,10 +413,11 @@ static void family_probes(const struct snapshot *s, enum probe_family family,
 
 /*
  * Open the collector with every family, the opt-in ones too, take one
- * short interval, and report each family. Fault counts are the core: the
- * default set can run when they can.
+ * short interval, and report each family. The default set can run when
+ * every default family can; with fault counts alone it runs in part, and
+ * @na lists what is missing.
  */
-static bool probe_families(FILE *f)
+static bool probe_families(FILE *f, char *na, size_t nalen)
 {
 	struct collector_opts o = {
 		.faults = FAULT_SOURCE_AUTO, .attach = TP_AUTO,
@@ -446,6 +449,11 @@ static bool probe_families(FILE *f)
 	}
 	if (ret > 0)
 		item(f, "fallbacks taken", true, "%s", msg);
+	na[0] = '\0';
+	for (i = 0; i < FAMILY__COUNT; i++)
+		if (i != FAMILY_PCP && s.na[i][0])
+			snprintf(na + strlen(na), nalen - strlen(na), "%s%s",
+				 na[0] ? ", " : "", family_name(i));
 	i = !s.na[FAMILY_FAULTS][0];
 	snapshot_free(&s);
 	collector_close(&c);
@@ -464,8 +472,8 @@ int probe_run(FILE *f)
 {
 	struct btf *btf;
 	struct utsname u;
-	char msg[256];
-	bool caps, ok;
+	char msg[256], na[128] = "";
+	bool caps, syslog, ok;
 	size_t i;
 	libbpf_print_fn_t old = libbpf_set_print(silent_print);
 
@@ -473,6 +481,9 @@ int probe_run(FILE *f)
 	item(f, "kernel", true, "%s %s", u.sysname, u.release);
 	caps = !caps_check_tracing(msg, sizeof(msg));
 	item(f, "capabilities CAP_BPF, CAP_PERFMON", caps, caps ? "effective" : "%s", msg);
+	syslog = cap_effective(CAP_SYSLOG);
+	item(f, "capability CAP_SYSLOG", syslog, syslog ? "effective" :
+	     "missing: /proc/kallsyms hides addresses, so mmap_lock, contention and fork (call sites) cannot run");
 	btf = btf__load_vmlinux_btf();
 	if (btf)
 		item(f, "BTF /sys/kernel/btf/vmlinux", true, "loaded (%u types)",
@@ -489,10 +500,12 @@ int probe_run(FILE *f)
 	probe_test_run_on_cpu(f);
 	probe_perf_faults(f);
 	probe_topology(f);
-	ok = caps && probe_families(f);
+	ok = caps && probe_families(f, na, sizeof(na));
 	btf__free(btf);
 	libbpf_set_print(old);
-	/* Fault counts are the core; other families can be n/a. */
-	fprintf(f, "default probe set: %s\n", ok ? "can run" : "cannot run");
-	return ok ? 0 : 1;
+	if (ok && na[0])
+		fprintf(f, "default probe set: can run in part (n/a: %s)\n", na);
+	else
+		fprintf(f, "default probe set: %s\n", ok ? "can run" : "cannot run");
+	return ok && !na[0] ? 0 : 1;
 }

@@ -36,3 +36,11 @@ check "root without CAP_PERFMON: exit 2 (got $rc)" test "$rc" -eq 2
 check "root without CAP_PERFMON: names only CAP_PERFMON" \
 	grep -q "missing capability CAP_PERFMON:" "$TMP/out"
 
+setpriv --inh-caps=-syslog --bounding-set=-syslog "$MMTOP" probe >"$TMP/out" 2>&1
+rc=$?
+check "root without CAP_SYSLOG: probe exits 1 (got $rc)" test "$rc" -eq 1
+check "root without CAP_SYSLOG: probe names it" grep -q "^capability CAP_SYSLOG  *no " "$TMP/out"
+check "root without CAP_SYSLOG: probe says the default set runs only in part" \
+	grep -q "^default probe set: can run in part (n/a: mmap_lock, contention, fork)" "$TMP/out"
+setpriv --inh-caps=-syslog --bounding-set=-syslog "$MMTOP" -b -n 1 -d 0.1 >/dev/null 2>"$TMP/err"
+check "root without CAP_SYSLOG: the warning names CAP_SYSLOG" grep -q "CAP_SYSLOG" "$TMP/err"

@@ -41,7 +41,9 @@ done
 check "pages land in populated zones only (zones: $zones; populated: $populated)" test "$bad" -eq 0
 
 # Allocator on one CPU, freer on the other: one list only empties, the
-# other only fills.
+# other only fills. mmtop and this script (its processes free pages when
+# they exit) stay off the allocator's CPU.
+taskset -cp "$last" $$ >/dev/null
 start_mmtop_csv "$TMP/two.csv" -d 0.5 --enable-probe pcp
 "$MMTOP" bench pcp --cpu "$first,$last" >"$TMP/two.out"
 stop_mmtop
