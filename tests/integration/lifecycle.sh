@@ -38,9 +38,11 @@ if [ "$cpu" -eq 0 ] || [ ! -w "$ctl" ]; then
 fi
 trap 'echo 1 >"$ctl"; rm -rf "$TMP"' EXIT
 for src in sched perf; do
+	: >"$TMP/hp.csv"
 	"$MMTOP" -b -d 0.5 -n 10 --format csv --fault-source $src >"$TMP/hp.csv" 2>"$TMP/err" &
 	pid=$!
-	sleep 1
+	i=0
+	while ! grep -q ',total,' "$TMP/hp.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	echo 0 >"$ctl"
 	sleep 1.5
 	echo 1 >"$ctl"

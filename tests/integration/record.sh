@@ -13,7 +13,8 @@ frames() { "$MMTOP" replay -b -f csv "$1" 2>"$TMP/replay.err" | grep -c ',total,
 # 1. Five seconds of pft: replay prints exactly what the recorder printed.
 "$MMTOP" record -o "$TMP/pft.rec" -d 0.5 --duration 5 -f csv >"$TMP/live.csv" &
 rec=$!
-sleep 1
+i=0
+while ! grep -q ',total,' "$TMP/live.csv" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 "$MMTOP" bench pft -t 2 -s 128M -r 2 >/dev/null
 wait $rec
 check "record exits 0" test $? -eq 0
@@ -119,11 +120,8 @@ check "live -f openmetrics: one exposition per interval" test "$(grep -c '^# EOF
 # 8. Kernel addresses: only with --raw-addresses.
 "$MMTOP" replay -b -f json "$TMP/pft.rec" >"$TMP/noaddr.json"
 check "by default no kernel address is recorded" test "$(grep -c site_addr "$TMP/noaddr.json")" -eq 0
-"$MMTOP" record -o "$TMP/raw.rec" -d 0.3 -n 3 --raw-addresses &
-rec=$!
-sleep 0.3
-"$MMTOP" bench churn -n 100 >/dev/null
-wait $rec
+# The churn runs as the recording's command: it starts once BPF is attached.
+"$MMTOP" record -o "$TMP/raw.rec" -d 0.3 --raw-addresses -- "$MMTOP" bench churn -n 100 2>/dev/null
 "$MMTOP" replay -b -f json "$TMP/raw.rec" >"$TMP/addr.json"
 check "--raw-addresses: call-site addresses recorded" grep -q '"site_addr":"0xffff[0-9a-f]*"' "$TMP/addr.json"
 
