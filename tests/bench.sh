@@ -133,19 +133,30 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # its first interval (start-up excluded), and its memory: peak (start-up
 # included, when libbpf parses the kernel's BTF) and at the end.
 N=${INTERVALS:-10}
-"$MMTOP" -b -d 1 >"$TMP/own" &
-watch=$!
-while [ ! -s "$TMP/own" ]; do sleep 0.1; done
-"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
-load=$!
-cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
-sleep "$N"
-cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
-hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$watch/status)
-rss=$(awk '/^VmRSS/ { print $2 }' /proc/$watch/status)
-kill $watch $load
-wait $load 2>/dev/null
-awk -v c=$((cpu1 - cpu0)) -v n="$N" -v h="$hwm" -v r="$rss" 'BEGIN {
+# batch_cost: `mmtop -b -d 1` under that load; prints its CPU ns over the N
+# intervals, peak and last RSS (KiB), and ms from start to first interval.
+batch_cost() {
+	: >"$TMP/own"
+	t0=$(date +%s%N)
+	"$MMTOP" -b -d 1 >>"$TMP/own" &
+	watch=$!
+	while [ ! -s "$TMP/own" ]; do sleep 0.02; done
+	first=$(( ($(date +%s%N) - t0) / 1000000 ))
+	"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
+	load=$!
+	cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
+	sleep "$N"
+	cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
+	hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$watch/status)
+	rss=$(awk '/^VmRSS/ { print $2 }' /proc/$watch/status)
+	kill $watch $load
+	wait $load 2>/dev/null
+	watch='' load=''
+	echo $((cpu1 - cpu0)) "$hwm" "$rss" "$first"
+}
+# shellcheck disable=SC2046
+set -- $(batch_cost)
+awk -v c="$1" -v n="$N" -v h="$2" -v r="$3" 'BEGIN {
 	printf "mmtop -b -d 1 (default set) under pft load: %.3f ms CPU per interval (%.3f%% of one core, target <= 1%%)\n",
 		c / n / 1e6, c / n / 1e7
 	printf "mmtop memory: RSS %.1f MiB, peak %.1f MiB (target < 32)\n", r / 1024, h / 1024 }'
@@ -158,23 +169,12 @@ while [ $i -lt 2000 ]; do
 	crowd="$crowd $!"
 	i=$((i + 1))
 done
-t0=$(date +%s%N)
-"$MMTOP" -b -d 1 >"$TMP/own2" &
-watch=$!
-while [ ! -s "$TMP/own2" ]; do sleep 0.02; done
-first=$(( ($(date +%s%N) - t0) / 1000000 ))
-"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
-load=$!
-cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
-sleep "$N"
-cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
-hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$watch/status)
-kill $watch $load
-wait $load 2>/dev/null
+# shellcheck disable=SC2046
+set -- $(batch_cost)
 # shellcheck disable=SC2086
 kill $crowd 2>/dev/null
 crowd=''
-awk -v c=$((cpu1 - cpu0)) -v n="$N" -v h="$hwm" -v f="$first" 'BEGIN {
+awk -v c="$1" -v n="$N" -v h="$2" -v f="$4" 'BEGIN {
 	printf "mmtop -b -d 1 with 2000 more processes: %.3f ms CPU per interval (%.3f%% of one core), peak RSS %.1f MiB, first interval after %d ms\n",
 		c / n / 1e6, c / n / 1e7, h / 1024, f }'
 
