@@ -61,11 +61,15 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c bpf/mmtop.h $(OUT)/vmlinux.h
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(OUT)/%.o: src/%.c $(wildcard src/*.h) bpf/mmtop.h $(SKELS) | $(OUT)
-	$(CC) $(CFLAGS) -c $< -o $@
+# -MMD -MP: each object depends on the headers it includes (build/*.d),
+# generated skeletons too; they must exist before the first compile.
+$(OUT)/%.o: src/%.c | $(OUT) $(SKELS)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUT)/ui_%.o: ui/%.c $(wildcard ui/*.h) $(wildcard src/*.h) | $(OUT)
-	$(CC) $(CFLAGS) -c $< -o $@
+$(OUT)/ui_%.o: ui/%.c | $(OUT)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(OBJS:.o=.d)
 
 mmtop: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
