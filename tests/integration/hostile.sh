@@ -13,7 +13,8 @@ sh scripts/deps.sh python3-prometheus-client >/dev/null 2>&1 || exit 1
 PY=/usr/bin/python3
 
 # Seven processes, each naming itself (prctl PR_SET_NAME) and mapping and
-# unmapping memory until $TMP/stop exists; each prints its pid when named.
+# unmapping memory until $TMP/stop exists; each prints its pid once named
+# and mapping.
 cat >"$TMP/hostile.py" <<'EOF'
 import ctypes, mmap, os, sys, time
 names = [b"\x1b]0;pwned\x07", b"\x1b[2J", b"new\nline", b"\r", b"\xff\xfe",
@@ -22,11 +23,14 @@ libc = ctypes.CDLL(None)
 for name in names:
     if os.fork() == 0:
         libc.prctl(15, ctypes.c_char_p(name), 0, 0, 0)
-        print(os.getpid(), flush=True)
+        n = 0
         while not os.path.exists(sys.argv[1]):
             m = mmap.mmap(-1, 1 << 20)
             m[0] = 1
             m.close()
+            n += 1
+            if n == 20:
+                print(os.getpid(), flush=True)
             time.sleep(0.001)
         os._exit(0)
 for name in names:
