@@ -90,7 +90,7 @@ n=$(promql at "$(date +%s.%N)" 'scrape_samples_scraped{job="mmtop"}')
 check "Prometheus parsed the exposition ($n samples)" awk -v n="$n" 'BEGIN { exit !(n + 0 > 50) }'
 
 # Faults: 256 MiB touched by one thread on CPU 1 is 65536 minor faults.
-set -- $(promql run "$TMP/pft.out" taskset -c 1 "$MMTOP" bench pft -s 256M)
+set -- $(promql run "$TMP/pft.out" taskset -c 1 "$MMTOP" bench pft -s 256M --cpu 1)
 check "Prometheus holds the interval after the workload" test -n "$2"
 pages=$(awk '$1 == 1 { print $3 }' "$TMP/pft.out")
 sel='mmtop_page_faults_total{cpu="1",type="minor"}'
