@@ -311,29 +311,122 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 		__sync_fetch_and_add(&write_holders, -1);
 }
 
-/* The hash of the current kernel stack, stored for user space; 0 if lost. */
-static __always_inline __u64 stack_of(void *ctx)
+/* The task's syscall number: -1 (or an error code) outside a syscall. */
+static __always_inline long current_syscall(void)
 {
-	__u32 zero = 0;
-	struct lock_stack *st = bpf_map_lookup_elem(&stack_scratch, &zero);
-	__u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-	long n;
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return BPF_CORE_READ(regs, orig_ax);
+}
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+
+static __always_inline __u64 fnv1a(__u64 h, __u64 v)
+{
+	return (h ^ v) * 0x100000001b3ULL;
+}
+
+/* A pointer's value as a plain number, for address arithmetic. */
+static __always_inline __u64 addr_of(const void *p)
+{
+	__u64 a = 0;
+
+	bpf_probe_read_kernel(&a, sizeof(a), &p);
+	return a;
+}
+
+/*
+ * Kernel text, from /proc/kallsyms (0: unknown), and how far above the
+ * tracepoint's arguments the stack is searched for return addresses.
+ */
+const volatile __u64 text_lo;
+const volatile __u64 text_hi;
+#define SCAN_CHUNK 8
+#define SCAN_CHUNKS 8
+
+/*
+ * Return addresses found without unwinding: bpf_get_stack() costs about
+ * 2 us even for a few frames, too much for every mmap_lock acquisition.
+ * The tracepoint's arguments (@ctx) sit in the frame of the BPF runner; the
+ * first kernel text addresses above them on the stack are the return
+ * addresses into the trace hook, the function that took the lock and its
+ * caller (a saved register holding a text address shows up too, the same
+ * way each time a site is reached). A hash of the first @want of them; 0 if
+ * fewer were found.
+ */
+static __always_inline __u64 return_addrs_hash(void *ctx, int want)
+{
+	__u64 at = addr_of(ctx), h = FNV_OFFSET, w[SCAN_CHUNK];
+	int c, i, found = 0;
+
+	if (!text_hi)
+		return 0;
+	for (c = 0; c < SCAN_CHUNKS; c++) {
+		if (bpf_probe_read_kernel(w, sizeof(w), (void *)(at + c * sizeof(w))))
+			return 0;
+#pragma unroll
+		for (i = 0; i < SCAN_CHUNK; i++) {
+			if (found < want && w[i] >= text_lo && w[i] < text_hi) {
+				h = fnv1a(h, w[i]);
+				found++;
+			}
+		}
+		if (found >= want)
+			return h;
+	}
+	return 0;
+}
+
+/* A hash of the whole current kernel stack, in @st; 0 if not taken. */
+static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
+{
+	__u64 h = FNV_OFFSET;
 	int i;
 
-	if (!st)
+	if (bpf_get_stack(ctx, st->ips, sizeof(st->ips), 0) <= 0)
 		return 0;
-	n = bpf_get_stack(ctx, st->ips, sizeof(st->ips), 0);
-	if (n <= 0) {
-		drop(BPF_DROP_STACK);
-		return 0;
-	}
 	/* bpf_get_stack() zeroes what it did not fill. */
 #pragma unroll
 	for (i = 0; i < MMTOP_STACK_DEPTH; i++)
-		h = (h ^ st->ips[i]) * 0x100000001b3ULL;
-	h |= 1;	/* never 0 */
-	if (!bpf_map_lookup_elem(&lock_stacks, &h) &&
-	    bpf_map_update_elem(&lock_stacks, &h, st, BPF_NOEXIST) &&
+		h = fnv1a(h, st->ips[i]);
+	return h;
+}
+
+/*
+ * Return addresses taken into a site's key: for mmap_lock, the trace hook,
+ * the function that took the lock and one more; contention needs two more,
+ * past the lock's slow path and its entry point.
+ */
+#define MMAP_SITE_RETS 3
+#define CONT_SITE_RETS 5
+
+/*
+ * The call site of the current lock operation, as a key for user space: a
+ * hash of the innermost return addresses and of the syscall the task is in
+ * (exec's mmap calls and mmap(2) share their innermost frames). The full
+ * stack of the first event with a key is stored under it, once; without
+ * the text range, the key is the full stack's hash. 0 if lost.
+ */
+static __always_inline __u64 stack_of(void *ctx, const int rets)
+{
+	__u64 h = return_addrs_hash(ctx, rets), full;
+	__u32 zero = 0;
+	struct lock_stack *st;
+
+	if (h) {
+		h = fnv1a(h, current_syscall()) | 1;	/* never 0 */
+		if (bpf_map_lookup_elem(&lock_stacks, &h))
+			return h;
+	}
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	full = st ? full_stack_hash(ctx, st) : 0;
+	if (!full) {
+		drop(BPF_DROP_STACK);
+		return 0;
+	}
+	if (!h)
+		h = full | 1;
+	if (bpf_map_update_elem(&lock_stacks, &h, st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&lock_stacks, &h))
 		drop(BPF_DROP_STACK);
 	return h;
@@ -417,7 +510,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	if (!stats_on)
 		return;
 	t = bpf_map_lookup_elem(&lock_tasks, &key);
-	stack = stack_of(ctx);
+	stack = stack_of(ctx, MMAP_SITE_RETS);
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
 	if (t && t->acquired_ns) {
 		end_hold(now, t);
@@ -640,7 +733,7 @@ static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
 	w->lock = lock;
 	w->start_ns = bpf_ktime_get_ns();
 	w->flags = flags;
-	w->stack = stack_of(ctx);
+	w->stack = stack_of(ctx, CONT_SITE_RETS);
 	w->cls = cont_classify(lock, own_mm, &w->tgid);
 	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
 		drop(BPF_DROP_CONT_TASK);
@@ -732,7 +825,7 @@ static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 	if (!t || !t->acquired_ns || !t->write || t->foreign)
 		return;
 	w.start_ns = bpf_ktime_get_ns();
-	w.stack = stack_of(ctx);
+	w.stack = stack_of(ctx, CONT_SITE_RETS);
 	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
 		drop(BPF_DROP_CONT_TASK);
 		return;
@@ -862,15 +955,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } percpu_anchor SEC(".maps");
-
-/* A pointer's value as a plain number, for address arithmetic. */
-static __always_inline __u64 addr_of(const void *p)
-{
-	__u64 a = 0;
-
-	bpf_probe_read_kernel(&a, sizeof(a), &p);
-	return a;
-}
 
 static __always_inline __u64 read_u64(__u64 addr)
 {

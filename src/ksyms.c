@@ -113,3 +113,13 @@ const char *ksyms_name(const struct ksyms *k, uint64_t addr)
 	}
 	return k->syms[lo].name;
 }
+
+uint64_t ksyms_addr(const struct ksyms *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nr; i++)
+		if (!strcmp(k->syms[i].name, name))
+			return k->syms[i].addr;
+	return 0;
+}

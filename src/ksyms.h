@@ -22,4 +22,7 @@ void ksyms_free(struct ksyms *k);
 /* Name of the function containing @addr, or NULL. */
 const char *ksyms_name(const struct ksyms *k, uint64_t addr);
 
+/* Address of the symbol @name, or 0. */
+uint64_t ksyms_addr(const struct ksyms *k, const char *name);
+
 #endif

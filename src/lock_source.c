@@ -28,6 +28,7 @@ _Static_assert(sizeof(struct cont_key) <= sizeof(struct lock_key), "doomed keys"
 struct open_arg {
 	const struct lock_source_opts *opts;
 	bool memcg_path_arg;
+	const struct ksyms *ksyms;
 };
 
 static bool has_prefix(const char *s, const char *prefix)
@@ -48,6 +49,11 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->nr_nodes = a->opts->nr_nodes;
 	skel->rodata->stats_on = a->opts->mmap_lock;
 	skel->rodata->fork_on = a->opts->fork;
+	/* Call sites are told apart by return addresses into kernel text. */
+	skel->rodata->text_lo = ksyms_addr(a->ksyms, "_stext");
+	skel->rodata->text_hi = ksyms_addr(a->ksyms, "_etext");
+	if (skel->rodata->text_lo >= skel->rodata->text_hi)
+		skel->rodata->text_hi = 0;
 	/*
 	 * A family left off: its programs are not even loaded. The mmap_lock
 	 * programs also serve fork cost (a fork begins at dup_mmap's lock).
@@ -161,7 +167,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen)
 {
 	struct lock_source *ls = calloc(1, sizeof(*ls));
-	struct open_arg arg = { opts, has_memcg_path_arg() };
+	struct open_arg arg = { opts, has_memcg_path_arg(), &ls->ksyms };
 	int ret;
 
 	if (!ls) {
