@@ -46,6 +46,11 @@ struct task_lock {
 	__u64 stack;
 	__u16 write;
 	__u16 foreign;
+	/* Whom the wait began behind (holder_tgid 0: nobody seen). */
+	__u32 holder_tgid;
+	__u64 holder_stack;
+	__u32 holder_write;
+	__u32 pad;
 };
 
 struct {
@@ -122,6 +127,16 @@ static __always_inline __u32 log2_bucket(__u64 v)
 	return r < MMTOP_HIST_BUCKETS ? r : MMTOP_HIST_BUCKETS - 1;
 }
 
+/* One more wait of @wait ns in @s. */
+static __always_inline void wait_add(struct cont_stats *s, __u64 wait)
+{
+	s->count++;
+	s->wait_ns += wait;
+	if (wait > s->wait_max_ns)
+		s->wait_max_ns = wait;
+	s->wait_hist[log2_bucket(wait)]++;
+}
+
 /* The value of @key in per-CPU hash @map, created zeroed if missing. */
 static __always_inline void *get_or_create(void *map, const void *key,
 					   const void *zero, __u32 full)
@@ -161,10 +176,13 @@ struct event_info {
 	__u64 stack;
 	__u64 wait_ns;
 	__u64 hold_ns;
+	__u64 holder_stack;
+	__u32 holder_tgid;
 	__u8 kind;
 	__u8 write;
 	__u8 foreign;
 	__u8 cls;
+	__u8 holder_write;
 };
 
 static __always_inline void emit_event(__u64 now, const struct event_info *i)
@@ -188,6 +206,9 @@ static __always_inline void emit_event(__u64 now, const struct event_info *i)
 	e->write = i->write;
 	e->foreign = i->foreign;
 	e->cls = i->cls;
+	e->holder_tgid = i->holder_tgid;
+	e->holder_stack = i->holder_stack;
+	e->holder_write = i->holder_write;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
 }
@@ -201,6 +222,12 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 		.foreign = t->foreign,
 	};
 
+	/* A slow wait says whom it waited behind. */
+	if (!hold_ns) {
+		i.holder_tgid = t->holder_tgid;
+		i.holder_stack = t->holder_stack;
+		i.holder_write = t->holder_write;
+	}
 	emit_event(now, &i);
 }
 
@@ -292,8 +319,156 @@ static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
 		__sync_fetch_and_add(&f->stalled, 1);
 }
 
+/*
+ * Who holds each mm's mmap_lock now, for blame: the writer, and of the
+ * readers their number, the oldest still holding and the newest (which
+ * becomes the oldest when that one leaves: a bounded stand-in for the
+ * list of readers); and the last holder to release it, and when. A wait
+ * that began with no holder in sight waited behind a lock already granted
+ * to waiters that had not run yet (rwsem hands a released lock to queued
+ * readers before they wake): the last holder to leave before the wait
+ * ended is whom it waited behind. Kept for mms seen locked; LRU, so that a
+ * dead mm's entry gives way.
+ */
+struct holder {
+	__u64 stack;
+	__u32 tid;		/* 0: none */
+	__u32 tgid;
+};
+
+struct mm_holders {
+	struct holder writer;
+	struct holder oldest;
+	struct holder newest;
+	struct holder last;
+	__u64 last_ns;		/* when last released */
+	__u32 last_write;
+	__u32 pad;
+	__s64 readers;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct mm_holders);
+} mm_holders SEC(".maps");
+
+/* Waits by (waiter, holder) pair. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct blame_key);
+	__type(value, struct cont_stats);
+} blame_stats SEC(".maps");
+
+/* A wait on @mm begins: note whom it is behind, the writer else the oldest reader. */
+static __always_inline void note_holder(__u64 mm, struct task_lock *t, __u32 tid)
+{
+	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
+	struct holder by;
+
+	if (!h)
+		return;
+	by = h->writer;
+	t->holder_write = 1;
+	if (!by.tid && h->readers > 0) {
+		by = h->oldest;
+		t->holder_write = 0;
+	}
+	if (!by.tid || by.tid == tid)
+		return;
+	t->holder_tgid = by.tgid;
+	t->holder_stack = by.stack;
+}
+
+static __always_inline void hold_begins(__u64 mm, const struct task_lock *t)
+{
+	static const struct mm_holders none;
+	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
+	__u64 id = bpf_get_current_pid_tgid();
+	struct holder me = { .stack = t->stack, .tid = (__u32)id, .tgid = id >> 32 };
+
+	if (!h) {
+		bpf_map_update_elem(&mm_holders, &mm, &none, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&mm_holders, &mm);
+		if (!h) {
+			drop(BPF_DROP_HOLDERS);
+			return;
+		}
+	}
+	if (t->write) {
+		h->writer = me;
+		return;
+	}
+	__sync_fetch_and_add(&h->readers, 1);
+	if (!h->oldest.tid)
+		h->oldest = me;
+	else
+		h->newest = me;
+}
+
+static __always_inline void hold_ends(__u64 mm, __u64 now, const struct task_lock *t)
+{
+	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+
+	if (!h)
+		return;
+	h->last.stack = t->stack;
+	h->last.tid = tid;
+	h->last.tgid = id >> 32;
+	h->last_write = t->write;
+	h->last_ns = now;
+	if (t->write) {
+		if (h->writer.tid == tid)
+			h->writer.tid = 0;
+		return;
+	}
+	if (h->readers > 0)
+		__sync_fetch_and_add(&h->readers, -1);
+	if (h->oldest.tid == tid) {
+		h->oldest = h->newest;
+		h->newest.tid = 0;
+	} else if (h->newest.tid == tid) {
+		h->newest.tid = 0;
+	}
+}
+
+/* No holder in sight when @t's wait began: the last to release since, if any. */
+static __always_inline void note_last_holder(__u64 mm, struct task_lock *t)
+{
+	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
+
+	if (!h || !h->last.tid || h->last_ns < t->start_ns ||
+	    h->last.tid == (__u32)bpf_get_current_pid_tgid())
+		return;
+	t->holder_tgid = h->last.tgid;
+	t->holder_stack = h->last.stack;
+	t->holder_write = h->last_write;
+}
+
+/* A wait that began behind a holder ends: add it to that pair's row. */
+static __always_inline void blame(const struct task_lock *t, __u32 tgid)
+{
+	struct blame_key key = {
+		.stack = t->stack, .tgid = tgid,
+		.holder_tgid = t->holder_tgid, .holder_stack = t->holder_stack,
+		.write = t->write, .holder_write = t->holder_write,
+	};
+	static const struct cont_stats none;
+	struct cont_stats *s;
+
+	if (!t->holder_tgid)
+		return;
+	s = get_or_create(&blame_stats, &key, &none, BPF_DROP_BLAME);
+	if (s)
+		wait_add(s, t->wait_ns);
+}
+
 /* The hold of @t ends now: account it to the row it was acquired from. */
-static __always_inline void end_hold(__u64 now, const struct task_lock *t)
+static __always_inline void end_hold(__u64 mm, __u64 now, const struct task_lock *t)
 {
 	__u64 hold = now - t->acquired_ns;
 	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
@@ -309,6 +484,7 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 		slow_event(now, t, hold);
 	if (t->write && !t->foreign)
 		__sync_fetch_and_add(&write_holders, -1);
+	hold_ends(mm, now, t);
 }
 
 /* The task's syscall number: -1 (or an error code) outside a syscall. */
@@ -491,7 +667,10 @@ static __always_inline void on_start(__u64 mm, bool write)
 
 	if (fork_on)
 		fork_lock_start(mm, write, t.start_ns);
-	if (stats_on && bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
+	if (!stats_on)
+		return;
+	note_holder(mm, &t, key.tid);
+	if (bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
 		drop(BPF_DROP_TASK_FULL);
 }
 
@@ -513,8 +692,9 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	stack = stack_of(ctx, MMAP_SITE_RETS);
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
 	if (t && t->acquired_ns) {
-		end_hold(now, t);
+		end_hold(mm, now, t);
 		t->start_ns = 0;
+		t->holder_tgid = 0;
 	}
 	if (!t) {
 		t = &fresh;
@@ -534,6 +714,10 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 			s->wait_max_ns = t->wait_ns;
 		s->wait_hist[log2_bucket(t->wait_ns)]++;
 	}
+	if (success && t->start_ns && !t->holder_tgid)
+		note_last_holder(mm, t);
+	if (success)
+		blame(t, bpf_get_current_pid_tgid() >> 32);
 	if (success && t->wait_ns >= slow_ns)
 		slow_event(now, t, 0);
 	if (!success) {
@@ -547,6 +731,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	}
 	if (t->write && !t->foreign)
 		__sync_fetch_and_add(&write_holders, 1);
+	hold_begins(mm, t);
 }
 
 static __always_inline void on_released(__u64 mm)
@@ -563,7 +748,7 @@ static __always_inline void on_released(__u64 mm)
 	/* Taken before mmtop attached, or released by another task. */
 	if (!t || !t->acquired_ns)
 		return;
-	end_hold(now, t);
+	end_hold(mm, now, t);
 	bpf_map_delete_elem(&lock_tasks, &key);
 }
 
@@ -760,13 +945,8 @@ static __always_inline void on_cont_end(__u64 lock)
 	key.cls = w->cls;
 	key.flags = w->flags;
 	s = get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS);
-	if (s) {
-		s->count++;
-		s->wait_ns += wait;
-		if (wait > s->wait_max_ns)
-			s->wait_max_ns = wait;
-		s->wait_hist[log2_bucket(wait)]++;
-	}
+	if (s)
+		wait_add(s, wait);
 	if (wait >= slow_ns) {
 		struct event_info i = {
 			.stack = w->stack, .wait_ns = wait,
@@ -849,13 +1029,8 @@ static __always_inline void sleep_ends(const struct switch_info *i)
 	key.cls = CONT_STACK;
 	key.flags = CONT_F_SLEEP;
 	s = get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS);
-	if (s) {
-		s->count++;
-		s->wait_ns += wait;
-		if (wait > s->wait_max_ns)
-			s->wait_max_ns = wait;
-		s->wait_hist[log2_bucket(wait)]++;
-	}
+	if (s)
+		wait_add(s, wait);
 	bpf_map_delete_elem(&write_sleeps, &i->next_tid);
 	__sync_fetch_and_add(&nr_write_sleeps, -1);
 }

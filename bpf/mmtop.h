@@ -102,6 +102,21 @@ struct cont_stats {
 	__u64 wait_hist[MMTOP_HIST_BUCKETS];
 };
 
+/*
+ * Who an mmap_lock wait waited behind: the holder present when the wait
+ * began (the writer, else the oldest reader). Keys start with stack and
+ * tgid like the others (user space's map walk reads them so).
+ */
+struct blame_key {
+	__u64 stack;		/* the waiter's call site */
+	__u32 tgid;		/* the waiter's process */
+	__u32 holder_tgid;
+	__u64 holder_stack;	/* the holder's call site */
+	__u8 write;		/* the waiter's mode */
+	__u8 holder_write;
+	__u8 pad[6];
+};
+
 /* Ring-buffer record for a wait or hold above the slow threshold. */
 struct lock_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
@@ -116,7 +131,11 @@ struct lock_event {
 	__u8 write;
 	__u8 foreign;
 	__u8 cls;		/* enum bpf_cont_class, for LOCK_KIND_CONTENTION */
-	__u8 pad[4];
+	__u8 holder_write;	/* slow mmap_lock waits: whom they waited behind */
+	__u8 pad[3];
+	__u32 holder_tgid;	/* 0: no holder seen */
+	__u32 pad1;
+	__u64 holder_stack;
 	char comm[MMTOP_COMM_LEN];
 };
 
@@ -165,6 +184,8 @@ enum bpf_drop {
 	BPF_DROP_CONT_NESTED,	/* spin contention nested in spin contention */
 	BPF_DROP_FORK_TASK,	/* fork start map full */
 	BPF_DROP_FORK_EVENTS,	/* fork ring buffer full */
+	BPF_DROP_HOLDERS,	/* per-mm holder map full: a wait not attributed */
+	BPF_DROP_BLAME,		/* blame aggregation map full */
 	BPF_DROP__COUNT
 };
 

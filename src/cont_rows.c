@@ -74,7 +74,7 @@ static struct cont_row *row_of(struct lock_source *ls, struct snapshot *s,
 	return r;
 }
 
-static void sum_cpus(const struct lock_source *ls, struct cont_stats *sum)
+void cont_stats_sum(const struct lock_source *ls, struct cont_stats *sum)
 {
 	const struct cont_stats *percpu = ls->percpu;
 	int cpu, i;
@@ -115,7 +115,7 @@ static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
 	struct cont_stats sum;
 	struct cont_row *r;
 
-	sum_cpus(ls, &sum);
+	cont_stats_sum(ls, &sum);
 	if (sum.count == p->sum.count)
 		return false;
 	/* Rows of one process: -p applies to them. */

@@ -183,6 +183,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 			 sizeof(struct lock_prev) + ls->nr_possible * sizeof(__u64));
 	delta_table_init(&ls->cont_prev, sizeof(struct cont_key),
 			 sizeof(struct cont_prev));
+	delta_table_init(&ls->blame_prev, sizeof(struct blame_key),
+			 sizeof(struct cont_prev));
 	ret = ksyms_load(&ls->ksyms, "/proc/kallsyms");
 	if (ret == -ENODATA) {
 		snprintf(err, errlen, "/proc/kallsyms shows no addresses: call sites need CAP_SYSLOG (run as root)");
@@ -239,10 +241,11 @@ bool pid_wanted(const struct lock_source *ls, int pid)
 #define IDLE_READS 2
 #define MAX_KEY 32
 
-_Static_assert(sizeof(struct lock_key) <= MAX_KEY && sizeof(struct cont_key) <= MAX_KEY,
-	       "map keys");
+_Static_assert(sizeof(struct lock_key) <= MAX_KEY && sizeof(struct cont_key) <= MAX_KEY &&
+	       sizeof(struct blame_key) <= MAX_KEY, "map keys");
 _Static_assert(offsetof(struct lock_key, tgid) == offsetof(struct key_head, tgid) &&
-	       offsetof(struct cont_key, tgid) == offsetof(struct key_head, tgid),
+	       offsetof(struct cont_key, tgid) == offsetof(struct key_head, tgid) &&
+	       offsetof(struct blame_key, tgid) == offsetof(struct key_head, tgid),
 	       "keys start with stack and tgid");
 
 static void doom_if_gone(struct lock_source *ls, struct prev_head *prev,
@@ -435,6 +438,14 @@ static int on_event(void *ctx, void *data, size_t size)
 		memcpy(ev->symbol, site->symbol, sizeof(ev->symbol));
 		ev->site_addr = site->addr;
 	}
+	if (e->holder_tgid) {
+		site = site_of(ls, e->holder_stack);
+		ev->holder_pid = e->holder_tgid;
+		comm_of(ls, ev->holder_pid, ev->holder_comm);
+		ev->holder_site = site->site;
+		memcpy(ev->holder_symbol, site->symbol, sizeof(ev->holder_symbol));
+		ev->holder_write = e->holder_write;
+	}
 	return 0;
 }
 
@@ -492,6 +503,8 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 		[BPF_DROP_CONT_NESTED] = DROP_CONT_NESTED,
 		[BPF_DROP_FORK_TASK] = DROP_FORK_TASK,
 		[BPF_DROP_FORK_EVENTS] = DROP_FORK_EVENTS,
+		[BPF_DROP_HOLDERS] = DROP_BLAME_HOLDERS,
+		[BPF_DROP_BLAME] = DROP_BLAME_STATS,
 	};
 	__u64 *vals = ls->percpu;	/* large enough for one u64 per CPU */
 	__u32 k;
@@ -567,8 +580,10 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 {
 	lock_source_poll(ls);
 	move_records(ls, s);
-	if (ls->opts.mmap_lock)
+	if (ls->opts.mmap_lock) {
 		lock_rows_read(ls, s, drops);
+		blame_rows_read(ls, s, drops);
+	}
 	if (ls->opts.contention)
 		cont_rows_read(ls, s, drops);
 	forget_gone(ls);
@@ -584,6 +599,7 @@ void lock_source_close(struct lock_source *ls)
 	tp_object_close(&ls->tp);
 	delta_table_free(&ls->lock_prev);
 	delta_table_free(&ls->cont_prev);
+	delta_table_free(&ls->blame_prev);
 	free(ls->percpu);
 	free(ls->sites);
 	free(ls->doomed.keys);

@@ -64,6 +64,7 @@ struct lock_source {
 	struct site *sites;		/* open addressing, 2 * SITES_MAX slots */
 	struct delta_table lock_prev;	/* lock_key -> lock_stats + per-CPU acquired */
 	struct delta_table cont_prev;	/* cont_key -> cont_stats */
+	struct delta_table blame_prev;	/* blame_key -> cont_stats */
 	void *percpu;			/* map lookup buffer */
 	int nr_possible, nr_cpus;
 	/*
@@ -110,7 +111,11 @@ void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops
 		     struct bpf_map *map, struct delta_table *t, size_t key_size,
 		     visit_fn visit);
 
+/* Sum the per-CPU values of one wait-statistics key (ls->percpu). */
+void cont_stats_sum(const struct lock_source *ls, struct cont_stats *sum);
+
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
+void blame_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 
 #endif

@@ -76,6 +76,27 @@ static int merge_cont(struct snapshot *sum, const struct cont_row *r)
 	return 0;
 }
 
+static int merge_blame(struct snapshot *sum, const struct blame_row *r)
+{
+	struct blame_row *t = NULL;
+	int i;
+
+	for (i = 0; i < sum->blame.nr && !t; i++)
+		if (blame_same(&sum->blame.v[i], r))
+			t = &sum->blame.v[i];
+	if (!t) {
+		t = snapshot_push(&sum->blame);
+		if (!t)
+			return -ENOMEM;
+		*t = *r;
+		return 0;
+	}
+	t->count += r->count;
+	t->wait_ns += r->wait_ns;
+	max_into(&t->wait_max_ns, r->wait_max_ns);
+	return 0;
+}
+
 static int merge_vma(struct snapshot *sum, const struct vma_row *v)
 {
 	struct vma_row *t = NULL;
@@ -169,6 +190,8 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 		err = merge_lock(sum, &s->locks.v[i]);
 	for (i = 0; i < s->conts.nr && !err; i++)
 		err = merge_cont(sum, &s->conts.v[i]);
+	for (i = 0; i < s->blame.nr && !err; i++)
+		err = merge_blame(sum, &s->blame.v[i]);
 	for (i = 0; i < s->vmas.nr && !err; i++)
 		err = merge_vma(sum, &s->vmas.v[i]);
 	for (i = 0; i < s->zones.nr && !err; i++)

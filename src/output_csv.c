@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CSV: one header row; then per interval rows of kind total, cpu, node,
- * mmap_lock, vma, contention, fork and event, all with the same columns
+ * mmap_lock, vma, blame, contention, fork and event, all with the same columns
  * (cells that do not apply to a kind, or whose probe is off, are empty).
  */
 #include <inttypes.h>
@@ -24,6 +24,8 @@ enum col {
 	COL_SHMEM_KB, COL_THP_KB, COL_BACKING, COL_COST, COL_STALLED,
 	COL_ZONE, COL_REFILLS, COL_REFILL_PAGES, COL_DRAINS, COL_DRAIN_PAGES,
 	COL_BUDDY_PAGES, COL_SITE_ADDR,
+	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
+	COL_HOLDER_MODE, COL_HOLDER_FOREIGN,
 	COL__COUNT
 };
 
@@ -40,6 +42,8 @@ static const char *const col_names[COL__COUNT] = {
 	"shmem_kb", "thp_kb", "backing", "cost_ns_per_mib", "stalled",
 	"zone", "pcp_refills", "pcp_refill_pages", "pcp_drains", "pcp_drain_pages",
 	"buddy_pages", "site_addr",
+	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
+	"holder_mode", "holder_foreign",
 };
 
 /* A row being written: cells go in column order, gaps left empty. */
@@ -238,6 +242,34 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 	end(&r);
 }
 
+static void holder(struct row *r, int pid, const char *comm, enum callsite site,
+		   const char *symbol, bool write, bool foreign)
+{
+	cell(r, COL_HOLDER_PID, "%d", pid);
+	str(r, COL_HOLDER_COMM, comm);
+	str(r, COL_HOLDER_SITE, callsite_name(site));
+	str(r, COL_HOLDER_SYMBOL, symbol);
+	str(r, COL_HOLDER_MODE, write ? "write" : "read");
+	cell(r, COL_HOLDER_FOREIGN, "%d", foreign);
+}
+
+static void blame_row(FILE *f, const struct snapshot *s, const struct common *c,
+		      const struct blame_row *b)
+{
+	struct row r = start(f, s, c, "blame", -1, -1, -1);
+
+	drops_probes(&r, s, c);
+	who(&r, b->pid, b->comm, callsite_name(b->site), b->symbol,
+	    b->write ? "write" : "read", NULL);
+	cell(&r, COL_ACQUIRED, "%" PRIu64, b->count);
+	cell(&r, COL_WAIT_TOTAL, "%" PRIu64, b->wait_ns);
+	cell(&r, COL_WAIT_MAX, "%" PRIu64, b->wait_max_ns);
+	cell(&r, COL_LOCK, "mmap_lock");
+	holder(&r, b->holder_pid, b->holder_comm, b->holder_site, b->holder_symbol,
+	       b->holder_write, blame_foreign(b));
+	end(&r);
+}
+
 static void vma_row(FILE *f, const struct snapshot *s, const struct common *c,
 		    const struct vma_row *v)
 {
@@ -289,6 +321,9 @@ static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_HOLD_NS, "%" PRIu64, e->hold_ns);
 	cell(&r, COL_LOCK, "%s", e->contention ? "contention" : "mmap_lock");
 	addr_cell(&r, e->site_addr);
+	if (e->holder_pid)
+		holder(&r, e->holder_pid, e->holder_comm, e->holder_site,
+		       e->holder_symbol, e->holder_write, e->holder_pid != e->pid);
 	end(&r);
 }
 
@@ -349,6 +384,8 @@ void write_csv(struct output *o, const struct snapshot *s)
 		lock_row(f, s, &c, &s->locks.v[i]);
 	for (i = 0; i < s->vmas.nr; i++)
 		vma_row(f, s, &c, &s->vmas.v[i]);
+	for (i = 0; i < s->blame.nr; i++)
+		blame_row(f, s, &c, &s->blame.v[i]);
 	for (i = 0; i < s->conts.nr; i++)
 		cont_row(f, s, &c, &s->conts.v[i]);
 	for (i = 0; i < s->forks.nr; i++)

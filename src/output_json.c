@@ -131,6 +131,37 @@ static void json_vma(FILE *f, const struct vma_row *v)
 	fputc('}', f);
 }
 
+/* Whom a slow mmap_lock wait waited behind; null for holds and unseen holders. */
+static void json_holder(FILE *f, const struct slow_event *e)
+{
+	if (!e->holder_pid) {
+		fputs(",\"holder_pid\":null", f);
+		return;
+	}
+	fprintf(f, ",\"holder_pid\":%d,\"holder_comm\":", e->holder_pid);
+	json_str(f, e->holder_comm);
+	fprintf(f, ",\"holder_site\":\"%s\",\"holder_symbol\":", callsite_name(e->holder_site));
+	json_str(f, e->holder_symbol);
+	fprintf(f, ",\"holder_mode\":\"%s\"", e->holder_write ? "write" : "read");
+}
+
+static void json_blame(FILE *f, const struct blame_row *b)
+{
+	fprintf(f, "{\"waiter_pid\":%d,\"waiter_comm\":", b->pid);
+	json_str(f, b->comm);
+	fprintf(f, ",\"waiter_site\":\"%s\",\"waiter_symbol\":", callsite_name(b->site));
+	json_str(f, b->symbol);
+	fprintf(f, ",\"waiter_mode\":\"%s\",\"holder_pid\":%d,\"holder_comm\":",
+		b->write ? "write" : "read", b->holder_pid);
+	json_str(f, b->holder_comm);
+	fprintf(f, ",\"holder_site\":\"%s\",\"holder_symbol\":", callsite_name(b->holder_site));
+	json_str(f, b->holder_symbol);
+	fprintf(f, ",\"holder_mode\":\"%s\",\"holder_foreign\":%s,\"count\":%" PRIu64
+		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 "}",
+		b->holder_write ? "write" : "read", blame_foreign(b) ? "true" : "false",
+		b->count, b->wait_ns, b->wait_max_ns);
+}
+
 static void json_event(FILE *f, const struct slow_event *e)
 {
 	char when[32];
@@ -148,6 +179,7 @@ static void json_event(FILE *f, const struct slow_event *e)
 	} else {
 		json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
 		fputs(",\"lock\":\"mmap_lock\"", f);
+		json_holder(f, e);
 	}
 	json_addr(f, e->site_addr);
 	fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 "}",
@@ -276,6 +308,11 @@ void write_json(FILE *f, const struct snapshot *s)
 	for (i = 0; i < s->vmas.nr; i++) {
 		fputs(i ? "," : "", f);
 		json_vma(f, &s->vmas.v[i]);
+	}
+	fprintf(f, "],\"blame\":[");
+	for (i = 0; i < s->blame.nr; i++) {
+		fputs(i ? "," : "", f);
+		json_blame(f, &s->blame.v[i]);
 	}
 	fprintf(f, "],\"contention_method\":");
 	json_str(f, s->cont_method);

@@ -207,6 +207,43 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 	}
 }
 
+static int by_blame_wait(const void *a, const void *b)
+{
+	const struct blame_row *x = *(struct blame_row *const *)a;
+	const struct blame_row *y = *(struct blame_row *const *)b;
+
+	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
+}
+
+/* Who waited behind whom; "*" marks a holder in another process. */
+static void write_blame(FILE *f, const struct snapshot *s)
+{
+	const struct blame_row **rows;
+	int i, n = s->blame.nr;
+	char b[2][16];
+
+	if (lock_na(s) || !n || !(rows = malloc(n * sizeof(*rows))))
+		return;
+	for (i = 0; i < n; i++)
+		rows[i] = &s->blame.v[i];
+	qsort(rows, n, sizeof(*rows), by_blame_wait);
+	fprintf(f, " mmap_lock waits by holder: %d row%s%s\n", n, n == 1 ? "" : "s",
+		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
+	fprintf(f, "    PID COMM             SITE            MODE  <-  HOLDER COMM             SITE            MODE     COUNT    TOTAL      max\n");
+	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
+		const struct blame_row *r = rows[i];
+
+		fprintf(f, "%7d %-16s %-15.15s %-5s <- %6d%s%-16s %-15.15s %-5s %8" PRIu64 " %8s %8s\n",
+			r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
+			r->write ? "write" : "read", r->holder_pid,
+			blame_foreign(r) ? "*" : " ", safe(r->holder_comm),
+			safe(callsite_label(r->holder_site, r->holder_symbol)),
+			r->holder_write ? "write" : "read", r->count,
+			format_ns(r->wait_ns, b[0], 16), format_ns(r->wait_max_ns, b[1], 16));
+	}
+	free(rows);
+}
+
 static int by_wait(const void *a, const void *b)
 {
 	const struct cont_row *x = *(struct cont_row *const *)a;
@@ -310,19 +347,24 @@ static void write_events(FILE *f, const struct snapshot *s)
 	if (!s->events.nr)
 		return;
 	fprintf(f, " slow lock waits and holds (>= %s)\n", format_ns(s->slow_ns, b[0], 16));
-	fprintf(f, "  TIME            PID     TID CPU COMM             WHAT                           MODE  MM        WAIT     HOLD\n");
+	fprintf(f, "  TIME            PID     TID CPU COMM             WHAT                           MODE  MM        WAIT     HOLD BEHIND\n");
 	for (i = 0; i < s->events.nr; i++) {
 		const struct slow_event *e = &s->events.v[i];
-		char when[32], what[96];
+		char when[32], what[96], behind[96] = "-";
 
 		local_time(e->wall_ns, when, sizeof(when));
 		event_what(e, what, sizeof(what));
-		fprintf(f, "  %-12s %7d %7d %3d %-16s %-30.30s %-5s %-5s %8s %8s\n", when,
+		if (e->holder_pid)
+			snprintf(behind, sizeof(behind), "%d %s %s %s", e->holder_pid,
+				 safe(e->holder_comm),
+				 callsite_label(e->holder_site, e->holder_symbol),
+				 e->holder_write ? "write" : "read");
+		fprintf(f, "  %-12s %7d %7d %3d %-16s %-30.30s %-5s %-5s %8s %8s %s\n", when,
 			e->pid, e->tid, e->cpu, safe(e->comm), safe(what),
 			e->write ? "write" : "read",
 			e->contention ? "-" : e->foreign ? "other" : "own",
 			format_ns(e->wait_ns, b[1], 16),
-			e->hold_ns ? format_ns(e->hold_ns, b[2], 16) : "-");
+			e->hold_ns ? format_ns(e->hold_ns, b[2], 16) : "-", safe(behind));
 	}
 }
 
@@ -333,6 +375,7 @@ void write_text(FILE *f, const struct snapshot *s)
 	write_pcp(f, s);
 	write_locks(f, s);
 	write_vmas(f, s);
+	write_blame(f, s);
 	write_conts(f, s);
 	write_forks(f, s);
 	write_events(f, s);

@@ -115,6 +115,47 @@ static void put_pcp(struct rec_buf *b, const struct pcp_counts *p)
 	put_u64(b, p->buddy_pages);
 }
 
+/* The holder of a blame row or a slow wait. */
+static void put_holder(struct rec_buf *b, int pid, const char *comm,
+		       enum callsite site, const char *symbol, bool write)
+{
+	put_u32(b, pid);
+	put_str(b, comm);
+	put_u32(b, site);
+	put_str(b, symbol);
+	put_u8(b, write);
+}
+
+/* 2.1: appended after the 2.0 payload, so 2.0 readers stop before them. */
+static void put_extras(struct rec_buf *b, const struct snapshot *s)
+{
+	int i;
+
+	put_u32(b, s->blame.nr);
+	for (i = 0; i < s->blame.nr; i++) {
+		const struct blame_row *r = &s->blame.v[i];
+
+		put_u32(b, r->pid);
+		put_str(b, r->comm);
+		put_u32(b, r->site);
+		put_str(b, r->symbol);
+		put_u8(b, r->write);
+		put_holder(b, r->holder_pid, r->holder_comm, r->holder_site,
+			   r->holder_symbol, r->holder_write);
+		put_u64(b, r->count);
+		put_u64(b, r->wait_ns);
+		put_u64(b, r->wait_max_ns);
+	}
+	/* Each slow event's holder, in the order of the events. */
+	put_u32(b, s->events.nr);
+	for (i = 0; i < s->events.nr; i++) {
+		const struct slow_event *e = &s->events.v[i];
+
+		put_holder(b, e->holder_pid, e->holder_comm, e->holder_site,
+			   e->holder_symbol, e->holder_write);
+	}
+}
+
 static void put_rows(struct rec_buf *b, const struct snapshot *s)
 {
 	int i;
@@ -208,6 +249,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, f->thp_kb);
 		put_u32(b, f->stalled);
 	}
+	put_extras(b, s);
 }
 
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
@@ -427,6 +469,44 @@ static uint32_t below(uint32_t v, uint32_t limit, uint32_t fallback)
 	return v < limit ? v : fallback;
 }
 
+static void get_holder(struct cursor *c, int *pid, char *comm, enum callsite *site,
+		       char *symbol, bool *write)
+{
+	*pid = get_u32(c);
+	get_str(c, comm, SNAPSHOT_COMM_LEN);
+	*site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
+	get_str(c, symbol, SNAPSHOT_SYMBOL_LEN);
+	*write = get_u8(c);
+}
+
+/* What 2.1 appended; a 2.0 payload ends before it. */
+static void get_extras(struct cursor *c, struct snapshot *s)
+{
+	int n, i;
+
+	if (!c->left)
+		return;
+	GET_ROWS(c, s->blame, r, {
+		r->pid = get_u32(c);
+		get_str(c, r->comm, sizeof(r->comm));
+		r->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
+		get_str(c, r->symbol, sizeof(r->symbol));
+		r->write = get_u8(c);
+		get_holder(c, &r->holder_pid, r->holder_comm, &r->holder_site,
+			   r->holder_symbol, &r->holder_write);
+		r->count = get_u64(c);
+		r->wait_ns = get_u64(c);
+		r->wait_max_ns = get_u64(c);
+	});
+	n = get_count(c);
+	for (i = 0; i < n && !c->bad; i++) {
+		struct slow_event e, *to = i < s->events.nr ? &s->events.v[i] : &e;
+
+		get_holder(c, &to->holder_pid, to->holder_comm, &to->holder_site,
+			   to->holder_symbol, &to->holder_write);
+	}
+}
+
 static void get_rows(struct cursor *c, struct snapshot *s)
 {
 	GET_ROWS(c, s->zones, z, {
@@ -504,6 +584,7 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		f->thp_kb = (int64_t)get_u64(c);
 		f->stalled = get_u32(c);
 	});
+	get_extras(c, s);
 }
 
 int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, struct snapshot *s)

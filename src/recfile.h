@@ -25,7 +25,7 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 0
+#define REC_MINOR 1	/* 2.1: blame rows, slow waits' holders */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */

@@ -68,6 +68,8 @@ static const char *const drop_names[DROP__COUNT] = {
 	[DROP_CONT_NESTED] = "contention_nested",
 	[DROP_FORK_TASK] = "fork_task",
 	[DROP_FORK_EVENTS] = "fork_events",
+	[DROP_BLAME_HOLDERS] = "blame_holders",
+	[DROP_BLAME_STATS] = "blame_stats",
 };
 
 int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
@@ -94,6 +96,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->conts.v);
 	free(s->forks.v);
 	free(s->zones.v);
+	free(s->blame.v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -117,6 +120,7 @@ void snapshot_clear_rows(struct snapshot *s)
 	s->conts.nr = 0;
 	s->forks.nr = 0;
 	s->zones.nr = 0;
+	s->blame.nr = 0;
 }
 
 static void add_faults(struct fault_counts *sum, const struct fault_counts *f)
@@ -264,6 +268,7 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	dst->conts = keep.conts;
 	dst->forks = keep.forks;
 	dst->zones = keep.zones;
+	dst->blame = keep.blame;
 	memcpy(dst->cpus, src->cpus, src->nr_cpus * sizeof(*src->cpus));
 	memcpy(dst->nodes, src->nodes, src->nr_nodes * sizeof(*src->nodes));
 	if (copy_rows((void **)&dst->locks.v, &dst->locks.nr, &dst->locks.cap,
@@ -277,9 +282,30 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	    copy_rows((void **)&dst->forks.v, &dst->forks.nr, &dst->forks.cap,
 		      src->forks.v, src->forks.nr, sizeof(*src->forks.v)) ||
 	    copy_rows((void **)&dst->zones.v, &dst->zones.nr, &dst->zones.cap,
-		      src->zones.v, src->zones.nr, sizeof(*src->zones.v)))
+		      src->zones.v, src->zones.nr, sizeof(*src->zones.v)) ||
+	    copy_rows((void **)&dst->blame.v, &dst->blame.nr, &dst->blame.cap,
+		      src->blame.v, src->blame.nr, sizeof(*src->blame.v)))
 		return -ENOMEM;
 	return 0;
+}
+
+static bool same_site(enum callsite a, const char *sym_a, enum callsite b,
+		      const char *sym_b)
+{
+	return a == b && !strcmp(callsite_label(a, sym_a), callsite_label(b, sym_b));
+}
+
+bool blame_same(const struct blame_row *a, const struct blame_row *b)
+{
+	return a->pid == b->pid && a->write == b->write &&
+	       a->holder_pid == b->holder_pid && a->holder_write == b->holder_write &&
+	       same_site(a->site, a->symbol, b->site, b->symbol) &&
+	       same_site(a->holder_site, a->holder_symbol, b->holder_site, b->holder_symbol);
+}
+
+bool blame_foreign(const struct blame_row *b)
+{
+	return b->holder_pid != b->pid;
 }
 
 const char *fork_backing(const struct fork_row *f)

@@ -52,6 +52,8 @@ enum drop_kind {
 	DROP_CONT_NESTED,	/* spin wait nested in another: not timed */
 	DROP_FORK_TASK,		/* fork start map full: a fork not timed */
 	DROP_FORK_EVENTS,	/* fork ring buffer full: a fork record lost */
+	DROP_BLAME_HOLDERS,	/* per-mm holder map full: a wait not attributed */
+	DROP_BLAME_STATS,	/* blame aggregation map full */
 	DROP__COUNT
 };
 
@@ -111,6 +113,25 @@ struct lock_row {
 	uint64_t wait_ns, hold_ns;	/* sums */
 	uint64_t wait_max_ns, hold_max_ns;
 	struct hist wait, hold;
+};
+
+/*
+ * mmap_lock waits of one process from one call site, attributed to the
+ * holder present when each wait began: the writer, else the oldest reader.
+ */
+struct blame_row {
+	int pid;
+	char comm[SNAPSHOT_COMM_LEN];
+	enum callsite site;
+	char symbol[SNAPSHOT_SYMBOL_LEN];
+	bool write;
+	int holder_pid;			/* another process's when != pid */
+	char holder_comm[SNAPSHOT_COMM_LEN];
+	enum callsite holder_site;
+	char holder_symbol[SNAPSHOT_SYMBOL_LEN];
+	bool holder_write;
+	uint64_t count;
+	uint64_t wait_ns, wait_max_ns;
 };
 
 /* Per-VMA lock outcome of one process. */
@@ -173,6 +194,12 @@ struct slow_event {
 	uint64_t site_addr;		/* 0 unless --raw-addresses */
 	uint64_t wait_ns;
 	uint64_t hold_ns;		/* 0: a slow wait */
+	/* A slow mmap_lock wait: whom it waited behind (holder_pid 0: nobody seen). */
+	int holder_pid;
+	char holder_comm[SNAPSHOT_COMM_LEN];
+	enum callsite holder_site;
+	char holder_symbol[SNAPSHOT_SYMBOL_LEN];
+	bool holder_write;
 };
 
 struct fault_counts {
@@ -236,6 +263,7 @@ struct snapshot {
 	SNAPSHOT_ARRAY(struct cont_row, conts);
 	SNAPSHOT_ARRAY(struct fork_row, forks);
 	SNAPSHOT_ARRAY(struct zone_row, zones);
+	SNAPSHOT_ARRAY(struct blame_row, blame);
 	/* How pages are put in zones: the page->flags layout used. */
 	char pcp_method[SNAPSHOT_NA_LEN];
 	/* How contended locks are told apart: address table or stacks. */
@@ -266,6 +294,10 @@ const char *drop_name(enum drop_kind kind);
 const char *family_name(enum probe_family f);
 const char *callsite_name(enum callsite c);
 const char *cont_class_name(enum cont_class c);
+/* Whether two blame rows are of the same pair (waiter and holder). */
+bool blame_same(const struct blame_row *a, const struct blame_row *b);
+/* Whether the holder of a blame row is another process. */
+bool blame_foreign(const struct blame_row *b);
 /* "mprotect", or for call sites classed other the symbol itself. */
 const char *callsite_label(enum callsite site, const char *symbol);
 void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
