@@ -312,6 +312,31 @@ static void conts(struct expo *e, const struct metrics *m)
 		       "class", cont_class_name(i), NULL);
 }
 
+/* Pairs of call sites seen so far: site x site bounds the series. */
+static void blame(struct expo *e, const struct metrics *m)
+{
+	char v[32];
+	int w, h;
+
+	if (!m->family_on[FAMILY_MMAP_LOCK])
+		return;
+	family(e, "mmtop_mmap_lock_blame_waits", "counter",
+	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site.");
+	for (w = 0; w < CALLSITE__COUNT; w++)
+		for (h = 0; h < CALLSITE__COUNT; h++)
+			if (m->blame_count[w][h])
+				sample(e, "mmtop_mmap_lock_blame_waits_total", u64(v, m->blame_count[w][h]),
+				       "waiter_site", callsite_name(w), "holder_site", callsite_name(h), NULL);
+	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
+	       "Time in those waits, by the waiter's and the holder's call site.");
+	for (w = 0; w < CALLSITE__COUNT; w++)
+		for (h = 0; h < CALLSITE__COUNT; h++)
+			if (m->blame_count[w][h])
+				sample(e, "mmtop_mmap_lock_blame_wait_seconds_total",
+				       secs(v, m->blame_wait_ns[w][h]),
+				       "waiter_site", callsite_name(w), "holder_site", callsite_name(h), NULL);
+}
+
 static const char *const backing_names[BACKING__COUNT] = { "4k", "thp", "unknown" };
 
 static void fork_hist(struct expo *e, const struct metric_fork *f, const char *backing)
@@ -391,6 +416,7 @@ void expo_write(FILE *f, const struct metrics *m, enum expo_format fmt,
 	faults(&e, m);
 	locks(&e, m);
 	procs(&e, m);
+	blame(&e, m);
 	conts(&e, m);
 	forks(&e, m);
 	pcp(&e, m);

@@ -143,6 +143,18 @@ static void add_conts(struct metrics *m, const struct snapshot *s)
 	}
 }
 
+static void add_blame(struct metrics *m, const struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->blame.nr; i++) {
+		const struct blame_row *b = &s->blame.v[i];
+
+		m->blame_count[b->site][b->holder_site] += b->count;
+		m->blame_wait_ns[b->site][b->holder_site] += b->wait_ns;
+	}
+}
+
 static void add_forks(struct metrics *m, const struct snapshot *s)
 {
 	int i;
@@ -294,6 +306,7 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 	if (err)
 		return err;
 	add_conts(m, s);
+	add_blame(m, s);
 	add_forks(m, s);
 	/* The snapshot's drop counts are already totals since start. */
 	for (i = 0; i < DROP__COUNT; i++)

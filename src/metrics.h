@@ -65,6 +65,9 @@ struct metrics {
 	struct metric_lock *locks;
 	int nr_locks, cap_locks;
 	uint64_t cont_count[CONT_CLASS__COUNT], cont_wait_ns[CONT_CLASS__COUNT];
+	/* mmap_lock waits by [waiter's call site][holder's call site]. */
+	uint64_t blame_count[CALLSITE__COUNT][CALLSITE__COUNT];
+	uint64_t blame_wait_ns[CALLSITE__COUNT][CALLSITE__COUNT];
 	struct metric_fork forks[BACKING__COUNT];
 	uint64_t drops[DROP__COUNT];
 	bool family_on[FAMILY__COUNT];

@@ -11,7 +11,7 @@
 const struct key_help key_help[] = {
 	{ "q F10", "quit" },
 	{ "? h F1", "this help (any key closes it)" },
-	{ "1-6 Tab", "views: 1 Overview, 2 CPUs, 3 mmap_lock, 4 Locks, 5 Forks, 6 Events; Tab: next, Shift-Tab: previous" },
+	{ "1-7 Tab", "views: 1 Overview, 2 CPUs, 3 mmap_lock, 4 Locks, 5 Forks, 6 Events, 7 Blame; Tab: next, Shift-Tab: previous" },
 	{ "Space", "pause: data keeps being collected, the view freezes" },
 	{ "< >", "sort on the previous/next column" },
 	{ "r", "reverse the sort" },
@@ -116,7 +116,7 @@ enum key_result ui_key(struct ui_state *st, int ch)
 	case '?': case 'h': case KEY_F(1):
 		st->help = true;
 		return KEY_REDRAW;
-	case '1': case '2': case '3': case '4': case '5': case '6':
+	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
 		st->view = ch - '1';
 		st->zoomed = false;
 		return KEY_REDRAW;

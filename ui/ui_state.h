@@ -20,6 +20,7 @@ enum ui_view {
 	VIEW_LOCKS,
 	VIEW_FORKS,
 	VIEW_EVENTS,
+	VIEW_BLAME,
 	VIEW__COUNT
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mmap_lock: per process and call site. Enter zooms into a row: its wait
- * and hold histograms, the process's other call sites, its per-VMA lock
- * outcome.
+ * and hold histograms, whom its waits waited behind, the process's other
+ * call sites, its per-VMA lock outcome.
  */
 #include <curses.h>
 #include <string.h>
@@ -53,6 +53,30 @@ static bool same_key(const struct lock_row *r, const struct zoom_key *z)
 	       r->site == z->site && !strcmp(r->symbol, z->symbol);
 }
 
+/* The holders the zoomed row's waits waited behind; returns lines drawn. */
+static int draw_behind(const struct snapshot *s, const struct zoom_key *z, int y, int h)
+{
+	int i, line = 0;
+	char w[16], m[16];
+
+	for (i = 0; i < s->blame.nr && line < h; i++) {
+		const struct blame_row *b = &s->blame.v[i];
+
+		if (b->pid != z->pid || b->write != z->write || b->site != z->site ||
+		    strcmp(callsite_label(b->site, b->symbol), callsite_label(z->site, z->symbol)))
+			continue;
+		if (!line)
+			draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
+		draw_text(y + line++, 2, COLS - 2, C_NORMAL,
+			  "%-7d%s %-16s %-20.20s %-5s %8lu waits  total %-9s max %s",
+			  b->holder_pid, blame_foreign(b) ? "*" : " ", b->holder_comm,
+			  callsite_label(b->holder_site, b->holder_symbol),
+			  b->holder_write ? "write" : "read", (unsigned long)b->count,
+			  format_ns(b->wait_ns, w, sizeof(w)), format_ns(b->wait_max_ns, m, sizeof(m)));
+	}
+	return line;
+}
+
 static void draw_zoom(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = &st->shown;
@@ -79,6 +103,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 	i = i > draw_hist(y + line, half + 2, half, h / 2, &r->hold) ? i :
 	    draw_hist(y + line, half + 2, half, h / 2, &r->hold);
 	line += i + 1;
+	line += draw_behind(s, &st->zoom, y + line, h / 4);
 	for (i = 0; i < s->vmas.nr; i++) {
 		const struct vma_row *v = &s->vmas.v[i];
 

@@ -20,6 +20,7 @@ static const struct view_ops *const all_views[VIEW__COUNT] = {
 	[VIEW_LOCKS] = &view_locks,
 	[VIEW_FORKS] = &view_forks,
 	[VIEW_EVENTS] = &view_events,
+	[VIEW_BLAME] = &view_blame,
 };
 
 const struct view_ops *view_of(enum ui_view v)
@@ -93,10 +94,10 @@ static void draw_hints(const struct ui_state *st)
 			  st->jumping ? "jump to second" : "filter", st->edit);
 	else if (st->replay)
 		draw_text(y, 0, COLS, C_HEADER,
-			  " q quit  ? help  Space play/pause  t/T step  j jump  [ ] speed  1-6 views  < > sort  / filter  Enter zoom");
+			  " q quit  ? help  Space play/pause  t/T step  j jump  [ ] speed  1-7 views  < > sort  / filter  Enter zoom");
 	else
 		draw_text(y, 0, COLS, C_HEADER,
-			  " q quit  ? help  Space pause  1-6 Tab views  < > sort  r reverse  / filter  Enter zoom  +/- interval  c colours");
+			  " q quit  ? help  Space pause  1-7 Tab views  < > sort  r reverse  / filter  Enter zoom  +/- interval  c colours");
 }
 
 static void draw_help(void)

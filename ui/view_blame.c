@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Blame: mmap_lock waits by whom they waited behind, the worst pairs
+ * first. HOLDER is marked * when it is another process (a /proc reader,
+ * ptrace, process_vm_readv, or a parent in dup_mmap of a child's mm).
+ */
+#include <curses.h>
+#include <string.h>
+
+#include "draw.h"
+#include "table.h"
+#include "util.h"
+#include "views.h"
+
+static const struct ui_column cols[] = {
+	{ "TOTAL", 8, false }, { "SHARE", 10, true }, { "PID", 7, false },
+	{ "COMM", 12, true }, { "SITE", 10, true }, { "MODE", 5, true },
+	{ "HOLDER", 8, false }, { "COMM", 12, true }, { "SITE", 10, true },
+	{ "MODE", 5, true }, { "COUNT", 8, false }, { "max", 8, false },
+};
+
+enum { COL_TOTAL = 0 };
+
+#define BAR 10
+
+static void ns_cell(struct ui_cell *c, uint64_t ns)
+{
+	char b[16];
+
+	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
+}
+
+/* The row's share of all attributed wait, as a bar of BAR cells. */
+static void share_cell(struct ui_cell *c, uint64_t ns, uint64_t all)
+{
+	char bar[BAR + 1];
+	int n = all ? (int)((ns * BAR + all - 1) / all) : 0;
+
+	memset(bar, '#', n);
+	memset(bar + n, ' ', BAR - n);
+	bar[BAR] = '\0';
+	cell_set(c, all ? (double)ns / all : 0, "%s", bar);
+}
+
+static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
+{
+	ns_cell(&c[0], r->wait_ns);
+	share_cell(&c[1], r->wait_ns, all);
+	cell_set(&c[2], r->pid, "%d", r->pid);
+	cell_set(&c[3], 0, "%s", r->comm);
+	cell_set(&c[4], 0, "%s", callsite_label(r->site, r->symbol));
+	cell_set(&c[5], 0, "%s", r->write ? "write" : "read");
+	cell_set(&c[6], r->holder_pid, "%d%s", r->holder_pid, blame_foreign(r) ? "*" : "");
+	cell_set(&c[7], 0, "%s", r->holder_comm);
+	cell_set(&c[8], 0, "%s", callsite_label(r->holder_site, r->holder_symbol));
+	cell_set(&c[9], 0, "%s", r->holder_write ? "write" : "read");
+	cell_set(&c[10], r->count, "%lu", (unsigned long)r->count);
+	ns_cell(&c[11], r->wait_max_ns);
+}
+
+static void blame_draw(struct ui_state *st, int y, int h)
+{
+	const struct snapshot *s = &st->shown;
+	struct table_state *ts = &st->tables[VIEW_BLAME];
+	struct ui_table t;
+	uint64_t all = 0;
+	int i;
+
+	if (family_na(st, FAMILY_MMAP_LOCK)[0]) {
+		draw_text(y, 0, COLS, C_DIM, "blame: n/a (%s)", family_na(st, FAMILY_MMAP_LOCK));
+		return;
+	}
+	for (i = 0; i < s->blame.nr; i++)
+		all += s->blame.v[i].wait_ns;
+	draw_text(y, 0, COLS, C_DIM,
+		  "mmap_lock waits by the holder they waited behind (* another process); SHARE of %s",
+		  format_ns(all, (char[16]){ 0 }, 16));
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
+	for (i = 0; i < s->blame.nr; i++) {
+		struct ui_cell *c = table_row(&t, i);
+
+		if (!c)
+			break;
+		fill(c, &s->blame.v[i], all);
+	}
+	table_finish(&t, ts, st->filter);
+	table_draw(&t, ts, y + 1, h - 1);
+	table_free(&t);
+}
+
+const struct view_ops view_blame = {
+	.name = "Blame",
+	.draw = blame_draw,
+};
