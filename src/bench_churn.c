@@ -6,7 +6,9 @@
  * one churn thread makes a known number of mmap, mprotect, mremap, munmap
  * and brk calls (and, with --fork, forks). Every such call made by any
  * thread is counted and printed, so a tracer's per-call-site counts can be
- * checked against it.
+ * checked against it. --proc-reader adds a second process that reads
+ * /proc/PID/smaps of this one in a loop, as monitoring agents do: it takes
+ * this process's mmap_lock from outside.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -37,6 +41,7 @@ struct churn_opts {
 	unsigned int forks;
 	uint64_t chunk;
 	bool shared_vma;
+	bool proc_reader;
 };
 
 struct churn {
@@ -160,15 +165,62 @@ static void churn_round(struct churn *c, long brk_base, unsigned int round)
 	counted_brk(c, brk_base);
 }
 
+/*
+ * --proc-reader: a child named churn-reader reads /proc/PID/smaps of @pid
+ * until killed, counting its reads in @reads (shared memory).
+ */
+static pid_t start_proc_reader(pid_t pid, atomic_ullong *reads)
+{
+	char path[64], buf[65536];
+	pid_t child = fork();
+
+	if (child)
+		return child;
+	prctl(PR_SET_NAME, "churn-reader");
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	for (;;) {
+		FILE *f = fopen(path, "re");
+
+		if (!f)
+			_exit(0);
+		while (fread(buf, 1, sizeof(buf), f) > 0)
+			;
+		fclose(f);
+		atomic_fetch_add(reads, 1);
+	}
+}
+
+static void stop_proc_reader(pid_t child, atomic_ullong *reads)
+{
+	if (child <= 0)
+		return;
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	printf("%-10s %10llu\n", "proc-reads", (unsigned long long)atomic_load(reads));
+	printf("%-10s %10d\n", "reader", child);
+}
+
 static int churn_run(const struct churn_opts *o)
 {
 	struct churn c = { .o = o, .page = sysconf(_SC_PAGESIZE) };
 	pthread_t *threads = calloc(o->threads, sizeof(*threads));
 	unsigned int i, started = 0, forks_every;
+	atomic_ullong *reads = NULL;
+	pid_t reader = 0;
 	long brk_base;
 
 	if (!threads)
 		return 1;
+	if (o->proc_reader) {
+		reads = mmap(NULL, sizeof(*reads), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (reads == MAP_FAILED) {
+			perror("mmtop bench churn: mmap");
+			return 1;
+		}
+		atomic_init(reads, 0);
+	}
 	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks%s, %u rounds, %u forks\n",
 	       getpid(), o->threads, o->threads == 1 ? "" : "s",
 	       (unsigned long long)o->chunk >> 10,
@@ -184,6 +236,13 @@ static int churn_run(const struct churn_opts *o)
 		}
 		madvise(c.shared, c.shared_len, MADV_HUGEPAGE);
 		atomic_fetch_add(&c.calls[C_MADVISE], 1);
+	}
+	/* Forked before the threads start: a single-threaded fork. */
+	if (o->proc_reader) {
+		fflush(stdout);
+		reader = start_proc_reader(getpid(), reads);
+		if (reader < 0)
+			perror("mmtop bench churn: fork");
 	}
 	for (i = 0; i < o->threads; i++, started++)
 		if (pthread_create(&threads[i], NULL, fault_thread, &c))
@@ -206,12 +265,13 @@ static int churn_run(const struct churn_opts *o)
 		printf("%-10s %10llu\n", call_names[i],
 		       (unsigned long long)atomic_load(&c.calls[i]));
 	printf("%-10s %10llu\n", "pages", (unsigned long long)atomic_load(&c.pages));
+	stop_proc_reader(reader, reads);
 	return 0;
 }
 
 static int churn_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N] [--shared-vma]\n");
+	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N] [--shared-vma] [--proc-reader]\n");
 	return status;
 }
 
@@ -223,6 +283,7 @@ int bench_churn(int argc, char **argv)
 		{ "chunk", required_argument, NULL, 'C' },
 		{ "fork", required_argument, NULL, 'F' },
 		{ "shared-vma", no_argument, NULL, 'S' },
+		{ "proc-reader", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -248,6 +309,9 @@ int bench_churn(int argc, char **argv)
 			break;
 		case 'S':
 			o.shared_vma = true;
+			break;
+		case 'P':
+			o.proc_reader = true;
 			break;
 		case 'h':
 			return churn_usage(stdout, 0);

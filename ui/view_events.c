@@ -13,7 +13,7 @@ static const struct ui_column cols[] = {
 	{ "TIME", 12, false }, { "PID", 7, false }, { "TID", 7, false },
 	{ "CPU", 3, false }, { "COMM", 16, true }, { "LOCK", 10, true },
 	{ "WHAT", 24, true }, { "MODE", 5, true }, { "WAIT", 8, false },
-	{ "HOLD", 8, false },
+	{ "HOLD", 8, false }, { "BEHIND", 32, true },
 };
 
 enum { COL_TIME = 0 };
@@ -54,6 +54,13 @@ static void events_draw(struct ui_state *st, int y, int h)
 			cell_set(&c[9], e->hold_ns, "%s", format_ns(e->hold_ns, b, sizeof(b)));
 		else
 			cell_set(&c[9], 0, "-");
+		if (e->holder_pid)
+			cell_set(&c[10], 0, "%d%s %s %s %s", e->holder_pid,
+				 e->holder_pid != e->pid ? "*" : "", e->holder_comm,
+				 callsite_label(e->holder_site, e->holder_symbol),
+				 e->holder_write ? "write" : "read");
+		else
+			cell_set(&c[10], 0, "-");
 	}
 	table_finish(&t, ts, st->filter);
 	table_draw(&t, ts, y + 1, h - 1);
