@@ -152,8 +152,16 @@ struct fork_event {
 	__u32 child;
 	__u32 stalled;		/* siblings' mmap_lock acquisitions begun meanwhile */
 	__u32 syscall;		/* syscall number */
-	__u32 pad;
+	__u32 mm_id;		/* the parent's mm: for the backing walk */
+	__u64 mm;
 	char comm[MMTOP_COMM_LEN];
+};
+
+/* What fork_thp_walk found in a parent's page tables. */
+struct thp_walk_result {
+	__s64 huge_pmds;	/* present PMDs mapping 2 MiB; -1: not walked */
+	__u32 pmd_tables;
+	__u32 truncated;	/* stopped at MAX_PMD_TABLES */
 };
 
 /*

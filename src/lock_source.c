@@ -212,6 +212,9 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	}
 	if (opts->contention)
 		build_addr_table(ls);
+	ls->thp_method = "n/a (needs the fork probes)";
+	if (opts->fork)
+		thp_walk_init(ls);
 	ls->vma_waits = opts->mmap_lock ? vma_wait_method() :
 			"n/a (needs the mmap_lock probes)";
 	return ls;
@@ -485,8 +488,8 @@ static int on_fork(void *ctx, void *data, size_t size)
 	f->anon_kb = e->rss_anon > 0 ? e->rss_anon * page_kb : 0;
 	f->file_kb = e->rss_file > 0 ? e->rss_file * page_kb : 0;
 	f->shmem_kb = e->rss_shmem > 0 ? e->rss_shmem * page_kb : 0;
-	/* Read as the record arrives, while the parent is usually alive. */
-	f->thp_kb = proc_anon_huge_kb(e->pid);
+	/* Walked as the record arrives, while the parent is usually alive. */
+	f->thp_kb = thp_walk_kb(ls, e->mm, e->mm_id);
 	f->stalled = e->stalled;
 	return 0;
 }
@@ -589,6 +592,7 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	forget_gone(ls);
 	read_drops(ls, drops);
 	lock_source_describe(ls, s->cont_method, sizeof(s->cont_method));
+	snprintf(s->fork_method, sizeof(s->fork_method), "%s", ls->thp_method);
 }
 
 void lock_source_close(struct lock_source *ls)

@@ -8,8 +8,8 @@
 #include "delta_table.h"
 #include "ksyms.h"
 #include "lock_source.h"
+#include "mmtop.h"		/* before the skeleton: its globals use these types */
 #include "locks.skel.h"
-#include "mmtop.h"
 
 #define SITES_MAX 8192		/* lock_stacks max_entries */
 
@@ -83,6 +83,7 @@ struct lock_source {
 	SNAPSHOT_ARRAY(__u32, gone);
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
+	const char *thp_method;		/* how a fork parent's THP is found */
 };
 
 const struct site *site_of(struct lock_source *ls, uint64_t stack);
@@ -113,6 +114,10 @@ void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops
 
 /* Sum the per-CPU values of one wait-statistics key (ls->percpu). */
 void cont_stats_sum(const struct lock_source *ls, struct cont_stats *sum);
+
+/* Find the direct map once; then a fork parent's huge kB, -1 if unknown. */
+void thp_walk_init(struct lock_source *ls);
+int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_id);
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);

@@ -309,7 +309,9 @@ void write_json(FILE *f, const struct snapshot *s)
 		fputs(i ? "," : "", f);
 		json_vma(f, &s->vmas.v[i]);
 	}
-	fprintf(f, "],\"blame\":[");
+	fprintf(f, "],\"fork_method\":");
+	json_str(f, s->fork_method);
+	fprintf(f, ",\"blame\":[");
 	for (i = 0; i < s->blame.nr; i++) {
 		fputs(i ? "," : "", f);
 		json_blame(f, &s->blame.v[i]);

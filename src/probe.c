@@ -444,6 +444,9 @@ static bool probe_families(FILE *f, char *na, size_t nalen)
 			item(f, family_items[i], true, "%s; classified by %s", names, s.cont_method);
 		else if (i == FAMILY_PCP)
 			item(f, family_items[i], true, "%s; %s", names, s.pcp_method);
+		else if (i == FAMILY_FORK)
+			item(f, family_items[i], true, "%s; parent backing from %s", names,
+			     s.fork_method);
 		else
 			item(f, family_items[i], true, "%s", names);
 	}

@@ -146,6 +146,7 @@ static void put_extras(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->wait_ns);
 		put_u64(b, r->wait_max_ns);
 	}
+	put_str(b, s->fork_method);
 	/* Each slow event's holder, in the order of the events. */
 	put_u32(b, s->events.nr);
 	for (i = 0; i < s->events.nr; i++) {
@@ -498,6 +499,7 @@ static void get_extras(struct cursor *c, struct snapshot *s)
 		r->wait_ns = get_u64(c);
 		r->wait_max_ns = get_u64(c);
 	});
+	get_str(c, s->fork_method, sizeof(s->fork_method));
 	n = get_count(c);
 	for (i = 0; i < n && !c->bad; i++) {
 		struct slow_event e, *to = i < s->events.nr ? &s->events.v[i] : &e;

@@ -268,6 +268,8 @@ struct snapshot {
 	char pcp_method[SNAPSHOT_NA_LEN];
 	/* How contended locks are told apart: address table or stacks. */
 	char cont_method[SNAPSHOT_NA_LEN];
+	/* How a fork parent's THP-backed memory is found. */
+	char fork_method[SNAPSHOT_NA_LEN];
 };
 
 /* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
