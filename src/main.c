@@ -118,6 +118,8 @@ static const char usage_text[] =
 "      --fork N              also fork N times (child exits at once)\n"
 "      --shared-vma          fault threads fault (THP) in one shared VMA whose\n"
 "                            last page the churn thread mprotects back and forth\n"
+"      --proc-reader         a second process reads /proc/PID/smaps of this one\n"
+"                            in a loop, holding its mmap_lock from outside\n"
 "\n"
 "FORK options (mmtop bench fork):\n"
 "  -s, --size SIZE           populated anonymous memory (default 256M)\n"

@@ -480,13 +480,11 @@ static void get_holder(struct cursor *c, int *pid, char *comm, enum callsite *si
 	*write = get_u8(c);
 }
 
-/* What 2.1 appended; a 2.0 payload ends before it. */
+/* What 2.1 appended: blame rows, fork method, slow waits' holders. */
 static void get_extras(struct cursor *c, struct snapshot *s)
 {
 	int n, i;
 
-	if (!c->left)
-		return;
 	GET_ROWS(c, s->blame, r, {
 		r->pid = get_u32(c);
 		get_str(c, r->comm, sizeof(r->comm));
@@ -586,10 +584,10 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		f->thp_kb = (int64_t)get_u64(c);
 		f->stalled = get_u32(c);
 	});
-	get_extras(c, s);
 }
 
-int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, struct snapshot *s)
+int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, bool extras,
+		     struct snapshot *s)
 {
 	struct cursor c = { p, len, false, varint };
 	uint64_t seq = get_u64(&c), wall = get_u64(&c), interval = get_u64(&c);
@@ -633,6 +631,8 @@ int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, struct sna
 		get_pcp(&c, &cs->pcp);
 	}
 	get_rows(&c, s);
+	if (extras)
+		get_extras(&c, s);
 	if (c.bad) {
 		snapshot_free(s);
 		return -1;

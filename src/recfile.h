@@ -53,11 +53,13 @@ void rec_buf_free(struct rec_buf *b);
 /* Serialise @s into @b (appending). */
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s);
 /*
- * Parse a SNAPSHOT payload (integers as varints or not, as written) into
- * @s, initialised for its CPUs and nodes by this call (free it with
- * snapshot_free). -1 if the payload is malformed.
+ * Parse a SNAPSHOT payload (integers as varints or not, as written; with
+ * the fields 2.1 appended or not, as the file's version says) into @s,
+ * initialised for its CPUs and nodes by this call (free it with
+ * snapshot_free). -1 if the payload is malformed or cut short.
  */
-int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, struct snapshot *s);
+int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, bool extras,
+		     struct snapshot *s);
 /* @raw as a SNAPSHOT_Z payload, appended to @out. */
 void rec_deflate(struct rec_buf *out, const struct rec_buf *raw);
 /* A SNAPSHOT_Z payload inflated into @out (replacing it); -1 if malformed. */

@@ -242,12 +242,13 @@ static int get_snapshot(struct rec_reader *r, size_t at, struct snapshot *s)
 {
 	const unsigned char *p = r->map + at + 8;
 	size_t len = le32(r->map + at + 4);
+	bool extras = r->major > 2 || (r->major == 2 && r->minor >= 1);
 
 	if (le32(r->map + at) == REC_SNAPSHOT)
-		return rec_get_snapshot(p, len, false, s);
+		return rec_get_snapshot(p, len, false, extras, s);
 	if (rec_inflate(p, len, &r->inflated))
 		return -1;
-	return rec_get_snapshot(r->inflated.data, r->inflated.len, true, s);
+	return rec_get_snapshot(r->inflated.data, r->inflated.len, true, extras, s);
 }
 
 int rec_next(struct rec_reader *r, struct snapshot *s)

@@ -120,6 +120,18 @@ scrape_value() { # scrape_value URL SAMPLE
 	curl -sf "$1" | awk -v s="$2" '$1 == s { print $2 }'
 }
 
+# watched NAME WORKLOAD...: `mmtop bench WORKLOAD` under `mmtop -b -d 0.5`,
+# its output in $TMP/NAME.out, mmtop's CSV in $TMP/NAME.csv; sets PID to
+# the workload's pid.
+watched() {
+	name=$1
+	shift
+	start_mmtop_csv "$TMP/$name.csv" -d 0.5
+	"$MMTOP" bench "$@" >"$TMP/$name.out"
+	stop_mmtop
+	PID=$(pid_of "$TMP/$name.out")
+}
+
 # Let mmtop close the current interval, then stop it; returns its status.
 stop_mmtop() {
 	sleep 1.2

@@ -41,12 +41,17 @@ for backing in 4k thp; do
 	check "$backing: dup_mmap write hold measured and inside the fork (${hold}ns)" \
 		awk -v h="$hold" -v m="$mean" 'BEGIN { exit !(h > 0 && h / 1000 <= m * 2) }'
 done
-back=$(col "$TMP/thp.csv" "\$c[\"kind\"] == \"fork\"" backing | sort | uniq -c | sort -rn | head -1)
+# $rows: the THP-backed workload's forks (the loop's last round).
+back=$(col "$TMP/thp.csv" "$rows" backing | sort -u | tr '\n' ' ')
 if grep -q "AnonHugePages 0 kB" "$TMP/thp.out"; then
 	skip "thp: the kernel gave no huge pages ($(head -1 "$TMP/thp.out"))"
 else
-	check "thp: parents classed THP-backed ($back)" sh -c "echo '$back' | grep -q thp"
+	check "thp: every fork of the THP-backed parent classed THP-backed ($back)" \
+		test "$back" = "thp "
 fi
+back=$(col "$TMP/4k.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $(pid_of "$TMP/4k.out")" backing |
+	sort -u | tr '\n' ' ')
+check "4k: every fork of the 4K-backed parent classed 4K-backed ($back)" test "$back" = "4k "
 
 # Sibling threads faulting during forks reach for the mmap_lock dup_mmap holds.
 start_mmtop_csv "$TMP/stall.csv" -d 0.5

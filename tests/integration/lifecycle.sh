@@ -66,6 +66,13 @@ progs_named() { bpftool prog show 2>/dev/null | grep -c "name $1" || true; }
 disabled_run() {
 	args=
 	for f in $1; do args="$args --disable-probe $f"; done
+	# The previous run's programs go after an RCU grace period.
+	i=0
+	while [ "$(progs_named mmap_lock_)$(progs_named contention_)$(progs_named fork_)" != 000 ] &&
+		[ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	# shellcheck disable=SC2086
 	"$MMTOP" -b -d 0.2 -f csv $args >"$TMP/dis.csv" 2>&1 &
 	pid=$!
@@ -76,7 +83,7 @@ disabled_run() {
 	for p in $3; do on=$((on + $(progs_named "${p}_"))); done
 	kill -INT $pid
 	wait $pid
-	check "--disable-probe $1: no $2 program loaded ($off), $3 ones are ($on)" \
+	check "--disable-probe $1: no $2 program loaded ($off), $3 ones are ($on)$(grep -m1 'mmtop:' "$TMP/dis.csv")" \
 		test "$off" -eq 0 -a "$on" -gt 0
 }
 disabled_run contention contention "mmap_lock fork"

@@ -53,10 +53,19 @@ wait $load
 key '?'
 check "? shows the help" wait_for "Keys" 2
 key x
-for v in "2:REFILL/s" "3:HOLD-p50" "4:CLASS" "5:since start" "6:newest first" "1:CPU  faults/s"; do
+for v in "2:REFILL/s" "3:HOLD-p50" "4:CLASS" "5:since start" "6:newest first" \
+	"7:by the holder they waited behind" "1:CPU  faults/s"; do
 	key "${v%%:*}"
 	check "key ${v%%:*} switches to its view (${v#*:})" wait_for "${v#*:}" 2
 done
+# Blame live: a /proc reader of a churn process shows up as its holder.
+key 7
+"$MMTOP" bench churn -t 1 -n 100000 --proc-reader >/dev/null &
+load=$!
+check "Blame view: the churn process's waits behind the /proc reader, live" \
+	wait_for "churn-reader" 10
+kill $load
+wait $load 2>/dev/null
 key 3
 key / m m t o p Enter
 check "/ filters, shown in the header" wait_for "filter: mmtop" 2
@@ -107,4 +116,13 @@ key ']'
 check "replay: ] plays faster" wait_for "PAUSED 2x" 2
 key q
 check "replay: q exits 0" wait_for "EXIT=0" 3
+tmux kill-session -t "$S"
+
+# Blame in replay: the pairs recorded are shown again.
+"$MMTOP" record -o "$TMP/blame.rec" -d 0.5 -- "$MMTOP" bench churn -t 1 -n 3000 --proc-reader >/dev/null
+tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/blame.rec'; echo EXIT=\$?; sleep 600"
+check "replay: REPLAY shown" wait_for "REPLAY" 5
+key 7
+check "replay: the Blame view shows the recorded /proc reader" wait_for "churn-reader" 10
+key q
 tmux kill-session -t "$S"

@@ -59,6 +59,15 @@ static void lock_row(struct snapshot *s, int pid, const char *comm, uint64_t wai
 	r->hold.bucket[12] = 10;
 }
 
+/* Faults of @pid waiting behind an mprotect of @holder. */
+static void blame_row(struct snapshot *s, int pid, int holder, uint64_t n, uint64_t ns)
+{
+	*(struct blame_row *)snapshot_push(&s->blame) = (struct blame_row){
+		.pid = pid, .site = CALLSITE_FAULT, .holder_pid = holder,
+		.holder_site = CALLSITE_MPROTECT, .holder_write = true,
+		.count = n, .wait_ns = ns, .wait_max_ns = ns };
+}
+
 static void snap(struct snapshot *s, uint64_t minor)
 {
 	struct fork_row *f;
@@ -104,8 +113,11 @@ static void cumulative(void)
 
 	snap(&a, 100);
 	lock_row(&a, 10, "w", 5000);
+	blame_row(&a, 10, 11, 3, 3000);
+	blame_row(&a, 11, 11, 1, 1000);
 	snap(&b, 50);
 	lock_row(&b, 10, "w", 7000);
+	blame_row(&b, 10, 12, 2, 500000000);
 	metrics_init(&m, 5);
 	metrics_add(&m, &a);
 	metrics_add(&m, &b);
@@ -126,6 +138,11 @@ static void cumulative(void)
 	      "+Inf bucket and _count agree");
 	CHECK(value_of(t, "mmtop_mmap_lock_wait_seconds_sum{site=\"munmap\",mode=\"write\"}") == 12e-6,
 	      "_sum is the waits in seconds");
+	CHECK(value_of(t, "mmtop_mmap_lock_blame_waits_total{waiter_site=\"fault\",holder_site=\"mprotect\"}") == 6,
+	      "blame: waits add up by pair of call sites, whoever the processes");
+	CHECK(value_of(t, "mmtop_mmap_lock_blame_wait_seconds_total{waiter_site=\"fault\",holder_site=\"mprotect\"}") == 0.500004,
+	      "blame: wait seconds add up");
+	CHECK(!strstr(t, "holder_site=\"munmap\""), "blame: no series for a pair never seen");
 	CHECK(value_of(t, "mmtop_forks_total") == 2 &&
 	      value_of(t, "mmtop_fork_latency_seconds_count{backing=\"4k\"}") == 2,
 	      "forks counted, by backing");

@@ -34,6 +34,15 @@ static void fill(struct snapshot *s)
 	*(struct slow_event *)snapshot_push(&s->events) = (struct slow_event){
 		.wall_ns = 5, .pid = 1, .tid = 2, .cpu = 1, .comm = "e", .contention = true,
 		.cls = CONT_CLASS_PCP, .symbol = "drain_pages_zone", .wait_ns = 2000000 };
+	*(struct slow_event *)snapshot_push(&s->events) = (struct slow_event){
+		.wall_ns = 6, .pid = 42, .tid = 44, .comm = "f", .site = CALLSITE_FAULT,
+		.wait_ns = 3000000, .holder_pid = 7, .holder_comm = "reader",
+		.holder_site = CALLSITE_PROC, .holder_symbol = "m_start" };
+	*(struct blame_row *)snapshot_push(&s->blame) = (struct blame_row){
+		.pid = 42, .comm = "f", .site = CALLSITE_FAULT, .holder_pid = 42,
+		.holder_comm = "f", .holder_site = CALLSITE_MPROTECT, .holder_write = true,
+		.count = 5, .wait_ns = 5000, .wait_max_ns = 2000 };
+	snprintf(s->fork_method, sizeof(s->fork_method), "page tables");
 	*(struct cont_row *)snapshot_push(&s->conts) = (struct cont_row){
 		.cls = CONT_CLASS_ZONE, .by_address = true, .caller = "rmqueue_bulk",
 		.type = "spinlock", .mode = "-", .count = 3, .wait_ns = 300 };
@@ -73,7 +82,7 @@ static void round_trip(bool varint)
 	fill(&s);
 	rec_put_snapshot(&b, &s);
 	CHECK(!b.failed && b.len > 0, "%s: a snapshot serialises (%zu bytes)", enc, b.len);
-	CHECK(!rec_get_snapshot(b.data, b.len, varint, &back), "%s: and parses back", enc);
+	CHECK(!rec_get_snapshot(b.data, b.len, varint, true, &back), "%s: and parses back", enc);
 	a = render(&s);
 	z = render(&back);
 	CHECK(!strcmp(a, z), "%s: identical as JSON, every kind of row included", enc);
@@ -83,12 +92,12 @@ static void round_trip(bool varint)
 	free(z);
 	snapshot_free(&back);
 
-	CHECK(rec_get_snapshot(b.data, 10, varint, &back) < 0, "%s: a truncated payload is refused", enc);
+	CHECK(rec_get_snapshot(b.data, 10, varint, true, &back) < 0, "%s: a truncated payload is refused", enc);
 	for (i = 0; i < b.len; i++) {
 		unsigned char keep = b.data[i];
 
 		b.data[i] ^= 0xff;
-		if (rec_get_snapshot(b.data, b.len, varint, &back) < 0) {
+		if (rec_get_snapshot(b.data, b.len, varint, true, &back) < 0) {
 			refused++;
 		} else {
 			accepted++;
@@ -100,7 +109,7 @@ static void round_trip(bool varint)
 	      "%s: every single-byte corruption handled (%d refused, %d read as other values)",
 	      enc, refused, accepted);
 	for (i = 0; i < b.len; i++)
-		if (!rec_get_snapshot(b.data, i, varint, &back))
+		if (!rec_get_snapshot(b.data, i, varint, true, &back))
 			snapshot_free(&back), refused = -1;
 	CHECK(refused >= 0, "%s: every truncation of the payload is refused", enc);
 	if (varint)

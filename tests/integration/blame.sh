@@ -1,0 +1,87 @@
+# Blame: mmap_lock waits attributed to the holder they waited behind, on
+# workloads whose holders are known; and the absence of the observer's own
+# contention (mmtop must not be a holder of a watched process's lock).
+. tests/lib.sh
+
+why=$(bpf_refused)
+if [ -n "$why" ]; then
+	skip "blame: $why"
+	exit 0
+fi
+
+# blame_sum FILE COLUMN CONDITION: over the blame rows only.
+blame_sum() { csv_sum_where "$1" "$2" "\$c[\"kind\"] == \"blame\" && $3"; }
+blame_rows() {
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		\$c[\"kind\"] == \"blame\" && $2" "$1" | wc -l
+}
+
+# (a) A fault thread against the churn thread's mmap, munmap, mprotect,
+#     mremap and brk, in one process: the faults' waits are behind those
+#     calls (munmap and brk downgrade their write hold to a read hold
+#     before they finish), in the same process, and add up to the waits the mmap_lock
+#     rows of the fault path show (within 5%: a wait that began when the
+#     lock was free has no holder, and lasts the time the tracepoints take).
+watched a churn -t 1 -n 3000
+pid=$PID
+fault="\$c[\"pid\"] == $pid && \$c[\"site\"] == \"fault\" && \$c[\"mode\"] == \"read\""
+writers="\$c[\"holder_site\"] ~ /^(mmap|munmap|mprotect|mremap|brk)\$/"
+behind=$(blame_sum "$TMP/a.csv" wait_total_ns "$fault && $writers && \$c[\"holder_pid\"] == $pid")
+check "churn: faults waited behind the process's own writers (${behind}ns > 0)" test "$behind" -gt 0
+others=$(blame_rows "$TMP/a.csv" "$fault && !($writers)")
+check "churn: no fault wait blamed on anything else ($others rows)" test "$others" -eq 0
+foreign=$(blame_rows "$TMP/a.csv" "\$c[\"pid\"] == $pid && \$c[\"holder_foreign\"] == 1")
+check "churn: no holder from another process ($foreign rows)" test "$foreign" -eq 0
+rows=$(csv_sum_where "$TMP/a.csv" wait_total_ns "\$c[\"kind\"] == \"mmap_lock\" && $fault && \$c[\"mm\"] == \"own\"")
+all=$(blame_sum "$TMP/a.csv" wait_total_ns "$fault")
+check "churn: blamed fault waits add up to the fault rows' waits (${all}ns of ${rows}ns, within 5%)" \
+	within 5 "$all" "$rows"
+
+# (b) A second process reading /proc/PID/smaps of the churn process: its
+#     reads hold the churn process's mmap_lock, and the churn process's
+#     waits behind them name it, marked as another process.
+watched b churn -t 1 -n 3000 --proc-reader
+pid=$PID
+reader=$(awk '$1 == "reader" { print $2 }' "$TMP/b.out")
+reads=$(awk '$1 == "proc-reads" { print $2 }' "$TMP/b.out")
+check "proc reader: it read the churn process's smaps ($reads times)" test "${reads:-0}" -gt 0
+n=$(blame_sum "$TMP/b.csv" acquired "\$c[\"pid\"] == $pid && \$c[\"holder_pid\"] == ${reader:-0} && \$c[\"holder_site\"] == \"proc\" && \$c[\"holder_foreign\"] == 1 && \$c[\"holder_comm\"] == \"churn-reader\"")
+check "proc reader: churn waits behind the reader, marked foreign ($n waits)" test "$n" -gt 0
+
+# (c) Forks while a thread faults: the fault waits behind the parent's
+#     dup_mmap write hold.
+watched c churn -t 1 -n 200 --fork 40
+pid=$PID
+n=$(blame_sum "$TMP/c.csv" acquired "\$c[\"pid\"] == $pid && \$c[\"site\"] ~ /^fault/ && \$c[\"holder_site\"] == \"fork\" && \$c[\"holder_mode\"] == \"write\" && \$c[\"holder_pid\"] == $pid")
+check "fork: faults waited behind dup_mmap ($n waits)" test "$n" -gt 0
+
+# (d) No contention, and no observer contention: a single-threaded process
+#     forking a populated parent has nobody to wait for. mmtop reads nothing
+#     of it that takes its mmap_lock (the fork record's backing comes from
+#     a page-table walk in BPF), so it shows no wait behind a holder, no
+#     contended wait on its own mmap_lock, and exactly its forks.
+watched d fork -s 32M -n 30
+pid=$PID
+n=$(blame_rows "$TMP/d.csv" "\$c[\"pid\"] == $pid")
+check "single-threaded forks: no wait behind a holder ($n rows)" test "$n" -eq 0
+n=$(csv_sum_where "$TMP/d.csv" acquired "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"own-mmap_lock\"")
+check "single-threaded forks: no contended wait on its mmap_lock ($n)" test "$n" -eq 0
+n=$(awk -F, -v p="$pid" 'NR > 1 && $4 == "fork" && $17 == p' "$TMP/d.csv" | wc -l)
+check "single-threaded forks: exactly 30 fork records ($n)" test "$n" -eq 30
+thp=$(csv_max_where "$TMP/d.csv" thp_kb "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid")
+back=$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$4 == "fork" && $17 == p { print $c["backing"] }' "$TMP/d.csv" | sort -u | tr '\n' ' ')
+check "single-threaded forks: 4K-backed parent, no huge mapping ($back, max ${thp} kB)" \
+	test "$back" = "4k " -a "$thp" -eq 0
+
+# The same, THP-backed: the page-table walk finds the 32 MiB as huge PMDs.
+watched e fork -s 32M -n 5 --thp
+pid=$PID
+want=$(sed -n 's/.*AnonHugePages \([0-9]*\) kB.*/\1/p' "$TMP/e.out")
+thp=$(csv_max_where "$TMP/e.csv" thp_kb "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid")
+if [ "${want:-0}" -eq 0 ]; then
+	skip "THP walk: the kernel gave the workload no huge page (THP off or memory fragmented)"
+else
+	check "THP walk: the parent's huge mappings found (${thp} kB, smaps says ${want} kB)" \
+		test "$thp" -eq "$want"
+fi
