@@ -247,5 +247,54 @@ wait $load 2>/dev/null
 idle=$(rec_size "$TMP/idle.rec" "$N")
 busy=$(rec_size "$TMP/busy.rec" "$N")
 awk -v i="$idle" -v b="$busy" 'BEGIN {
-	printf "recording (format 2.0) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
+	printf "recording (format 2.1) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
 		i, i * 86400 / 1e6, b, b * 86400 / 1e6 }'
+
+# Under hostile load: ten unprivileged processes, each a fault thread
+# against mmap, mprotect, mremap, munmap and brk, forking every few ms.
+# mmtop must keep time: its first interval soon after start, every later one
+# on time; and lose no record.
+HOSTILE=${HOSTILE:-10}
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+crowd=''
+i=0
+while [ $i -lt "$HOSTILE" ]; do
+	as_nobody sh -c 'while :; do "$0" bench churn -t 1 -n 2000 --fork 100 >/dev/null; done' \
+		"$(readlink -f "$MMTOP")" &
+	crowd="$crowd $!"
+	i=$((i + 1))
+done
+sleep 1	# let the load build up
+t0=$(date +%s%N)
+"$MMTOP" -b -d 1 -n "$N" -f json | while read -r line; do
+	echo "$(date +%s%N) $line"
+done >"$TMP/hostile" 2>&1
+# shellcheck disable=SC2086
+kill $crowd 2>/dev/null
+pkill -u 65534 -f "bench churn" 2>/dev/null
+crowd=''
+awk -v t0="$t0" '{ t[NR] = $1 } /"drops":/ { d = $0; sub(/.*"drops":\{/, "", d); sub(/\}.*/, "", d) }
+	/"forks":\[/ { n += gsub(/"syscall":/, "&") }
+	END {
+		lo = 1e18; hi = 0
+		for (i = 2; i <= NR; i++) { g = (t[i] - t[i - 1]) / 1e9; if (g < lo) lo = g; if (g > hi) hi = g }
+		printf "hostile load (%d unprivileged churn+fork loops): first interval after %.0f ms, then every %.2f-%.2f s (%d intervals), %d fork records; drops at the end: %s\n",
+			'"$HOSTILE"', (t[1] - t0) / 1e6, lo, hi, NR, n, d }' "$TMP/hostile"
+
+# A fork storm: 5000 forks (fork+exit of a small process) as fast as they
+# go, watched with the default map sizes: every fork recorded, nothing lost.
+"$MMTOP" -b -d 1 -f json >"$TMP/storm.json" 2>&1 &
+watch=$!
+until grep -q '"seq":1,' "$TMP/storm.json" 2>/dev/null; do sleep 0.05; done
+t0=$(date +%s%N)
+"$MMTOP" bench fork -s 1M -n 5000 >"$TMP/storm.out"
+t1=$(date +%s%N)
+sleep 2.2	# two more intervals: the last forks' records are out
+kill -INT $watch
+wait $watch 2>/dev/null
+watch=''
+pid=$(sed -n 's/^# fork: pid \([0-9]*\),.*/\1/p' "$TMP/storm.out")
+got=$(grep -o "\"pid\":$pid,\"tid\":$pid,\"comm\":\"mmtop\",\"child\"" "$TMP/storm.json" | wc -l)
+drops=$(tail -n 1 "$TMP/storm.json" | sed 's/.*"drops":{\([^}]*\)}.*/\1/')
+printf "fork storm: 5000 forks in %.1f s, %d fork records; drops: %s\n" \
+	"$(awk -v d=$((t1 - t0)) 'BEGIN { print d / 1e9 }')" "$got" "$drops"
