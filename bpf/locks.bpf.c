@@ -274,12 +274,6 @@ struct {
 /* While no fork is in flight the mmap_lock programs skip the lookups. */
 __s64 nr_forking;
 
-/*
- * Tasks holding their own mmap_lock for write right now: while there are
- * none, the sched_switch program below costs one load.
- */
-__s64 write_holders;
-
 /* The fork of the current task, if its mm is @mm. */
 static __always_inline struct fork_start *my_fork(__u64 mm)
 {
@@ -484,8 +478,6 @@ static __always_inline void end_hold(__u64 mm, __u64 now, const struct task_lock
 	}
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
-	if (t->write && !t->foreign)
-		__sync_fetch_and_add(&write_holders, -1);
 	hold_ends(mm, now, t);
 }
 
@@ -731,8 +723,6 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		drop(BPF_DROP_TASK_FULL);
 		return;
 	}
-	if (t->write && !t->foreign)
-		__sync_fetch_and_add(&write_holders, 1);
 	hold_begins(mm, t);
 }
 
@@ -1039,7 +1029,7 @@ static __always_inline void sleep_ends(const struct switch_info *i)
 
 static __always_inline void on_switch(void *ctx, const struct switch_info *i)
 {
-	if (write_holders > 0 && (i->prev_state & TASK_UNINTERRUPTIBLE))
+	if (i->prev_state & TASK_UNINTERRUPTIBLE)
 		sleep_begins(ctx, i);
 	if (nr_write_sleeps > 0)
 		sleep_ends(i);
@@ -1051,8 +1041,12 @@ int BPF_PROG(contention_vma_sleep, bool preempt, struct task_struct *prev,
 {
 	struct switch_info i;
 
-	/* The common case: nobody holds a mmap_lock for write. */
-	if (write_holders <= 0 && nr_write_sleeps <= 0)
+	/*
+	 * The common case: no D-state sleep begins or ends. (A global count
+	 * of write holders would spare the lookup for D-state sleeps, but
+	 * every write acquisition would then bounce its cache line.)
+	 */
+	if (!(prev_state & TASK_UNINTERRUPTIBLE) && nr_write_sleeps <= 0)
 		return 0;
 	i.prev_mm = (__u64)prev->mm;
 	i.prev_tid = prev->pid;
@@ -1069,7 +1063,7 @@ int BPF_PROG(contention_vma_sleep_raw, bool preempt, struct task_struct *prev,
 {
 	struct switch_info i;
 
-	if (write_holders <= 0 && nr_write_sleeps <= 0)
+	if (!(prev_state & TASK_UNINTERRUPTIBLE) && nr_write_sleeps <= 0)
 		return 0;
 	i.prev_mm = (__u64)BPF_CORE_READ(prev, mm);
 	i.prev_tid = BPF_CORE_READ(prev, pid);
