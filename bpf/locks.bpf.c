@@ -32,13 +32,6 @@ const volatile __u64 slow_ns = 1000000;
 const volatile bool stats_on = true;	/* mmap_lock waits, holds, sites */
 const volatile bool fork_on = true;	/* fork cost */
 
-/* A task's pending or held mmap_lock of one mm. */
-struct task_key {
-	__u64 mm;
-	__u32 tid;
-	__u32 pad;
-};
-
 struct task_lock {
 	__u64 start_ns;		/* start_locking; 0 if not seen */
 	__u64 acquired_ns;	/* acquire_returned; 0 while waiting */
@@ -53,12 +46,66 @@ struct task_lock {
 	__u32 pad;
 };
 
+/*
+ * A task's pending or held mmap_locks, two at most at once (its own mm's
+ * and the child's in dup_mmap, or another process's for a /proc reader or
+ * remote GUP), each with its mm: matched by mm, not by the task's current
+ * mm, which exec and exit change while a lock is held. In task-local
+ * storage: no hashing, no bucket lock on the hot path.
+ */
+struct task_locks {
+	struct task_lock slot[2];
+	__u64 mm[2];			/* 0: the slot is free */
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct task_key);
-	__type(value, struct task_lock);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_locks);
 } lock_tasks SEC(".maps");
+
+/* The slot of @mm in @l, claimed when @create; NULL if none (or both busy). */
+static __always_inline struct task_lock *find_slot(struct task_locks *l, __u64 mm,
+						   bool create)
+{
+	if (l->mm[0] == mm)
+		return &l->slot[0];
+	if (l->mm[1] == mm)
+		return &l->slot[1];
+	if (!create)
+		return NULL;
+	if (!l->mm[0]) {
+		l->mm[0] = mm;
+		return &l->slot[0];
+	}
+	if (!l->mm[1]) {
+		l->mm[1] = mm;
+		return &l->slot[1];
+	}
+	return NULL;
+}
+
+/* The current task's slot for @mm; created when @create. */
+static __always_inline struct task_lock *slot_of(struct task_locks **locks,
+						 __u64 mm, bool create)
+{
+	struct task_locks *l;
+
+	l = bpf_task_storage_get(&lock_tasks, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	*locks = l;
+	return l ? find_slot(l, mm, create) : NULL;
+}
+
+static __always_inline void free_slot(struct task_locks *l, struct task_lock *t)
+{
+	__builtin_memset(t, 0, sizeof(*t));
+	if (t == &l->slot[0])
+		l->mm[0] = 0;
+	else
+		l->mm[1] = 0;
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -339,7 +386,7 @@ struct mm_holders {
 	struct holder last;
 	__u64 last_ns;		/* when last released */
 	__u32 last_write;
-	__u32 pad;
+	__u32 mm_id;		/* of the mm the entry was made for */
 	__s64 readers;
 };
 
@@ -359,13 +406,28 @@ struct {
 } blame_stats SEC(".maps");
 
 /* A wait on @mm begins: note whom it is behind, the writer else the oldest reader. */
+static __always_inline __u32 mm_id_of(__u64 mm)
+{
+	return BPF_CORE_READ((struct mm_struct *)mm, mm_id);
+}
+
 static __always_inline void note_holder(__u64 mm, struct task_lock *t, __u32 tid)
 {
 	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
 	struct holder by;
 
-	if (!h)
+	if (!h || (!h->writer.tid && h->readers <= 0))
 		return;
+	/*
+	 * A holder whose release was never seen (its task had no free slot)
+	 * would outlive its mm: an mm freed and allocated again at the same
+	 * address has another mm_id. Checked only when there is a holder.
+	 */
+	if (h->mm_id != mm_id_of(mm)) {
+		__builtin_memset(h, 0, sizeof(*h));
+		h->mm_id = mm_id_of(mm);
+		return;
+	}
 	by = h->writer;
 	t->holder_write = 1;
 	if (!by.tid && h->readers > 0) {
@@ -392,6 +454,7 @@ static __always_inline void hold_begins(__u64 mm, const struct task_lock *t)
 			drop(BPF_DROP_HOLDERS);
 			return;
 		}
+		h->mm_id = mm_id_of(mm);
 	}
 	if (t->write) {
 		h->writer = me;
@@ -656,45 +719,51 @@ static __always_inline void fork_lock_start(__u64 mm, bool write, __u64 now)
 
 static __always_inline void on_start(__u64 mm, bool write)
 {
-	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
-	struct task_lock t = { .start_ns = bpf_ktime_get_ns(), .write = write };
+	__u64 now = bpf_ktime_get_ns();
+	struct task_locks *l;
+	struct task_lock *t;
 
 	if (fork_on)
-		fork_lock_start(mm, write, t.start_ns);
+		fork_lock_start(mm, write, now);
 	if (!stats_on)
 		return;
-	note_holder(mm, &t, key.tid);
-	if (bpf_map_update_elem(&lock_tasks, &key, &t, BPF_ANY))
+	t = slot_of(&l, mm, true);
+	if (!t) {
 		drop(BPF_DROP_TASK_FULL);
+		return;
+	}
+	__builtin_memset(t, 0, sizeof(*t));
+	t->start_ns = now;
+	t->write = write;
+	note_holder(mm, t, (__u32)bpf_get_current_pid_tgid());
 }
 
 static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 					bool write, bool success)
 {
-	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
-	struct task_lock fresh = { .write = write };
 	__u64 now = bpf_ktime_get_ns();
+	struct task_locks *l;
 	struct task_lock *t;
 	struct lock_stats *s;
-	__u64 stack;
 
 	if (fork_on && nr_forking > 0 && success)
 		fork_lock_acquired(mm, write, now);
 	if (!stats_on)
 		return;
-	t = bpf_map_lookup_elem(&lock_tasks, &key);
-	stack = stack_of(ctx, MMAP_SITE_RETS);
+	/* Created if new: a trylock has no start_locking. */
+	t = slot_of(&l, mm, true);
+	if (!t || !l) {
+		drop(BPF_DROP_TASK_FULL);
+		return;
+	}
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
-	if (t && t->acquired_ns) {
+	if (t->acquired_ns) {
 		end_hold(mm, now, t);
 		t->start_ns = 0;
 		t->holder_tgid = 0;
 	}
-	if (!t) {
-		t = &fresh;
-	}
+	t->stack = stack_of(ctx, MMAP_SITE_RETS);
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
-	t->stack = stack;
 	t->write = write;
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
 	t->foreign = mm != own_mm;
@@ -715,33 +784,29 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	if (success && t->wait_ns >= slow_ns)
 		slow_event(now, t, 0);
 	if (!success) {
-		bpf_map_delete_elem(&lock_tasks, &key);
+		free_slot(l, t);
 		return;
 	}
 	t->acquired_ns = now;
-	if (t == &fresh && bpf_map_update_elem(&lock_tasks, &key, t, BPF_ANY)) {
-		drop(BPF_DROP_TASK_FULL);
-		return;
-	}
 	hold_begins(mm, t);
 }
 
 static __always_inline void on_released(__u64 mm)
 {
-	struct task_key key = { .mm = mm, .tid = (__u32)bpf_get_current_pid_tgid() };
 	__u64 now = bpf_ktime_get_ns();
+	struct task_locks *l;
 	struct task_lock *t;
 
 	if (fork_on && nr_forking > 0)
 		fork_lock_released(mm, now);
 	if (!stats_on)
 		return;
-	t = bpf_map_lookup_elem(&lock_tasks, &key);
+	t = slot_of(&l, mm, false);
 	/* Taken before mmtop attached, or released by another task. */
-	if (!t || !t->acquired_ns)
+	if (!t || !l || !t->acquired_ns)
 		return;
 	end_hold(mm, now, t);
-	bpf_map_delete_elem(&lock_tasks, &key);
+	free_slot(l, t);
 }
 
 /*
@@ -865,10 +930,7 @@ struct {
 static __always_inline __u32 cont_classify(__u64 lock, __u64 own_mm, __u32 *tgid)
 {
 	__u64 off = bpf_core_field_offset(struct mm_struct, mmap_lock);
-	struct task_key key = {
-		.mm = lock - off,
-		.tid = (__u32)bpf_get_current_pid_tgid(),
-	};
+	struct task_locks *l;
 	struct task_lock *t;
 	__u32 *cls;
 
@@ -876,7 +938,8 @@ static __always_inline __u32 cont_classify(__u64 lock, __u64 own_mm, __u32 *tgid
 	if (own_mm && lock == own_mm + off)
 		return CONT_OWN_MMAP;
 	/* Waiting, through the mmap_lock tracepoints, for that mm's lock. */
-	t = bpf_map_lookup_elem(&lock_tasks, &key);
+	l = bpf_task_storage_get(&lock_tasks, bpf_get_current_task_btf(), 0, 0);
+	t = l ? find_slot(l, lock - off, false) : NULL;
 	if (t && !t->acquired_ns)
 		return CONT_OTHER_MMAP;
 	*tgid = 0;
@@ -990,8 +1053,9 @@ struct switch_info {
 
 static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 {
-	struct task_key key = { .mm = i->prev_mm, .tid = i->prev_tid };
-	struct task_lock *t = bpf_map_lookup_elem(&lock_tasks, &key);
+	/* sched_switch runs on the outgoing task: current is prev. */
+	struct task_locks *l = bpf_task_storage_get(&lock_tasks, bpf_get_current_task_btf(), 0, 0);
+	struct task_lock *t = l ? find_slot(l, i->prev_mm, false) : NULL;
 	struct write_sleep w;
 
 	if (!t || !t->acquired_ns || !t->write || t->foreign)

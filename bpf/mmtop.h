@@ -183,7 +183,7 @@ struct pcp_stats {
 
 /* What the BPF side could not record, counted per CPU. */
 enum bpf_drop {
-	BPF_DROP_TASK_FULL,	/* per-task lock state map full */
+	BPF_DROP_TASK_FULL,	/* per-task lock state: no slot, or no storage */
 	BPF_DROP_STATS_FULL,	/* aggregation map full */
 	BPF_DROP_STACK,		/* stack not taken or not stored */
 	BPF_DROP_RINGBUF,	/* slow-event ring buffer full */

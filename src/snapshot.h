@@ -43,7 +43,7 @@ enum drop_kind {
 	DROP_FLUSH,		/* per-CPU flush failed: counts arrive an interval late */
 	DROP_READ,		/* a counter or map read failed: the interval misses it */
 	DROP_PROC_FAULTS,	/* per-process fault map full: a process's faults lost */
-	DROP_MMAP_LOCK_TASK,	/* per-task lock state map full */
+	DROP_MMAP_LOCK_TASK,	/* per-task lock state: no slot free */
 	DROP_MMAP_LOCK_STATS,	/* aggregation map full */
 	DROP_MMAP_LOCK_STACK,	/* kernel stack not taken: call site unknown */
 	DROP_MMAP_LOCK_EVENTS,	/* slow-event ring buffer full */
