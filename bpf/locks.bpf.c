@@ -587,27 +587,42 @@ const volatile __u64 text_hi;
  * way each time a site is reached). A hash of the first @want of them; 0 if
  * fewer were found.
  */
-static __always_inline __u64 return_addrs_hash(void *ctx, int want)
+/* 1 if @a lies in kernel text, else 0; without a branch (see below). */
+static __always_inline __u64 text_bit(__u64 a)
+{
+	__u64 d = a - text_lo, range = text_hi - text_lo;
+
+	/* d < range, both below 2^63: d - range is negative. */
+	return ((d - range) >> 63) & ~(d >> 63) & 1;
+}
+
+/*
+ * The scan is free of branches inside a chunk: with one branch per word the
+ * verifier followed every combination of words found and not (half a
+ * second to load).
+ */
+static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
 {
 	__u64 at = addr_of(ctx), h = FNV_OFFSET, w[SCAN_CHUNK];
-	int c, i, found = 0;
+	__s64 found = 0;
+	int c, i;
 
 	if (!text_hi)
 		return 0;
-	for (c = 0; c < SCAN_CHUNKS; c++) {
+	for (c = 0; c < SCAN_CHUNKS && found < want; c++) {
 		if (bpf_probe_read_kernel(w, sizeof(w), (void *)(at + c * sizeof(w))))
 			return 0;
 #pragma unroll
 		for (i = 0; i < SCAN_CHUNK; i++) {
-			if (found < want && w[i] >= text_lo && w[i] < text_hi) {
-				h = fnv1a(h, w[i]);
-				found++;
-			}
+			/* A text address, and fewer than @want taken so far. */
+			__u64 take = text_bit(w[i]) & ((__u64)(found - want) >> 63);
+			__u64 mask = -take;
+
+			h = (fnv1a(h, w[i]) & mask) | (h & ~mask);
+			found += take;
 		}
-		if (found >= want)
-			return h;
 	}
-	return 0;
+	return found >= want ? h : 0;
 }
 
 /* A hash of the whole current kernel stack, in @st; 0 if not taken. */
@@ -745,11 +760,14 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	struct task_locks *l;
 	struct task_lock *t;
 	struct lock_stats *s;
+	__u64 stack;
 
 	if (fork_on && nr_forking > 0 && success)
 		fork_lock_acquired(mm, write, now);
 	if (!stats_on)
 		return;
+	/* First: the verifier then walks it with one state, not one per path. */
+	stack = stack_of(ctx, MMAP_SITE_RETS);
 	/* Created if new: a trylock has no start_locking. */
 	t = slot_of(&l, mm, true);
 	if (!t || !l) {
@@ -762,7 +780,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		t->start_ns = 0;
 		t->holder_tgid = 0;
 	}
-	t->stack = stack_of(ctx, MMAP_SITE_RETS);
+	t->stack = stack;
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
 	t->write = write;
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */

@@ -91,9 +91,8 @@ static const struct tp_object_ops skel_ops = {
  * (vm_area_struct.vm_refcnt) whose writers sleep with no lock tracepoint;
  * 6.4-6.14 had an rwsem (vm_lock), whose waits are lock contention.
  */
-static const char *vma_wait_method(void)
+static const char *vma_wait_method(const struct btf *btf)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	const char *how = "n/a (no BTF)";
 	const struct btf_type *t;
 	int id, i;
@@ -111,14 +110,12 @@ static const char *vma_wait_method(void)
 		else if (!strcmp(name, "vm_lock"))
 			how = "rwsem contention in vma_start_write";
 	}
-	btf__free(btf);
 	return how;
 }
 
 /* Before 6.14, mmap_lock events carried memcg_path before write. */
-static bool has_memcg_path_arg(void)
+static bool has_memcg_path_arg(const struct btf *btf)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_type *t;
 	bool old = false;
 	int id;
@@ -133,7 +130,6 @@ static bool has_memcg_path_arg(void)
 	/* (void *data, mm, memcg_path, write) vs (void *data, mm, write) */
 	if (t && btf_is_func_proto(t))
 		old = btf_vlen(t) == 4;
-	btf__free(btf);
 	return old;
 }
 
@@ -167,13 +163,17 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen)
 {
 	struct lock_source *ls = calloc(1, sizeof(*ls));
-	struct open_arg arg = { opts, has_memcg_path_arg(), &ls->ksyms };
+	struct open_arg arg;
+	struct btf *btf;
 	int ret;
 
 	if (!ls) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	/* Parsed once here for what mmtop reads of it (libbpf parses its own). */
+	btf = btf__load_vmlinux_btf();
+	arg = (struct open_arg){ opts, has_memcg_path_arg(btf), &ls->ksyms };
 	ls->opts = *opts;
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
@@ -215,10 +215,12 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->thp_method = "n/a (needs the fork probes)";
 	if (opts->fork)
 		thp_walk_init(ls);
-	ls->vma_waits = opts->mmap_lock ? vma_wait_method() :
+	ls->vma_waits = opts->mmap_lock ? vma_wait_method(btf) :
 			"n/a (needs the mmap_lock probes)";
+	btf__free(btf);
 	return ls;
 fail:
+	btf__free(btf);
 	lock_source_close(ls);
 	return NULL;
 }

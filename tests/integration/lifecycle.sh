@@ -9,9 +9,15 @@ fi
 
 before=$(mmtop_progs)
 for sig in INT TERM HUP; do
+	rm -f "$TMP/out"	# the wait below must not see the last round's
 	"$MMTOP" -b -d 0.2 --format json >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	sleep 1
+	# Stopped once its first interval is out.
+	i=0
+	while [ ! -s "$TMP/out" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	check "SIG$sig: BPF programs loaded while running" test "$(mmtop_progs)" -gt "$before"
 	kill -s "$sig" $pid
 	wait $pid

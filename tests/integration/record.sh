@@ -32,7 +32,12 @@ check "replay -b --format json: one object per interval" test "$(wc -l <"$TMP/re
 # 2. A recorder killed with SIGKILL: every complete frame is read.
 "$MMTOP" record -o "$TMP/killed.rec" -d 0.2 &
 rec=$!
-sleep 1.5
+# Killed once three intervals are in the file, while it writes more.
+i=0
+while [ "$(frames "$TMP/killed.rec")" -lt 3 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -KILL $rec
 wait $rec 2>/dev/null
 n=$(frames "$TMP/killed.rec")
