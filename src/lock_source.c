@@ -253,12 +253,18 @@ _Static_assert(offsetof(struct lock_key, tgid) == offsetof(struct key_head, tgid
 	       offsetof(struct blame_key, tgid) == offsetof(struct key_head, tgid),
 	       "keys start with stack and tgid");
 
+/*
+ * A key of a process that is gone: its values are final once read, so it
+ * goes now; a storm of short-lived processes must not fill the map. Keys
+ * that did not grow are looked at after IDLE_READS reads only, to spare a
+ * kill() per idle key and read.
+ */
 static void doom_if_gone(struct lock_source *ls, struct prev_head *prev,
-			 const void *key, size_t key_size)
+			 const void *key, size_t key_size, bool grew)
 {
 	__u32 tgid = ((const struct key_head *)key)->tgid;
 
-	if (!tgid || ++prev->idle < IDLE_READS)
+	if (!tgid || (!grew && ++prev->idle < IDLE_READS))
 		return;
 	if (!kill(tgid, 0) || errno != ESRCH)
 		return;
@@ -299,6 +305,7 @@ void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops
 
 	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
 		struct prev_head *prev;
+		bool grew;
 
 		first = false;
 		memcpy(key, next, key_size);
@@ -307,10 +314,10 @@ void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops
 			drops[DROP_READ]++;
 			continue;
 		}
-		if (visit(ls, s, key, prev))
+		grew = visit(ls, s, key, prev);
+		if (grew)
 			prev->idle = 0;
-		else
-			doom_if_gone(ls, prev, key, key_size);
+		doom_if_gone(ls, prev, key, key_size, grew);
 	}
 	forget_doomed(ls, map, t, key_size);
 }

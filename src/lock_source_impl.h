@@ -50,6 +50,22 @@ struct cont_prev {
 	struct cont_stats sum;
 };
 
+/*
+ * Page-table walks for fork records (thp_walk.c): a parent forking again
+ * within a second reuses its last walk, and at most WALKS_PER_SEC walks
+ * run a second, so that a fork storm cannot stall the collector.
+ */
+#define WALK_CACHE 64
+struct thp_walks {
+	struct {
+		uint64_t mm, when_ns;
+		uint32_t mm_id;
+		int64_t kb;
+	} cache[WALK_CACHE];
+	uint64_t window_ns;		/* start of the current second */
+	unsigned int in_window;		/* walks in it */
+};
+
 /* Keys of dead processes to delete once a read is over. */
 struct doomed {
 	void *keys;
@@ -84,6 +100,7 @@ struct lock_source {
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 	const char *thp_method;		/* how a fork parent's THP is found */
+	struct thp_walks walks;
 };
 
 const struct site *site_of(struct lock_source *ls, uint64_t stack);

@@ -89,15 +89,41 @@ void thp_walk_init(struct lock_source *ls)
 	ls->thp_method = find_direct_map(ls);
 }
 
-int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
+static int64_t walk(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
 {
 	int fd = bpf_program__fd(ls->skel->progs.fork_thp_walk);
 	uint64_t args[2] = { mm, mm_id };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
 	const struct thp_walk_result *r = &ls->skel->bss->thp_walk;
 
-	if (!ls->skel->bss->direct_map || bpf_prog_test_run_opts(fd, &opts) ||
-	    r->huge_pmds < 0 || r->truncated)
+	if (bpf_prog_test_run_opts(fd, &opts) || r->huge_pmds < 0 || r->truncated)
 		return -1;
 	return r->huge_pmds * HUGE_PMD_KB;
+}
+
+#define WALK_REUSE_NS NSEC_PER_SEC
+#define WALKS_PER_SEC 100
+
+int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
+{
+	struct thp_walks *w = &ls->walks;
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	__typeof__(w->cache[0]) *c = &w->cache[(mm_id ^ (mm >> 6)) % WALK_CACHE];
+
+	if (!ls->skel->bss->direct_map)
+		return -1;
+	if (c->mm == mm && c->mm_id == mm_id && now - c->when_ns < WALK_REUSE_NS)
+		return c->kb;
+	if (now - w->window_ns >= NSEC_PER_SEC) {
+		w->window_ns = now;
+		w->in_window = 0;
+	}
+	/* Over budget: the backing shows as unknown. */
+	if (w->in_window++ >= WALKS_PER_SEC)
+		return -1;
+	c->mm = mm;
+	c->mm_id = mm_id;
+	c->when_ns = now;
+	c->kb = walk(ls, mm, mm_id);
+	return c->kb;
 }
