@@ -1,35 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmap_lock rows: the growth of each (process, stack, mode, mm) key. */
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "lock_source_impl.h"
 
+static uint64_t row_hash(const struct lock_row *r)
+{
+	const char *p = callsite_label(r->site, r->symbol);
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	h = (h ^ (uint32_t)r->pid) * 0x100000001b3ULL;
+	h = (h ^ (r->write | r->foreign << 1 | (uint64_t)r->site << 2)) * 0x100000001b3ULL;
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool same_row(const struct lock_row *r, const struct lock_row *k)
+{
+	return r->pid == k->pid && r->write == k->write && r->foreign == k->foreign &&
+	       r->site == k->site &&
+	       (k->site != CALLSITE_OTHER || !strcmp(r->symbol, k->symbol));
+}
+
+static void index_put(struct row_index *x, const struct snapshot *s, int row)
+{
+	unsigned int i = row_hash(&s->locks.v[row]) & (x->cap - 1);
+
+	while (x->slot[i])
+		i = (i + 1) & (x->cap - 1);
+	x->slot[i] = row + 1;
+}
+
+/* Index every row of @s, in a table at least twice their number. */
+static int index_build(struct row_index *x, const struct snapshot *s)
+{
+	unsigned int cap = x->cap ? x->cap : 1024;
+	int i;
+
+	while (cap < 2u * (s->locks.nr + 1))
+		cap *= 2;
+	if (cap != x->cap) {
+		int *slot = calloc(cap, sizeof(*slot));
+
+		if (!slot)
+			return -1;
+		free(x->slot);
+		x->slot = slot;
+		x->cap = cap;
+	} else {
+		memset(x->slot, 0, cap * sizeof(*x->slot));
+	}
+	for (i = 0; i < s->locks.nr; i++)
+		index_put(x, s, i);
+	return 0;
+}
+
+static struct lock_row *find_row(const struct row_index *x, struct snapshot *s,
+				 const struct lock_row *k)
+{
+	unsigned int i = row_hash(k) & (x->cap - 1);
+
+	for (; x->slot[i]; i = (i + 1) & (x->cap - 1))
+		if (same_row(&s->locks.v[x->slot[i] - 1], k))
+			return &s->locks.v[x->slot[i] - 1];
+	return NULL;
+}
+
 /* The row for (pid, mode, mm, call site) in @s, created if new. */
 static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
 			       const struct lock_key *key, const struct site *site)
 {
-	struct lock_row *r;
-	int i;
+	struct row_index *x = &ls->lock_index;
+	struct lock_row k = {
+		.pid = key->tgid, .write = key->write, .foreign = key->foreign,
+		.site = site->site,
+	}, *r;
 
-	for (i = 0; i < s->locks.nr; i++) {
-		r = &s->locks.v[i];
-		if (r->pid == (int)key->tgid && r->write == !!key->write &&
-		    r->foreign == !!key->foreign && r->site == site->site &&
-		    (site->site != CALLSITE_OTHER || !strcmp(r->symbol, site->symbol)))
-			return r;
-	}
+	memcpy(k.symbol, site->symbol, sizeof(k.symbol));
+	r = find_row(x, s, &k);
+	if (r)
+		return r;
 	r = snapshot_push(&s->locks);
 	if (!r)
 		return NULL;
-	r->pid = key->tgid;
-	r->write = key->write;
-	r->foreign = key->foreign;
-	r->site = site->site;
-	memcpy(r->symbol, site->symbol, sizeof(r->symbol));
+	*r = k;
 	r->site_addr = site->addr;
 	comm_of(ls, r->pid, r->comm);
+	/* Kept at most half full: grown (and every row put again) before. */
+	if (2u * (s->locks.nr + 1) > x->cap) {
+		if (index_build(x, s)) {
+			s->locks.nr--;
+			return NULL;
+		}
+	} else {
+		index_put(x, s, s->locks.nr - 1);
+	}
 	return r;
 }
 
@@ -124,6 +193,8 @@ static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
+	if (index_build(&ls->lock_index, s))
+		return;
 	walk_cumulative(ls, s, drops, ls->skel->maps.lock_stats, &ls->lock_prev,
 			sizeof(struct lock_key), visit);
 }

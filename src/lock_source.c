@@ -613,6 +613,7 @@ void lock_source_close(struct lock_source *ls)
 	delta_table_free(&ls->lock_prev);
 	delta_table_free(&ls->cont_prev);
 	delta_table_free(&ls->blame_prev);
+	free(ls->lock_index.slot);
 	free(ls->percpu);
 	free(ls->sites);
 	free(ls->doomed.keys);

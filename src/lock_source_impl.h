@@ -66,6 +66,15 @@ struct thp_walks {
 	unsigned int in_window;		/* walks in it */
 };
 
+/*
+ * The lock rows of the snapshot being built, by key (slot: row + 1, 0
+ * free): with thousands of processes, finding a row must not be a scan.
+ */
+struct row_index {
+	int *slot;
+	unsigned int cap;		/* a power of two, or 0 */
+};
+
 /* Keys of dead processes to delete once a read is over. */
 struct doomed {
 	void *keys;
@@ -80,6 +89,7 @@ struct lock_source {
 	struct site *sites;		/* open addressing, 2 * SITES_MAX slots */
 	struct delta_table lock_prev;	/* lock_key -> lock_stats + per-CPU acquired */
 	struct delta_table cont_prev;	/* cont_key -> cont_stats */
+	struct row_index lock_index;	/* of the snapshot's lock rows */
 	struct delta_table blame_prev;	/* blame_key -> cont_stats */
 	void *percpu;			/* map lookup buffer */
 	int nr_possible, nr_cpus;
