@@ -11,6 +11,9 @@ fi
 export TMUX_TMPDIR="$TMP"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 ulimit -c 0
+# One tmux server for every round: killing a round's session must not end
+# the server while the next round starts one ("server exited unexpectedly").
+tmux new-session -d -s keep "sleep 600"
 
 # The viewer, then its exit status and the terminal's echo and icanon flags.
 cat >"$TMP/run.sh" <<EOF2

@@ -15,6 +15,9 @@ fi
 S=mmtop-test-$$
 export TMUX_TMPDIR="$TMP"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# One tmux server for every session: killing one must not end the server
+# while the next starts ("server exited unexpectedly").
+tmux new-session -d -s keep "sleep 600"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # wait_for TEXT [SECONDS]: until the screen shows TEXT.
