@@ -440,10 +440,11 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t, __u32 tid
 	t->holder_stack = by.stack;
 }
 
-static __always_inline void hold_begins(__u64 mm, const struct task_lock *t)
+/* @h: @mm's entry as the caller looked it up (NULL: none yet). */
+static __always_inline void hold_begins(__u64 mm, struct mm_holders *h,
+					const struct task_lock *t)
 {
 	static const struct mm_holders none;
-	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
 	__u64 id = bpf_get_current_pid_tgid();
 	struct holder me = { .stack = t->stack, .tid = (__u32)id, .tgid = id >> 32 };
 
@@ -496,10 +497,9 @@ static __always_inline void hold_ends(__u64 mm, __u64 now, const struct task_loc
 }
 
 /* No holder in sight when @t's wait began: the last to release since, if any. */
-static __always_inline void note_last_holder(__u64 mm, struct task_lock *t)
+static __always_inline void note_last_holder(const struct mm_holders *h,
+					     struct task_lock *t)
 {
-	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
-
 	if (!h || !h->last.tid || h->last_ns < t->start_ns ||
 	    h->last.tid == (__u32)bpf_get_current_pid_tgid())
 		return;
@@ -759,6 +759,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	__u64 now = bpf_ktime_get_ns();
 	struct task_locks *l;
 	struct task_lock *t;
+	struct mm_holders *h;
 	struct lock_stats *s;
 	__u64 stack;
 
@@ -795,18 +796,19 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 			s->wait_max_ns = t->wait_ns;
 		s->wait_hist[log2_bucket(t->wait_ns)]++;
 	}
-	if (success && t->start_ns && !t->holder_tgid)
-		note_last_holder(mm, t);
-	if (success)
-		blame(t, bpf_get_current_pid_tgid() >> 32);
-	if (success && t->wait_ns >= slow_ns)
-		slow_event(now, t, 0);
 	if (!success) {
 		free_slot(l, t);
 		return;
 	}
+	/* One lookup serves the last holder and the new hold. */
+	h = bpf_map_lookup_elem(&mm_holders, &mm);
+	if (t->start_ns && !t->holder_tgid)
+		note_last_holder(h, t);
+	blame(t, bpf_get_current_pid_tgid() >> 32);
+	if (t->wait_ns >= slow_ns)
+		slow_event(now, t, 0);
 	t->acquired_ns = now;
-	hold_begins(mm, t);
+	hold_begins(mm, h, t);
 }
 
 static __always_inline void on_released(__u64 mm)
