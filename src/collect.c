@@ -139,10 +139,10 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 	ret = open_families(c, opts, msg, msglen);
 	if (ret < 0)
 		return -1;
+	c->last_ns = clock_ns(CLOCK_MONOTONIC);
 	read_sources(c);
 	memcpy(c->prev, c->cum, nr * sizeof(*c->prev));
 	baseline_locks(c);
-	c->last_ns = clock_ns(CLOCK_MONOTONIC);
 	return ret;
 }
 
@@ -184,10 +184,15 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	uint64_t now;
 	int cpu;
 
-	read_sources(c);
+	/*
+	 * The clocks first: every event before wall_ns is in this interval
+	 * or an earlier one (a consumer waiting for an interval that ended
+	 * after its workload gets all of the workload).
+	 */
 	now = clock_ns(CLOCK_MONOTONIC);
-	s->seq = ++c->seq;
 	s->wall_ns = clock_ns(CLOCK_REALTIME);
+	read_sources(c);
+	s->seq = ++c->seq;
 	s->interval_ns = now - c->last_ns;
 	s->probes = collector_probes(c);
 	memcpy(s->na, c->na, sizeof(s->na));

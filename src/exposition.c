@@ -156,7 +156,7 @@ static void state(struct expo *e, const struct metrics *m)
 	sample(e, "mmtop_intervals_total", u64(v, m->intervals), NULL);
 	family(e, "mmtop_last_interval_timestamp_seconds", "gauge",
 	       "When the last collected interval ended (Unix time).");
-	sprintf(v, "%.3f", m->last_wall_ns / 1e9);
+	sprintf(v, "%.6f", m->last_wall_ns / 1e9);
 	sample(e, "mmtop_last_interval_timestamp_seconds", v, NULL);
 	family(e, "mmtop_probe_enabled", "gauge",
 	       "1 if the probe family is on, 0 if disabled or unavailable.");

@@ -37,12 +37,16 @@ trap 'kill $prom $SERVE_PID 2>/dev/null; wait $prom $SERVE_PID 2>/dev/null; rm -
 
 # promql.py wait EXPR MIN: until EXPR's value is at least MIN (60 s at most);
 # prints the evaluation time. promql.py at TIME EXPR: EXPR's value at TIME.
-# promql.py run OUT CMD...: CMD (stdout to OUT), then wait until Prometheus
-# holds mmtop's interval after it; prints the start and that time. One
-# process, spawning by vfork: no fork of this test falls in the window.
+# promql.py run OUT CMD...: CMD (stdout to OUT) between two scrapes, and
+# prints their timestamps. The first was stored before CMD began, so mmtop
+# had answered it: it holds nothing of CMD (a scrape's timestamp is when it
+# began, and mmtop may answer late). The last holds mmtop's first interval
+# that ended after CMD, so all of CMD. One process, spawning by vfork: no
+# fork of this test falls in the window.
 cat >"$TMP/promql.py" <<'EOF'
 import json, subprocess, sys, time, urllib.parse, urllib.request
 base = "http://127.0.0.1:%s/api/v1/query" % sys.argv[1]
+LAST = "mmtop_last_interval_timestamp_seconds"
 def query(expr, at):
     url = base + "?" + urllib.parse.urlencode({"query": expr, "time": "%.3f" % at})
     try:
@@ -52,37 +56,37 @@ def query(expr, at):
         return None
     return float(res[0]["value"][1]) if res else None
 def wait(expr, least):
+    """The first time at which EXPR is at least LEAST (60 s at most)."""
     end = time.time() + 60
     while time.time() < end:
         now = time.time()
         v = query(expr, now)
         if v is not None and v >= least:
             return now
-        time.sleep(0.2)
+        time.sleep(0.1)
     sys.exit(1)
+def scrape(at):
+    return query("timestamp(%s)" % LAST, at)
 if sys.argv[2] == "wait":
     print("%.3f" % wait(sys.argv[3], float(sys.argv[4])))
     sys.exit(0)
 if sys.argv[2] == "run":
-    t0 = time.time()
+    first = scrape(wait("timestamp(%s)" % LAST, time.time()))
     with open(sys.argv[3], "w") as out:
         subprocess.run(sys.argv[4:], stdout=out, check=True)
-    t1 = time.time()
-    print("%.3f %.3f" % (t0, wait("mmtop_last_interval_timestamp_seconds", t1)))
+    print("%.3f %.3f" % (first, scrape(wait(LAST, time.time()))))
     sys.exit(0)
 v = query(sys.argv[4], float(sys.argv[3]))
 print("none" if v is None else repr(v))
 EOF
 promql() { $PY "$TMP/promql.py" "$pport" "$@"; }
-# The window from the last scrape before FROM to the last one at TO, as
-# "RANGE END": increase() over it has a sample at each end, so Prometheus
-# extrapolates by 1 ms at most (0.05% of it). The range is 1 ms longer than
-# the span between the two scrapes: with exactly the span, the first
-# scrape sits on the range's edge and is in or out by a rounding.
-scrape_window() { # scrape_window SERIES FROM TO
-	a=$(promql at "$2" "timestamp($1)")
-	b=$(promql at "$3" "timestamp($1)")
-	awk -v a="$a" -v b="$b" 'BEGIN { printf "%dms %.3f\n", (b - a) * 1000 + 1.5, b }'
+# The window between the scrapes FROM and TO, as "RANGE END": increase()
+# over it has a sample at each end, so Prometheus extrapolates by 1 ms at
+# most (0.05% of it). The range is 1 ms longer than the span between the
+# two scrapes: with exactly the span, the first scrape sits on the range's
+# edge and is in or out by a rounding.
+scrape_window() { # scrape_window FROM TO
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%dms %.3f\n", (b - a) * 1000 + 1.5, b }'
 }
 
 check "Prometheus scrapes mmtop (up == 1)" promql wait 'up{job="mmtop"}' 1 >/dev/null
@@ -94,7 +98,7 @@ set -- $(promql run "$TMP/pft.out" taskset -c 1 "$MMTOP" bench pft -s 256M --cpu
 check "Prometheus holds the interval after the workload" test -n "$2"
 pages=$(awk '$1 == 1 { print $3 }' "$TMP/pft.out")
 sel='mmtop_page_faults_total{cpu="1",type="minor"}'
-set -- $(scrape_window "$sel" "$1" "$2")
+set -- $(scrape_window "$1" "$2")
 inc=$(promql at "$2" "increase(${sel}[$1])")
 check "PromQL: increase() of minor faults on CPU 1 over the workload ($inc, $1) within 5% of its $pages pages" \
 	within 5 "${inc%.*}" "$pages"
@@ -105,7 +109,7 @@ check "PromQL: increase() of minor faults on CPU 1 over the workload ($inc, $1) 
 # it can stray from the forks themselves by up to that bucket's width:
 # the bounds are widened by one bucket (a ratio of 2^(1/4)), no more.
 set -- $(promql run "$TMP/fork.out" taskset -c 1 "$MMTOP" bench fork -s 32M -n 40)
-window=$(scrape_window mmtop_forks_total "$1" "$2")
+window=$(scrape_window "$1" "$2")
 set -- $(awk '$1 ~ /^[0-9]+$/ { print $4, $5 }' "$TMP/fork.out")
 min=$1 max=$2
 set -- $window
