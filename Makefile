@@ -18,25 +18,39 @@ COMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
-CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"' \
-	    -I$(OUT) -Isrc -Ibpf -Iui
+CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"'
 LDLIBS   := -lbpf -lelf -lz -lnuma -lncursesw -ltinfo -lmicrohttpd -lpthread -lm
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
+# Each folder sees the headers of its own layer and of the layers below it
+# (README: Layout). A fence folder holds headers that stop the build with
+# an error: the model, the sinks and the viewer cannot include libbpf, the
+# collector and the files cannot include curses. src/modes/ and main.c wire
+# the layers together and see them all.
+FENCE_BPF   := -Isrc/fence/no-libbpf
+FENCE_CURS  := -Isrc/fence/no-curses
+INC_common  := -Isrc/common
+INC_model   := $(INC_common) -Isrc/model
+INC_collect := $(INC_model) -Isrc/collect -Isrc/collect/faults -Isrc/collect/locks \
+	       -Isrc/collect/pcp -I$(OUT) -Ibpf
+INC_output  := $(INC_model) -Isrc/output
+INC_record  := $(INC_model) -Isrc/record
+INC_ui      := $(INC_model) -Iui
+INC_bench   := $(INC_record) -Isrc/bench
+INC_all     := $(INC_collect) -Isrc/output -Isrc/record -Isrc/bench -Isrc/modes -Iui
+
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
-SRCS     := $(wildcard src/*.c)
-UI_SRCS  := $(wildcard ui/*.c)
-OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS)) \
-	    $(patsubst ui/%.c,$(OUT)/ui_%.o,$(UI_SRCS))
-LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
+SRCS     := $(wildcard src/*.c src/*/*.c src/*/*/*.c ui/*.c)
+OBJS     := $(patsubst %.c,$(OUT)/%.o,$(SRCS))
+LIB_OBJS := $(filter-out $(OUT)/src/main.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test bench fuzz install uninstall clean
+.PHONY: all objects deps run test bench fuzz install uninstall clean
 .DELETE_ON_ERROR:
 # Generated skeletons and BPF objects are kept: they are slow to rebuild.
 .SECONDARY:
@@ -61,22 +75,35 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c bpf/mmtop.h $(OUT)/vmlinux.h
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-# -MMD -MP: each object depends on the headers it includes (build/*.d),
-# generated skeletons too; they must exist before the first compile.
-$(OUT)/%.o: src/%.c | $(OUT) $(SKELS)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+$(OUT)/src/common/%.o:  INC := $(INC_common) $(FENCE_BPF) $(FENCE_CURS)
+$(OUT)/src/model/%.o:   INC := $(INC_model) $(FENCE_BPF) $(FENCE_CURS)
+$(OUT)/src/collect/%.o: INC := $(INC_collect) $(FENCE_CURS)
+$(OUT)/src/output/%.o:  INC := $(INC_output) $(FENCE_BPF) $(FENCE_CURS)
+$(OUT)/src/record/%.o:  INC := $(INC_record) $(FENCE_BPF) $(FENCE_CURS)
+$(OUT)/src/bench/%.o:   INC := $(INC_bench) $(FENCE_BPF) $(FENCE_CURS)
+$(OUT)/src/modes/%.o:   INC := $(INC_all)
+$(OUT)/src/main.o:      INC := $(INC_all)
+$(OUT)/ui/%.o:          INC := $(INC_ui) $(FENCE_BPF)
 
-$(OUT)/ui_%.o: ui/%.c | $(OUT)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+# -MMD -MP: each object depends on the headers it includes (build/**/*.d),
+# skeletons too. The collector's skeletons must exist before its first
+# compile; nothing else includes them.
+$(OUT)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
+
+$(filter $(OUT)/src/collect/%,$(OBJS)): | $(SKELS)
 
 -include $(OBJS:.o=.d)
+
+objects: $(OBJS)
 
 mmtop: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INC_all) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory mmtop
@@ -93,11 +120,11 @@ bench: deps
 # The recording reader under libFuzzer with ASan and UBSan, for FUZZ_SECONDS,
 # from the seed corpus of real recordings (new inputs go to build/corpus).
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_recording.c src/replay.c src/recfile.c src/crc32.c \
-	     src/snapshot.c src/util.c
+FUZZ_SRCS := tests/fuzz/fuzz_recording.c src/record/reader.c src/record/recfile.c \
+	     src/record/crc32.c src/model/snapshot.c src/common/util.c
 fuzz: | $(OUT)
 	@sh scripts/deps.sh libclang-rt-14-dev
-	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc -Ibpf \
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(INC_record) \
 		$(FUZZ_SRCS) -lz -lm -o $(OUT)/fuzz_recording
 	@mkdir -p $(OUT)/corpus
 	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus tests/fuzz/corpus

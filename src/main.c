@@ -13,7 +13,7 @@
 #include "compare.h"
 #include "metrics.h"
 #include "live.h"
-#include "replay_source.h"
+#include "replay.h"
 #include "report.h"
 #include "bench.h"
 #include "caps.h"

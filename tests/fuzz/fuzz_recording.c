@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "replay.h"
+#include "reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader.h"
 #include "replay.h"
-#include "replay_source.h"
 #include "ui.h"
 #include "util.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* `mmtop replay`: a recording as a snapshot source, for the same sinks. */
-#ifndef MMTOP_REPLAY_SOURCE_H
-#define MMTOP_REPLAY_SOURCE_H
+#ifndef MMTOP_REPLAY_H
+#define MMTOP_REPLAY_H
 
 #include <stdbool.h>
 

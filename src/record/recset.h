@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "replay.h"
+#include "reader.h"
 
 /* --begin/--end; 0: open. A time of day alone is on the first interval's day. */
 struct rec_range {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where sinks get snapshots from: the collector live (src/live.c), later a
- * recording. Sinks (batch output, the viewer) only see this.
+ * Where sinks get snapshots from: the collector live (src/modes/live.c) or
+ * a recording (src/modes/replay.c). Sinks (batch output, the viewer) only
+ * see this.
  */
 #ifndef MMTOP_SOURCE_H
 #define MMTOP_SOURCE_H

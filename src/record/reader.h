@@ -5,8 +5,8 @@
  * (offset, reason) and skipped by finding the next valid frame; unknown
  * frame types are skipped; a newer major version is refused.
  */
-#ifndef MMTOP_REPLAY_H
-#define MMTOP_REPLAY_H
+#ifndef MMTOP_READER_H
+#define MMTOP_READER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 
 #include "crc32.h"
 #include "recfile.h"
-#include "replay.h"
+#include "reader.h"
 
 static uint32_t le32(const unsigned char *p)
 {
