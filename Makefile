@@ -68,9 +68,9 @@ $(OUT)/vmlinux.h: | $(OUT)
 	@test -r $(BTF) || { echo "mmtop: $(BTF) not found: the kernel must be built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
 	$(BPFTOOL) btf dump file $(BTF) format c > $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c bpf/mmtop.h $(OUT)/vmlinux.h
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(OUT)/vmlinux.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) \
-		-Wno-unused-parameter -I$(OUT) -Ibpf -c $< -o $@
+		-Wno-unused-parameter -I$(OUT) -Ibpf -MMD -MP -c $< -o $@
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
@@ -94,7 +94,7 @@ $(OUT)/%.o: %.c
 
 $(filter $(OUT)/src/collect/%,$(OBJS)): | $(SKELS)
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(SKELS:.skel.h=.bpf.d)
 
 objects: $(OBJS)
 

@@ -23,6 +23,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "mmtop.h"
+#include "arch.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -129,7 +130,7 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 1);		/* set by user space: SITES_MAX */
 	__type(key, __u64);
 	__type(value, struct lock_stack);
 } lock_stacks SEC(".maps");
@@ -549,7 +550,7 @@ static __always_inline long current_syscall(void)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 
-	return BPF_CORE_READ(regs, orig_ax);
+	return SYSCALL_NR(regs);
 }
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
@@ -680,12 +681,6 @@ static __always_inline __u64 stack_of(void *ctx, const int rets)
 	return h;
 }
 
-/* The syscalls that fork (x86_64 numbers; see mmtop.h's arch note). */
-#define NR_CLONE	56
-#define NR_FORK		57
-#define NR_VFORK	58
-#define NR_CLONE3	435
-
 static __always_inline bool is_fork(long id)
 {
 	return id == NR_CLONE || id == NR_FORK || id == NR_VFORK || id == NR_CLONE3;
@@ -727,7 +722,7 @@ static __always_inline void fork_lock_start(__u64 mm, bool write, __u64 now)
 	if (!write)
 		return;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	id = BPF_CORE_READ(regs, orig_ax);
+	id = SYSCALL_NR(regs);
 	if (is_fork(id))
 		fork_begins(id, mm, now);
 }
@@ -897,10 +892,6 @@ int mmap_lock_released_raw(struct bpf_raw_tracepoint_args *ctx)
  * what the lock is. Spinning waits cannot migrate: one slot per CPU.
  * Sleeping waits (rwsem, mutex) are kept per task.
  */
-#define LCB_F_SPIN	(1U << 0)
-#define LCB_F_WRITE	(1U << 2)
-#define LCB_F_RT	(1U << 3)
-#define LCB_F_MUTEX	(1U << 5)
 
 /* Spinlocks and rwlocks; a mutex spins (SPIN|MUTEX) before it sleeps. */
 static __always_inline bool spinning(__u32 flags)
@@ -1046,8 +1037,6 @@ static __always_inline void on_cont_end(__u64 lock)
  * space can tell __vma_start_write from, say, I/O under the lock.
  */
 #define TASK_UNINTERRUPTIBLE	0x2
-/* Not an LCB_F_* flag: marks a D-state sleep in struct cont_key. */
-#define CONT_F_SLEEP		(1U << 15)
 
 struct write_sleep {
 	__u64 start_ns;
@@ -1201,8 +1190,6 @@ int contention_end_raw(struct bpf_raw_tracepoint_args *ctx)
  */
 const volatile __u32 nr_nodes = 1;
 
-#define MAX_NODES 64
-#define MAX_ZONES 8
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -1273,7 +1260,7 @@ int lock_addrs_collect(void *ctx)
 		return 0;
 	memcg -= bpf_core_field_offset(struct mem_cgroup, css);
 	pcp_ok = percpu_offset(&cpu_off);
-	for (nid = 0; nid < MAX_NODES && nid < nr_nodes; nid++) {
+	for (nid = 0; nid < MMTOP_MAX_NODES && nid < nr_nodes; nid++) {
 		__u64 pn = read_u64(memcg + bpf_core_field_offset(struct mem_cgroup, nodeinfo) +
 				    nid * sizeof(void *));
 		__u64 pgdat;
@@ -1282,7 +1269,7 @@ int lock_addrs_collect(void *ctx)
 			continue;
 		pgdat = read_u64(pn + bpf_core_field_offset(struct mem_cgroup_per_node, lruvec) +
 				 bpf_core_field_offset(struct lruvec, pgdat));
-		for (zid = 0; pgdat && zid < MAX_ZONES && zid < nr_zones; zid++)
+		for (zid = 0; pgdat && zid < MMTOP_MAX_ZONES && zid < nr_zones; zid++)
 			add_zone(pgdat, zid, pcp_ok, cpu_off);
 	}
 	return 0;

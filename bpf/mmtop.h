@@ -92,8 +92,18 @@ struct cont_key {
 	__u64 stack;
 	__u32 tgid;		/* for the mmap_lock classes; else 0 */
 	__u16 cls;		/* enum bpf_cont_class */
-	__u16 flags;		/* contention_begin flags */
+	__u16 flags;		/* contention_begin's LCB_F_*, or CONT_F_SLEEP */
 };
+
+/* contention_begin's flags (include/trace/events/lock.h; macros, not in BTF). */
+#define LCB_F_SPIN	(1U << 0)
+#define LCB_F_READ	(1U << 1)
+#define LCB_F_WRITE	(1U << 2)
+#define LCB_F_RT	(1U << 3)
+#define LCB_F_PERCPU	(1U << 4)
+#define LCB_F_MUTEX	(1U << 5)
+/* Not a kernel flag: a D-state sleep of a VMA write-lock waiter. */
+#define CONT_F_SLEEP	(1U << 15)
 
 struct cont_stats {
 	__u64 count;
@@ -165,13 +175,18 @@ struct thp_walk_result {
 };
 
 /*
- * PCP traffic per CPU and zone (bpf/pcp.bpf.c). Zones are indexed
- * node * PCP_MAX_ZONES + zone; the last slot takes pages whose zone could
- * not be decoded.
+ * NUMA nodes and zones the BPF tables have room for (zone and pcp lock
+ * addresses, PCP counts); a page of a node beyond is counted as undecoded.
  */
-#define PCP_MAX_NODES 16
-#define PCP_MAX_ZONES 8
-#define PCP_SLOTS (PCP_MAX_NODES * PCP_MAX_ZONES + 1)
+#define MMTOP_MAX_NODES 64
+#define MMTOP_MAX_ZONES 8
+
+/*
+ * PCP traffic per CPU and zone (bpf/pcp.bpf.c). Zones are indexed
+ * node * MMTOP_MAX_ZONES + zone; the last slot takes pages whose zone
+ * could not be decoded.
+ */
+#define PCP_SLOTS (MMTOP_MAX_NODES * MMTOP_MAX_ZONES + 1)
 
 struct pcp_stats {
 	__u64 refills;		/* rmqueue_bulk calls: bursts of refill pages */

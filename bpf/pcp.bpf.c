@@ -54,9 +54,9 @@ static __always_inline __u32 slot_of(__u64 page)
 	bpf_probe_read_kernel(&flags, sizeof(flags), (void *)page);
 	node = (flags >> node_shift) & node_mask;
 	zone = (flags >> zone_shift) & zone_mask;
-	if (node >= PCP_MAX_NODES || zone >= PCP_MAX_ZONES)
+	if (node >= MMTOP_MAX_NODES || zone >= MMTOP_MAX_ZONES)
 		return PCP_SLOTS - 1;
-	return node * PCP_MAX_ZONES + zone;
+	return node * MMTOP_MAX_ZONES + zone;
 }
 
 /* True when this page starts a new burst of kind @kind (0 refill, 1 drain). */

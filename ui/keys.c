@@ -8,26 +8,6 @@
 #include "util.h"
 #include "views.h"
 
-const struct key_help key_help[] = {
-	{ "q F10", "quit" },
-	{ "? h F1", "this help (any key closes it)" },
-	{ "1-7 Tab", "views: 1 Overview, 2 CPUs, 3 mmap_lock, 4 Locks, 5 Forks, 6 Events, 7 Blame; Tab: next, Shift-Tab: previous" },
-	{ "Space", "pause: data keeps being collected, the view freezes" },
-	{ "< >", "sort on the previous/next column" },
-	{ "r", "reverse the sort" },
-	{ "/", "filter rows by text (Enter applies, Esc cancels)" },
-	{ "Esc", "clear the filter; leave a zoom" },
-	{ "Enter", "zoom into the selected mmap_lock row" },
-	{ "B", "back from a zoom" },
-	{ "Up Down PgUp PgDn Home End", "move the selection, scroll" },
-	{ "+ -", "longer/shorter interval" },
-	{ "c", "colours on/off" },
-	{ "t T", "replay: one interval forward/back" },
-	{ "j", "replay: jump to an offset in seconds" },
-	{ "[ ]", "replay: slower/faster (0.25x to 16x)" },
-};
-const int nr_key_help = sizeof(key_help) / sizeof(key_help[0]);
-
 /* The interval steps + and - move along. */
 static const uint64_t steps_ms[] = { 250, 500, 1000, 2000, 3000, 5000, 10000 };
 
@@ -82,6 +62,69 @@ static void move_selection(struct table_state *ts, int by)
 		ts->selected = 0;
 }
 
+static enum key_result quit(struct ui_state *st, int ch)
+{
+	(void)st, (void)ch;
+	return KEY_QUIT;
+}
+
+static enum key_result show_help(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->help = true;
+	return KEY_REDRAW;
+}
+
+static enum key_result pick_view(struct ui_state *st, int ch)
+{
+	if (ch == '\t' || ch == KEY_BTAB)
+		st->view = (st->view + (ch == KEY_BTAB ? VIEW__COUNT - 1 : 1)) % VIEW__COUNT;
+	else
+		st->view = ch - '1';
+	st->zoomed = false;
+	return KEY_REDRAW;
+}
+
+static enum key_result pause(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->paused = !st->paused;
+	return KEY_REDRAW;
+}
+
+static enum key_result edit_filter(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->editing = true;
+	memcpy(st->edit, st->filter, sizeof(st->edit));
+	return KEY_REDRAW;
+}
+
+static enum key_result escape(struct ui_state *st, int ch)
+{
+	(void)ch;
+	if (st->zoomed)
+		st->zoomed = false;
+	else
+		st->filter[0] = '\0';
+	return KEY_REDRAW;
+}
+
+static enum key_result zoom(struct ui_state *st, int ch)
+{
+	(void)ch;
+	if (view_of(st->view)->enter)
+		view_of(st->view)->enter(st);
+	return KEY_REDRAW;
+}
+
+static enum key_result unzoom(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->zoomed = false;
+	return KEY_REDRAW;
+}
+
 static enum key_result table_key(struct ui_state *st, int ch)
 {
 	struct table_state *ts = &st->tables[st->view];
@@ -93,83 +136,136 @@ static enum key_result table_key(struct ui_state *st, int ch)
 	case KEY_NPAGE: move_selection(ts, ts->page); break;
 	case KEY_HOME: ts->selected = 0; break;
 	case KEY_END: ts->selected = ts->nr_rows - 1; break;
-	/* The table clamps the column at its last one. */
-	case '<': ts->sort_col = ts->sort_col > 0 ? ts->sort_col - 1 : 0; break;
-	case '>': ts->sort_col++; break;
-	case 'r': ts->reverse = !ts->reverse; break;
-	default: return KEY_NONE;
 	}
 	return KEY_REDRAW;
 }
 
+static enum key_result sort(struct ui_state *st, int ch)
+{
+	struct table_state *ts = &st->tables[st->view];
+
+	if (ch == 'r')
+		ts->reverse = !ts->reverse;
+	else if (ch == '<')
+		ts->sort_col = ts->sort_col > 0 ? ts->sort_col - 1 : 0;
+	else
+		ts->sort_col++;		/* the table clamps it at its last column */
+	return KEY_REDRAW;
+}
+
+static enum key_result interval(struct ui_state *st, int ch)
+{
+	return change_interval(st, ch == '+' ? 1 : -1);
+}
+
+static enum key_result colours(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->color = !st->color;
+	return KEY_COLOR;
+}
+
+static enum key_result step(struct ui_state *st, int ch)
+{
+	(void)st;
+	return ch == 't' ? KEY_STEP_FWD : KEY_STEP_BACK;
+}
+
+static enum key_result ask_jump(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->editing = st->jumping = true;
+	st->edit[0] = '\0';
+	return KEY_REDRAW;
+}
+
+static enum key_result speed(struct ui_state *st, int ch)
+{
+	if (ch == '[' && st->speed > 0.25)
+		st->speed /= 2;
+	else if (ch == ']' && st->speed < 16)
+		st->speed *= 2;
+	return KEY_INTERVAL;
+}
+
+static enum key_result redraw(struct ui_state *st, int ch)
+{
+	(void)st, (void)ch;
+	return KEY_REDRAW;
+}
+
+#define KEYS(...) { __VA_ARGS__, 0 }
+#define HINT(live, replay) { live, replay }
+
+/*
+ * Every key: dispatch, the help screen and the hint bar are all read from
+ * here. The hint bar shows a key's hint for the mode the viewer is in.
+ */
+const struct key_binding key_bindings[] = {
+	{ KEYS('q', KEY_F(10)), "q F10", "quit", HINT("q quit", "q quit"), KEYS_ALL, quit },
+	{ KEYS('?', 'h', KEY_F(1)), "? h F1", "this help (any key closes it)",
+	  HINT("? help", "? help"), KEYS_ALL, show_help },
+	{ KEYS(' '), "Space", "pause: data keeps being collected, the view freezes; replay: play/pause",
+	  HINT("Space pause", "Space play/pause"), KEYS_ALL, pause },
+	{ KEYS('t', 'T'), "t T", "replay: one interval forward/back", HINT(NULL, "t/T step"),
+	  KEYS_REPLAY, step },
+	{ KEYS('j'), "j", "replay: jump to an offset in seconds", HINT(NULL, "j jump"),
+	  KEYS_REPLAY, ask_jump },
+	{ KEYS('[', ']'), "[ ]", "replay: slower/faster (0.25x to 16x)", HINT(NULL, "[ ] speed"),
+	  KEYS_REPLAY, speed },
+	{ KEYS('1', '2', '3', '4', '5', '6', '7', '\t', KEY_BTAB), "1-7 Tab",
+	  "views: 1 Overview, 2 CPUs, 3 mmap_lock, 4 Locks, 5 Forks, 6 Events, 7 Blame; Tab: next, Shift-Tab: previous",
+	  HINT("1-7 Tab views", "1-7 views"), KEYS_ALL, pick_view },
+	{ KEYS('<', '>'), "< >", "sort on the previous/next column", HINT("< > sort", "< > sort"),
+	  KEYS_ALL, sort },
+	{ KEYS('r'), "r", "reverse the sort", HINT("r reverse", NULL), KEYS_ALL, sort },
+	{ KEYS('/'), "/", "filter rows by text (Enter applies, Esc cancels)",
+	  HINT("/ filter", "/ filter"), KEYS_ALL, edit_filter },
+	{ KEYS(27), "Esc", "clear the filter; leave a zoom", HINT(NULL, NULL), KEYS_ALL, escape },
+	{ KEYS('\n', KEY_ENTER), "Enter", "zoom into the selected mmap_lock row",
+	  HINT("Enter zoom", "Enter zoom"), KEYS_ALL, zoom },
+	{ KEYS('B', 'b'), "B", "back from a zoom", HINT(NULL, NULL), KEYS_ALL, unzoom },
+	{ KEYS(KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END),
+	  "Up Down PgUp PgDn Home End", "move the selection, scroll", HINT(NULL, NULL),
+	  KEYS_ALL, table_key },
+	{ KEYS('+', '-'), "+ -", "longer/shorter interval", HINT("+/- interval", NULL),
+	  KEYS_ALL, interval },
+	{ KEYS('c'), "c", "colours on/off", HINT("c colours", NULL), KEYS_ALL, colours },
+	{ KEYS(KEY_RESIZE), NULL, NULL, HINT(NULL, NULL), KEYS_ALL, redraw },
+};
+const int nr_key_bindings = sizeof(key_bindings) / sizeof(key_bindings[0]);
+
+bool key_in_mode(const struct key_binding *b, bool replay)
+{
+	return b->modes & (replay ? KEYS_REPLAY : KEYS_LIVE);
+}
+
+static const struct key_binding *binding_of(const struct ui_state *st, int ch)
+{
+	int i, k;
+
+	for (i = 0; i < nr_key_bindings; i++) {
+		const struct key_binding *b = &key_bindings[i];
+
+		if (!key_in_mode(b, st->replay))
+			continue;
+		for (k = 0; b->codes[k]; k++)
+			if (b->codes[k] == ch)
+				return b;
+	}
+	return NULL;
+}
+
 enum key_result ui_key(struct ui_state *st, int ch)
 {
+	const struct key_binding *b;
+
 	if (st->editing)
 		return edit_line(st, ch);
 	if (st->help) {
 		st->help = false;
 		return ch == 'q' ? KEY_QUIT : KEY_REDRAW;
 	}
-	switch (ch) {
-	case 'q': case KEY_F(10):
-		return KEY_QUIT;
-	case '?': case 'h': case KEY_F(1):
-		st->help = true;
-		return KEY_REDRAW;
-	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-		st->view = ch - '1';
-		st->zoomed = false;
-		return KEY_REDRAW;
-	case '\t': case KEY_BTAB:
-		st->view = (st->view + (ch == KEY_BTAB ? VIEW__COUNT - 1 : 1)) % VIEW__COUNT;
-		st->zoomed = false;
-		return KEY_REDRAW;
-	case ' ':
-		st->paused = !st->paused;
-		return KEY_REDRAW;
-	case '/':
-		st->editing = true;
-		memcpy(st->edit, st->filter, sizeof(st->edit));
-		return KEY_REDRAW;
-	case 27:
-		if (st->zoomed)
-			st->zoomed = false;
-		else
-			st->filter[0] = '\0';
-		return KEY_REDRAW;
-	case 'B': case 'b':
-		st->zoomed = false;
-		return KEY_REDRAW;
-	case '\n': case KEY_ENTER:
-		if (view_of(st->view)->enter)
-			view_of(st->view)->enter(st);
-		return KEY_REDRAW;
-	case '+':
-		return change_interval(st, 1);
-	case '-':
-		return change_interval(st, -1);
-	case 'c':
-		st->color = !st->color;
-		return KEY_COLOR;
-	case KEY_RESIZE:
-		return KEY_REDRAW;
-	}
-	if (st->replay)
-		switch (ch) {
-		case 't':
-			return KEY_STEP_FWD;
-		case 'T':
-			return KEY_STEP_BACK;
-		case 'j':
-			st->editing = st->jumping = true;
-			st->edit[0] = '\0';
-			return KEY_REDRAW;
-		case '[':
-			st->speed = st->speed > 0.25 ? st->speed / 2 : st->speed;
-			return KEY_INTERVAL;
-		case ']':
-			st->speed = st->speed < 16 ? st->speed * 2 : st->speed;
-			return KEY_INTERVAL;
-		}
-	return table_key(st, ch);
+	b = binding_of(st, ch);
+	return b ? b->act(st, ch) : KEY_NONE;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Keys: one table for what they do and for the help screen. */
+/* Keys: one table for what they do, the help screen and the hint bar. */
 #ifndef MMTOP_UI_KEYS_H
 #define MMTOP_UI_KEYS_H
 
@@ -16,14 +16,28 @@ enum key_result {
 	KEY_JUMP,		/* replay: to st->jump_s */
 };
 
-struct key_help {
-	const char *keys;
-	const char *what;
+/* The modes a key works in. */
+enum key_modes {
+	KEYS_LIVE = 1,
+	KEYS_REPLAY = 2,
+	KEYS_ALL = KEYS_LIVE | KEYS_REPLAY,
 };
 
-extern const struct key_help key_help[];
-extern const int nr_key_help;
+#define KEY_CODES_MAX 10
 
+struct key_binding {
+	int codes[KEY_CODES_MAX];	/* curses key codes, 0-terminated */
+	const char *keys;		/* as the help shows them; NULL: not shown */
+	const char *what;		/* the help's text */
+	const char *hint[2];		/* in the hint bar, live and replay */
+	enum key_modes modes;
+	enum key_result (*act)(struct ui_state *st, int ch);
+};
+
+extern const struct key_binding key_bindings[];
+extern const int nr_key_bindings;
+
+bool key_in_mode(const struct key_binding *b, bool replay);
 enum key_result ui_key(struct ui_state *st, int ch);
 
 #endif

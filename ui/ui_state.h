@@ -35,14 +35,6 @@ struct table_state {
 	int selected_id;	/* the view's id of the selected row, or -1 */
 };
 
-/* The mmap_lock row zoomed into: its key, so it survives refreshes. */
-struct zoom_key {
-	int pid;
-	bool write, foreign;
-	enum callsite site;
-	char symbol[SNAPSHOT_SYMBOL_LEN];
-};
-
 struct ui_state {
 	struct snapshot shown;		/* what the views draw (frozen when paused) */
 	bool have_data;
@@ -56,7 +48,7 @@ struct ui_state {
 	enum ui_view view;
 	struct table_state tables[VIEW__COUNT];
 	bool paused, help, color, zoomed;
-	struct zoom_key zoom;
+	struct lock_row zoom;		/* found again by lock_row_same() */
 	char filter[UI_FILTER_LEN];
 	bool editing;			/* typing at the bottom line */
 	bool jumping;			/* ... a replay offset, not a filter */

@@ -35,7 +35,7 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 		cell_set(&c[4], -1, "n/a");
 	}
 	if (locks) {
-		double ok = all ? 100.0 * (1 - (double)(fallbacks + anon) / all) : -1;
+		double ok = all ? 100.0 * vma_ok(all, fallbacks, anon) : -1;
 
 		cell_set(&c[5], fallbacks, "%lu", (unsigned long)fallbacks);
 		cell_set(&c[6], anon, "%lu", (unsigned long)anon);

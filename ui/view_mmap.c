@@ -47,14 +47,8 @@ static void fill(struct ui_cell *c, const struct lock_row *r)
 	ns_cell(&c[13], r->hold_max_ns);
 }
 
-static bool same_key(const struct lock_row *r, const struct zoom_key *z)
-{
-	return r->pid == z->pid && r->write == z->write && r->foreign == z->foreign &&
-	       r->site == z->site && !strcmp(r->symbol, z->symbol);
-}
-
 /* The holders the zoomed row's waits waited behind; returns lines drawn. */
-static int draw_behind(const struct snapshot *s, const struct zoom_key *z, int y, int h)
+static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y, int h)
 {
 	int i, line = 0;
 	char w[16], m[16];
@@ -62,8 +56,8 @@ static int draw_behind(const struct snapshot *s, const struct zoom_key *z, int y
 	for (i = 0; i < s->blame.nr && line < h; i++) {
 		const struct blame_row *b = &s->blame.v[i];
 
-		if (b->pid != z->pid || b->write != z->write || b->site != z->site ||
-		    strcmp(callsite_label(b->site, b->symbol), callsite_label(z->site, z->symbol)))
+		if (b->pid != z->pid || b->write != z->write ||
+		    !callsite_same(b->site, b->symbol, z->site, z->symbol))
 			continue;
 		if (!line)
 			draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
@@ -85,7 +79,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 	char b[16];
 
 	for (i = 0; i < s->locks.nr && !r; i++)
-		if (same_key(&s->locks.v[i], &st->zoom))
+		if (lock_row_same(&s->locks.v[i], &st->zoom))
 			r = &s->locks.v[i];
 	draw_text(y + line++, 0, COLS, C_TITLE, "pid %d  %s  %s  %s mm   (Esc or B: back)",
 		  st->zoom.pid, callsite_label(st->zoom.site, st->zoom.symbol),
@@ -114,7 +108,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 				  "per-VMA lock: %ld faults, %lu fell back, %lu anon_vma: %.1f%% served under the VMA lock",
 				  (long)v->faults, (unsigned long)v->fallbacks,
 				  (unsigned long)v->anon,
-				  100.0 * (1 - (double)(v->fallbacks + v->anon) / v->faults));
+				  100.0 * vma_ok(v->faults, v->fallbacks, v->anon));
 		else
 			draw_text(y + line++, 0, COLS, C_NORMAL, "per-VMA lock: %lu fell back, %lu anon_vma",
 				  (unsigned long)v->fallbacks, (unsigned long)v->anon);
@@ -126,7 +120,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 
 		if (o->pid != r->pid)
 			continue;
-		draw_text(y + line++, 2, COLS - 2, same_key(o, &st->zoom) ? C_HIGH : C_NORMAL,
+		draw_text(y + line++, 2, COLS - 2, lock_row_same(o, &st->zoom) ? C_HIGH : C_NORMAL,
 			  "%-20.20s %-5s %-5s acq %-8lu wait %-9s hold %s",
 			  callsite_label(o->site, o->symbol), o->write ? "write" : "read",
 			  o->foreign ? "other" : "own", (unsigned long)o->acquired,
@@ -170,8 +164,7 @@ static void mmap_enter(struct ui_state *st)
 	if (id < 0 || id >= st->shown.locks.nr)
 		return;
 	r = &st->shown.locks.v[id];
-	st->zoom = (struct zoom_key){ r->pid, r->write, r->foreign, r->site, "" };
-	memcpy(st->zoom.symbol, r->symbol, sizeof(st->zoom.symbol));
+	st->zoom = *r;
 	st->zoomed = true;
 }
 

@@ -55,7 +55,7 @@ static void draw_header(const struct ui_state *st)
 		  st->host, st->kernel, when, st->interval_ns / 1e9,
 		  st->paused ? "PAUSED" : st->mode, speed, st->status);
 	if (!family_na(st, FAMILY_MMAP_LOCK)[0] && faults)
-		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * (1 - (double)(s->fallbacks + s->anon) / faults));
+		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * vma_ok(faults, s->fallbacks, s->anon));
 	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %.1f, major %.1f)  vma-lock ok %s  drops %lu%s%s",
 		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
 		  fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)),
@@ -86,18 +86,23 @@ static void draw_tabs(const struct ui_state *st)
 
 static void draw_hints(const struct ui_state *st)
 {
-	int y = LINES - 1;
+	char bar[256];
+	size_t n = 0;
+	int i, y = LINES - 1;
 
 	draw_fill(y, C_HEADER);
-	if (st->editing)
+	if (st->editing) {
 		draw_text(y, 0, COLS, C_HEADER, " %s: %s_   (Enter: apply, Esc: cancel)",
 			  st->jumping ? "jump to second" : "filter", st->edit);
-	else if (st->replay)
-		draw_text(y, 0, COLS, C_HEADER,
-			  " q quit  ? help  Space play/pause  t/T step  j jump  [ ] speed  1-7 views  < > sort  / filter  Enter zoom");
-	else
-		draw_text(y, 0, COLS, C_HEADER,
-			  " q quit  ? help  Space pause  1-7 Tab views  < > sort  r reverse  / filter  Enter zoom  +/- interval  c colours");
+		return;
+	}
+	for (i = 0; i < nr_key_bindings && n < sizeof(bar); i++) {
+		const char *hint = key_bindings[i].hint[st->replay];
+
+		if (hint && key_in_mode(&key_bindings[i], st->replay))
+			n += snprintf(bar + n, sizeof(bar) - n, " %s ", hint);
+	}
+	draw_text(y, 0, COLS, C_HEADER, "%s", n ? bar : "");
 }
 
 static void draw_help(void)
@@ -105,8 +110,10 @@ static void draw_help(void)
 	int i, y = 5;
 
 	draw_text(y++, 2, COLS - 4, C_TITLE, "Keys");
-	for (i = 0; i < nr_key_help && y < LINES - 2; i++, y++)
-		draw_text(y, 4, COLS - 6, C_NORMAL, "%-28s %s", key_help[i].keys, key_help[i].what);
+	for (i = 0; i < nr_key_bindings && y < LINES - 2; i++)
+		if (key_bindings[i].keys)
+			draw_text(y++, 4, COLS - 6, C_NORMAL, "%-28s %s", key_bindings[i].keys,
+				  key_bindings[i].what);
 	draw_text(y + 1, 4, COLS - 6, C_DIM, "Columns, probes and file formats: man mmtop");
 }
 

@@ -26,8 +26,7 @@ static int merge_lock(struct snapshot *sum, const struct lock_row *r)
 	for (i = 0; i < sum->locks.nr && !t; i++) {
 		struct lock_row *c = &sum->locks.v[i];
 
-		if (c->pid == r->pid && c->write == r->write && c->foreign == r->foreign &&
-		    c->site == r->site && !strcmp(c->symbol, r->symbol))
+		if (lock_row_same(c, r))
 			t = c;
 	}
 	if (!t) {

@@ -289,18 +289,33 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	return 0;
 }
 
-static bool same_site(enum callsite a, const char *sym_a, enum callsite b,
+bool callsite_same(enum callsite a, const char *sym_a, enum callsite b,
 		      const char *sym_b)
 {
 	return a == b && !strcmp(callsite_label(a, sym_a), callsite_label(b, sym_b));
+}
+
+bool lock_row_same(const struct lock_row *a, const struct lock_row *b)
+{
+	return a->pid == b->pid && a->write == b->write && a->foreign == b->foreign &&
+	       callsite_same(a->site, a->symbol, b->site, b->symbol);
+}
+
+double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon)
+{
+	if (!faults)
+		return -1;
+	if (fallbacks + anon >= faults)
+		return 0;
+	return 1.0 - (double)(fallbacks + anon) / faults;
 }
 
 bool blame_same(const struct blame_row *a, const struct blame_row *b)
 {
 	return a->pid == b->pid && a->write == b->write &&
 	       a->holder_pid == b->holder_pid && a->holder_write == b->holder_write &&
-	       same_site(a->site, a->symbol, b->site, b->symbol) &&
-	       same_site(a->holder_site, a->holder_symbol, b->holder_site, b->holder_symbol);
+	       callsite_same(a->site, a->symbol, b->site, b->symbol) &&
+	       callsite_same(a->holder_site, a->holder_symbol, b->holder_site, b->holder_symbol);
 }
 
 bool blame_foreign(const struct blame_row *b)

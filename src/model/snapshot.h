@@ -296,12 +296,20 @@ const char *drop_name(enum drop_kind kind);
 const char *family_name(enum probe_family f);
 const char *callsite_name(enum callsite c);
 const char *cont_class_name(enum cont_class c);
+/*
+ * Whether two mmap_lock rows are one row: same process, mode, own or
+ * foreign mm and call site (sites classed other by their symbol). Rows of
+ * one interval, merged intervals and the viewer's zoom all use this.
+ */
+bool lock_row_same(const struct lock_row *a, const struct lock_row *b);
 /* Whether two blame rows are of the same pair (waiter and holder). */
 bool blame_same(const struct blame_row *a, const struct blame_row *b);
 /* Whether the holder of a blame row is another process. */
 bool blame_foreign(const struct blame_row *b);
 /* "mprotect", or for call sites classed other the symbol itself. */
 const char *callsite_label(enum callsite site, const char *symbol);
+/* Whether two call sites are one: same class and label. */
+bool callsite_same(enum callsite a, const char *sym_a, enum callsite b, const char *sym_b);
 void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
 /* Sum the interval's forks. */
 void fork_agg(const struct snapshot *s, struct fork_agg *a);
@@ -310,6 +318,11 @@ void fork_agg(const struct snapshot *s, struct fork_agg *a);
  * backing is unknown when it was gone before it could be looked at.
  */
 const char *fork_backing(const struct fork_row *f);	/* "4k", "thp", "?" */
+/*
+ * The share of faults served under the VMA lock: 1 - (fallbacks + anon) /
+ * faults, 0 at worst; -1 without faults.
+ */
+double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon);
 /* Nanoseconds of fork per MiB of parent RSS; 0 without RSS. */
 double fork_cost_per_mib(uint64_t ns, uint64_t kb);
 /* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */

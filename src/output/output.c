@@ -64,15 +64,6 @@ void probe_list(const struct snapshot *s, char *buf, size_t len,
 	}
 }
 
-double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon)
-{
-	if (!faults)
-		return -1;
-	if (fallbacks + anon >= faults)
-		return 0;
-	return 1.0 - (double)(fallbacks + anon) / faults;
-}
-
 static int write_format(struct output *o, const struct snapshot *s)
 {
 	switch (o->format) {

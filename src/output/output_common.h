@@ -22,7 +22,5 @@ void format_utc(uint64_t ns, char *buf, size_t len);
 /* Active probe names joined by @sep, each wrapped in @quote. */
 void probe_list(const struct snapshot *s, char *buf, size_t len,
 		const char *sep, const char *quote);
-/* Share of @faults served without mmap_lock, 0..1; -1 without faults. */
-double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon);
 
 #endif

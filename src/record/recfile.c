@@ -13,8 +13,12 @@
 #include "crc32.h"
 #include "recfile.h"
 
-#define MAX_CPUS 8192
-#define MAX_NODES 1024
+/*
+ * A header claiming more than the kernel allows (NR_CPUS, MAX_NUMNODES at
+ * their largest) is damage, not a machine.
+ */
+#define KERNEL_MAX_CPUS 8192
+#define KERNEL_MAX_NODES 1024
 
 void rec_buf_free(struct rec_buf *b)
 {
@@ -594,7 +598,7 @@ int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, bool extra
 	uint64_t slow = get_u64(&c);
 	uint32_t probes = get_u32(&c), cpus = get_u32(&c), nodes = get_u32(&c), n, i;
 
-	if (c.bad || !cpus || cpus > MAX_CPUS || !nodes || nodes > MAX_NODES ||
+	if (c.bad || !cpus || cpus > KERNEL_MAX_CPUS || !nodes || nodes > KERNEL_MAX_NODES ||
 	    snapshot_init(s, cpus, nodes))
 		return -1;
 	s->seq = seq;

@@ -7,15 +7,6 @@
 
 #include "lock_source_impl.h"
 
-/* lock:contention_begin flags (include/trace/events/lock.h). */
-#define LCB_F_SPIN	(1U << 0)
-#define LCB_F_READ	(1U << 1)
-#define LCB_F_WRITE	(1U << 2)
-#define LCB_F_RT	(1U << 3)
-#define LCB_F_PERCPU	(1U << 4)
-#define LCB_F_MUTEX	(1U << 5)
-#define CONT_F_SLEEP	(1U << 15)	/* see bpf/locks.bpf.c */
-
 /* The kind of lock, as the contention flags tell it. */
 static const char *lock_type(__u32 flags)
 {

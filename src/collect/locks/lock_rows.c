@@ -19,13 +19,6 @@ static uint64_t row_hash(const struct lock_row *r)
 	return h;
 }
 
-static bool same_row(const struct lock_row *r, const struct lock_row *k)
-{
-	return r->pid == k->pid && r->write == k->write && r->foreign == k->foreign &&
-	       r->site == k->site &&
-	       (k->site != CALLSITE_OTHER || !strcmp(r->symbol, k->symbol));
-}
-
 static void index_put(struct row_index *x, const struct snapshot *s, int row)
 {
 	unsigned int i = row_hash(&s->locks.v[row]) & (x->cap - 1);
@@ -65,7 +58,7 @@ static struct lock_row *find_row(const struct row_index *x, struct snapshot *s,
 	unsigned int i = row_hash(k) & (x->cap - 1);
 
 	for (; x->slot[i]; i = (i + 1) & (x->cap - 1))
-		if (same_row(&s->locks.v[x->slot[i] - 1], k))
+		if (lock_row_same(&s->locks.v[x->slot[i] - 1], k))
 			return &s->locks.v[x->slot[i] - 1];
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -54,6 +55,8 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->text_hi = ksyms_addr(a->ksyms, "_etext");
 	if (skel->rodata->text_lo >= skel->rodata->text_hi)
 		skel->rodata->text_hi = 0;
+	/* The site cache has room for every stack the map can hold. */
+	bpf_map__set_max_entries(skel->maps.lock_stacks, SITES_MAX);
 	/*
 	 * A family left off: its programs are not even loaded. The mmap_lock
 	 * programs also serve fork cost (a fork begins at dup_mmap's lock).
@@ -461,13 +464,18 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* The fork syscalls bpf/arch.h knows, by this architecture's numbers. */
 static const char *syscall_name(__u32 nr)
 {
 	switch (nr) {
-	case 56: return "clone";
-	case 57: return "fork";
-	case 58: return "vfork";
-	case 435: return "clone3";
+#ifdef SYS_fork
+	case SYS_fork: return "fork";
+#endif
+#ifdef SYS_vfork
+	case SYS_vfork: return "vfork";
+#endif
+	case SYS_clone: return "clone";
+	case SYS_clone3: return "clone3";
 	}
 	return "?";
 }

@@ -11,7 +11,7 @@
 #include "mmtop.h"		/* before the skeleton: its globals use these types */
 #include "locks.skel.h"
 
-#define SITES_MAX 8192		/* lock_stacks max_entries */
+#define SITES_MAX 8192		/* lock_stacks' size, set at open */
 
 /* What a stored kernel stack means; classified once, then cached. */
 struct site {

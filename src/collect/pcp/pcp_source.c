@@ -93,8 +93,8 @@ static void read_zones(struct pcp_source *ps)
 		if (sscanf(line, "Node %d, zone %15s", &n, name) == 2) {
 			zone = n == node ? zone + 1 : 0;
 			node = n;
-			z = node < PCP_MAX_NODES && zone < PCP_MAX_ZONES ?
-			    &ps->zones[node * PCP_MAX_ZONES + zone] : NULL;
+			z = node < MMTOP_MAX_NODES && zone < MMTOP_MAX_ZONES ?
+			    &ps->zones[node * MMTOP_MAX_ZONES + zone] : NULL;
 			if (z)
 				snprintf(z->name, sizeof(z->name), "%s", name);
 		} else if (z && sscanf(line, " managed %lld", &managed) == 1) {
@@ -213,7 +213,7 @@ static void read_slot(struct pcp_source *ps, struct snapshot *s, __u32 slot)
 	z = snapshot_push(&s->zones);
 	if (!z)
 		return;
-	z->node = slot < PCP_SLOTS - 1 ? (int)(slot / PCP_MAX_ZONES) : -1;
+	z->node = slot < PCP_SLOTS - 1 ? (int)(slot / MMTOP_MAX_ZONES) : -1;
 	snprintf(z->name, sizeof(z->name), "%s",
 		 slot < PCP_SLOTS - 1 && ps->zones[slot].name[0] ? ps->zones[slot].name : "?");
 	z->pcp = zone;
