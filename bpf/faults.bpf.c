@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "mmtop.h"
+#include "tp_pair.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -93,29 +94,20 @@ static __always_inline int fault_account(const struct task_flt *prev,
 	return 0;
 }
 
-/* tp_btf gives typed pointers: plain loads, no probe_read helper calls. */
-SEC("tp_btf/sched_switch")
-int BPF_PROG(fault_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
+/* sched_switch(preempt, prev, next, prev_state) */
+static __always_inline int fault_switch_fn(__u64 *ctx, bool typed)
 {
-	struct task_flt p = { (__u64)prev, prev->min_flt, prev->maj_flt };
-	struct task_flt n = { (__u64)next, next->min_flt, next->maj_flt };
+	struct task_struct *prev = TP_ARG(ctx, 1, struct task_struct);
+	struct task_struct *next = TP_ARG(ctx, 2, struct task_struct);
+	struct task_flt p = { (__u64)prev, TP_FIELD(typed, prev, min_flt),
+			      TP_FIELD(typed, prev, maj_flt) };
+	struct task_flt n = { (__u64)next, TP_FIELD(typed, next, min_flt),
+			      TP_FIELD(typed, next, maj_flt) };
 
 	return fault_account(&p, &n);
 }
 
-/* Fallback where tp_btf cannot attach. */
-SEC("raw_tp/sched_switch")
-int BPF_PROG(fault_switch_raw, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
-{
-	struct task_flt p = { (__u64)prev, BPF_CORE_READ(prev, min_flt),
-			      BPF_CORE_READ(prev, maj_flt) };
-	struct task_flt n = { (__u64)next, BPF_CORE_READ(next, min_flt),
-			      BPF_CORE_READ(next, maj_flt) };
-
-	return fault_account(&p, &n);
-}
+TP_PAIR(sched_switch, fault_switch, fault_switch_fn)
 
 SEC("raw_tp")
 int fault_flush(void *ctx)

@@ -24,6 +24,7 @@
 #include <bpf/bpf_core_read.h>
 #include "mmtop.h"
 #include "arch.h"
+#include "tp_pair.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -840,52 +841,30 @@ static __always_inline void on_released(__u64 mm)
 #define arg_success(args) \
 	((bool)(memcg_path_arg ? ctx_u64(args, 24) : ctx_u64(args, 16)))
 
-SEC("tp_btf/mmap_lock_start_locking")
-int mmap_lock_start(__u64 *ctx)
+/* mmap_lock_start_locking(mm, [memcg_path,] write) */
+static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 {
 	on_start(ctx[0], arg_write(ctx));
 	return 0;
 }
 
-SEC("tp_btf/mmap_lock_acquire_returned")
-int mmap_lock_acquired(__u64 *ctx)
+/* mmap_lock_acquire_returned(mm, [memcg_path,] write, success) */
+static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-
-	on_acquired(ctx, ctx[0], (__u64)task->mm, arg_write(ctx), arg_success(ctx));
+	on_acquired(ctx, ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), arg_success(ctx));
 	return 0;
 }
 
-SEC("tp_btf/mmap_lock_released")
-int mmap_lock_released(__u64 *ctx)
+/* mmap_lock_released(mm, [memcg_path,] write) */
+static __always_inline int mmap_lock_released_fn(__u64 *ctx, bool typed)
 {
 	on_released(ctx[0]);
 	return 0;
 }
 
-SEC("raw_tp/mmap_lock_start_locking")
-int mmap_lock_start_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	on_start(ctx->args[0], arg_write(ctx->args));
-	return 0;
-}
-
-SEC("raw_tp/mmap_lock_acquire_returned")
-int mmap_lock_acquired_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
-	on_acquired(ctx, ctx->args[0], (__u64)BPF_CORE_READ(task, mm),
-		    arg_write(ctx->args), arg_success(ctx->args));
-	return 0;
-}
-
-SEC("raw_tp/mmap_lock_released")
-int mmap_lock_released_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	on_released(ctx->args[0]);
-	return 0;
-}
+TP_PAIR(mmap_lock_start_locking, mmap_lock_start, mmap_lock_start_fn)
+TP_PAIR(mmap_lock_acquire_returned, mmap_lock_acquired, mmap_lock_acquired_fn)
+TP_PAIR(mmap_lock_released, mmap_lock_released, mmap_lock_released_fn)
 
 /*
  * Lock contention (lock:contention_begin/end): how long tasks wait, by
@@ -1108,10 +1087,12 @@ static __always_inline void on_switch(void *ctx, const struct switch_info *i)
 		sleep_ends(i);
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(contention_vma_sleep, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+/* sched_switch(preempt, prev, next, prev_state) */
+static __always_inline int vma_sleep_fn(__u64 *ctx, bool typed)
 {
+	struct task_struct *prev = TP_ARG(ctx, 1, struct task_struct);
+	struct task_struct *next = TP_ARG(ctx, 2, struct task_struct);
+	unsigned int prev_state = ctx[3];
 	struct switch_info i;
 
 	/*
@@ -1121,64 +1102,32 @@ int BPF_PROG(contention_vma_sleep, bool preempt, struct task_struct *prev,
 	 */
 	if (!(prev_state & TASK_UNINTERRUPTIBLE) && nr_write_sleeps <= 0)
 		return 0;
-	i.prev_mm = (__u64)prev->mm;
-	i.prev_tid = prev->pid;
+	i.prev_mm = (__u64)TP_FIELD(typed, prev, mm);
+	i.prev_tid = TP_FIELD(typed, prev, pid);
 	i.prev_state = prev_state;
-	i.next_tid = next->pid;
-	i.next_tgid = next->tgid;
+	i.next_tid = TP_FIELD(typed, next, pid);
+	i.next_tgid = TP_FIELD(typed, next, tgid);
 	on_switch(ctx, &i);
 	return 0;
 }
 
-SEC("raw_tp/sched_switch")
-int BPF_PROG(contention_vma_sleep_raw, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+/* contention_begin(lock, flags) */
+static __always_inline int contention_begin_fn(__u64 *ctx, bool typed)
 {
-	struct switch_info i;
-
-	if (!(prev_state & TASK_UNINTERRUPTIBLE) && nr_write_sleeps <= 0)
-		return 0;
-	i.prev_mm = (__u64)BPF_CORE_READ(prev, mm);
-	i.prev_tid = BPF_CORE_READ(prev, pid);
-	i.prev_state = prev_state;
-	i.next_tid = BPF_CORE_READ(next, pid);
-	i.next_tgid = BPF_CORE_READ(next, tgid);
-	on_switch(ctx, &i);
+	on_cont_begin(ctx, ctx[0], (__u32)ctx[1], TP_CURRENT_MM(typed));
 	return 0;
 }
 
-SEC("tp_btf/contention_begin")
-int contention_begin(__u64 *ctx)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-
-	on_cont_begin(ctx, ctx[0], (__u32)ctx[1], (__u64)task->mm);
-	return 0;
-}
-
-SEC("tp_btf/contention_end")
-int contention_end(__u64 *ctx)
+/* contention_end(lock, ret) */
+static __always_inline int contention_end_fn(__u64 *ctx, bool typed)
 {
 	on_cont_end(ctx[0]);
 	return 0;
 }
 
-SEC("raw_tp/contention_begin")
-int contention_begin_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
-	on_cont_begin(ctx, ctx->args[0], (__u32)ctx->args[1],
-		      (__u64)BPF_CORE_READ(task, mm));
-	return 0;
-}
-
-SEC("raw_tp/contention_end")
-int contention_end_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	on_cont_end(ctx->args[0]);
-	return 0;
-}
+TP_PAIR(sched_switch, contention_vma_sleep, vma_sleep_fn)
+TP_PAIR(contention_begin, contention_begin, contention_begin_fn)
+TP_PAIR(contention_end, contention_end, contention_end_fn)
 
 /*
  * The zone and pcp lock address table, built once at start by running this
@@ -1358,44 +1307,31 @@ static __always_inline void fork_task_exits(void)
 	bpf_map_delete_elem(&fork_starts, &tid);
 }
 
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(fork_task_exit)
+/* sched_process_exit(task[, group_dead]) */
+static __always_inline int fork_task_exit_fn(__u64 *ctx, bool typed)
 {
 	fork_task_exits();
 	return 0;
 }
 
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(fork_sched_fork, struct task_struct *parent, struct task_struct *child)
+/* sched_process_fork(parent, child) */
+static __always_inline int fork_sched_fork_fn(__u64 *ctx, bool typed)
 {
+	struct task_struct *parent = TP_ARG(ctx, 0, struct task_struct);
+	struct task_struct *child = TP_ARG(ctx, 1, struct task_struct);
+	struct mm_struct *mm = TP_FIELD(typed, parent, mm);
 	struct fork_info i = {
-		.parent_mm = (__u64)parent->mm, .child_mm = (__u64)child->mm,
-		.child = child->pid,
+		.parent_mm = (__u64)mm,
+		.child_mm = (__u64)TP_FIELD(typed, child, mm),
+		.child = TP_FIELD(typed, child, pid),
 	};
 
-	fork_done(&i, parent->mm);
+	fork_done(&i, mm);
 	return 0;
 }
 
-SEC("raw_tp/sched_process_exit")
-int BPF_PROG(fork_task_exit_raw)
-{
-	fork_task_exits();
-	return 0;
-}
-
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(fork_sched_fork_raw, struct task_struct *parent, struct task_struct *child)
-{
-	struct fork_info i = {
-		.parent_mm = (__u64)BPF_CORE_READ(parent, mm),
-		.child_mm = (__u64)BPF_CORE_READ(child, mm),
-		.child = BPF_CORE_READ(child, pid),
-	};
-
-	fork_done(&i, BPF_CORE_READ(parent, mm));
-	return 0;
-}
+TP_PAIR(sched_process_exit, fork_task_exit, fork_task_exit_fn)
+TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)
 
 /*
  * The parent's PMD-mapped (huge) memory, for a fork record's 4K/THP

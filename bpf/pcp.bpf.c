@@ -14,6 +14,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "mmtop.h"
+#include "tp_pair.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -102,32 +103,19 @@ static __always_inline void on_drain(__u64 page, __u32 order)
 	s->drain_pages += 1ULL << order;
 }
 
-SEC("tp_btf/mm_page_alloc_zone_locked")
-int BPF_PROG(pcp_alloc, struct page *page, unsigned int order, int migratetype,
-	     int percpu_refill)
+/* mm_page_alloc_zone_locked(page, order, migratetype, percpu_refill) */
+static __always_inline int pcp_alloc_fn(__u64 *ctx, bool typed)
 {
-	on_alloc((__u64)page, order, percpu_refill);
+	on_alloc(ctx[0], (unsigned int)ctx[1], (int)ctx[3]);
 	return 0;
 }
 
-SEC("tp_btf/mm_page_pcpu_drain")
-int BPF_PROG(pcp_drain, struct page *page, unsigned int order, int migratetype)
+/* mm_page_pcpu_drain(page, order, migratetype) */
+static __always_inline int pcp_drain_fn(__u64 *ctx, bool typed)
 {
-	on_drain((__u64)page, order);
+	on_drain(ctx[0], (unsigned int)ctx[1]);
 	return 0;
 }
 
-SEC("raw_tp/mm_page_alloc_zone_locked")
-int BPF_PROG(pcp_alloc_raw, struct page *page, unsigned int order, int migratetype,
-	     int percpu_refill)
-{
-	on_alloc((__u64)page, order, percpu_refill);
-	return 0;
-}
-
-SEC("raw_tp/mm_page_pcpu_drain")
-int BPF_PROG(pcp_drain_raw, struct page *page, unsigned int order, int migratetype)
-{
-	on_drain((__u64)page, order);
-	return 0;
-}
+TP_PAIR(mm_page_alloc_zone_locked, pcp_alloc, pcp_alloc_fn)
+TP_PAIR(mm_page_pcpu_drain, pcp_drain, pcp_drain_fn)

@@ -80,7 +80,11 @@ start_mmtop_csv() { # start_mmtop_csv FILE ARGS...
 	"$MMTOP" -b --format csv "$@" >"$out" 2>"$out.err" &
 	MMTOP_PID=$!
 	i=0
-	while ! grep -q ',total,' "$out" 2>/dev/null && [ $i -lt 100 ]; do
+	while ! grep -q ',total,' "$out" 2>/dev/null; do
+		if [ $i -ge 100 ] || ! kill -0 $MMTOP_PID 2>/dev/null; then
+			fail "mmtop $* printed no interval within 10 s: $(cat "$out.err")"
+			return 1
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 
 #include "collect.h"
 #include "util.h"
@@ -17,22 +18,14 @@ static void read_sources(struct collector *c)
 		c->faults.ops->read(&c->faults, c->online, c->cum, c->drops);
 }
 
-/*
- * Open the optional families. A family that cannot open is off with its
- * reason shown (n/a) and a warning in @msg; the rest keeps running.
- */
 static void set_na(struct collector *c, enum probe_family f, const char *why)
 {
 	snprintf(c->na[f], sizeof(c->na[f]), "%s", why);
 }
 
-/*
- * Open the optional families. A family that cannot open is off with its
- * reason shown (n/a) and a warning in @msg; the rest keeps running.
- */
 /* The opt-in PCP family: off unless --enable-probe pcp. */
 static int open_pcp(struct collector *c, const struct collector_opts *o,
-		    char *msg, size_t msglen)
+		    const struct btf *btf, char *msg, size_t msglen)
 {
 	char err[200];
 
@@ -40,7 +33,7 @@ static int open_pcp(struct collector *c, const struct collector_opts *o,
 		set_na(c, FAMILY_PCP, "opt-in: --enable-probe pcp (its events fire once per page)");
 		return 0;
 	}
-	c->pcp = pcp_source_open(o->attach, c->topo.nr_cpus, err, sizeof(err));
+	c->pcp = pcp_source_open(o->attach, btf, c->topo.nr_cpus, err, sizeof(err));
 	if (c->pcp)
 		return 0;
 	set_na(c, FAMILY_PCP, err);
@@ -48,8 +41,8 @@ static int open_pcp(struct collector *c, const struct collector_opts *o,
 	return 1;
 }
 
-static int open_families(struct collector *c, const struct collector_opts *o,
-			 char *msg, size_t msglen)
+static int open_with_btf(struct collector *c, const struct collector_opts *o,
+			 const struct btf *btf, char *msg, size_t msglen)
 {
 	struct lock_source_opts lo = {
 		.mmap_lock = !(o->disabled & (1u << FAMILY_MMAP_LOCK)),
@@ -59,6 +52,7 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids,
 		.nr_nodes = c->topo.nr_nodes,
+		.btf = btf,
 	};
 	const char *off = "disabled by --disable-probe";
 	char err[200];
@@ -67,7 +61,7 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 	if (o->disabled & (1u << FAMILY_FAULTS)) {
 		set_na(c, FAMILY_FAULTS, off);
 	} else {
-		ret = fault_source_open(&c->faults, o->faults, o->attach,
+		ret = fault_source_open(&c->faults, o->faults, o->attach, btf,
 					c->topo.nr_cpus, msg, msglen);
 		if (ret < 0)
 			return -1;
@@ -78,7 +72,7 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 		set_na(c, FAMILY_CONTENTION, off);
 	if (!lo.fork)
 		set_na(c, FAMILY_FORK, off);
-	if (open_pcp(c, o, msg, msglen) > 0)
+	if (open_pcp(c, o, btf, msg, msglen) > 0)
 		ret = 1;
 	if (!lo.mmap_lock && !lo.contention && !lo.fork)
 		return ret;
@@ -93,6 +87,21 @@ static int open_families(struct collector *c, const struct collector_opts *o,
 		snprintf(msg, msglen, "lock probes unavailable: %s", err);
 		return 1;
 	}
+	return ret;
+}
+
+/*
+ * Open the families. A family that cannot open is off with its reason
+ * shown (n/a) and a warning in @msg; the rest keeps running. The kernel's
+ * BTF is parsed once for all of them (libbpf parses its own copy to load).
+ */
+static int open_families(struct collector *c, const struct collector_opts *o,
+			 char *msg, size_t msglen)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int ret = open_with_btf(c, o, btf, msg, msglen);
+
+	btf__free(btf);
 	return ret;
 }
 

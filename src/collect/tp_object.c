@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
+#include "prog_probe.h"
 #include "tp_object.h"
 
 static bool has_prefix(const char *s, const char *prefix)
@@ -20,35 +21,63 @@ static void detach(struct tp_object *o)
 	o->skel = NULL;
 }
 
-static int try_flavour(struct tp_object *o, void *arg, bool btf, char *err,
-		       size_t errlen)
-{
-	struct bpf_object *obj = NULL;
-	struct bpf_program *prog;
-	int ret;
+#define TP_CHOICES 16
 
-	o->btf = btf;
-	o->skel = o->ops->open(arg, &obj);
-	if (!o->skel) {
-		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
-		return -1;
-	}
+/* Each tracepoint's flavour, probed once per object. */
+struct tp_choices {
+	struct {
+		char name[64];
+		bool btf;
+	} v[TP_CHOICES];
+	int nr;
+};
+
+static bool use_btf(struct tp_choices *c, enum tp_flavour flavour,
+		    const struct btf *btf, const char *tp)
+{
+	int i;
+
+	if (flavour != TP_AUTO)
+		return flavour == TP_BTF;
+	for (i = 0; i < c->nr; i++)
+		if (!strcmp(c->v[i].name, tp))
+			return c->v[i].btf;
+	if (c->nr == TP_CHOICES)
+		return prog_probe_tp_btf(btf, tp);
+	snprintf(c->v[c->nr].name, sizeof(c->v[c->nr].name), "%s", tp);
+	return c->v[c->nr++].btf = prog_probe_tp_btf(btf, tp);
+}
+
+/*
+ * Keep one program of each tp_btf/raw_tp pair: the typed one where a
+ * tp_btf program attaches to its tracepoint, else the raw one. A program
+ * its object left off (a family disabled) stays off.
+ */
+static void choose_flavours(struct tp_object *o, struct bpf_object *obj,
+			    enum tp_flavour flavour, const struct btf *btf)
+{
+	struct tp_choices choices = { .nr = 0 };
+	struct bpf_program *prog;
+
+	o->btf = true;
 	bpf_object__for_each_program(prog, obj) {
 		const char *sec = bpf_program__section_name(prog);
+		bool typed = has_prefix(sec, "tp_btf/"), keep;
 
-		/* Left off by its object (a family disabled): stays off. */
-		if (!bpf_program__autoload(prog))
+		if (!bpf_program__autoload(prog) || (!typed && !has_prefix(sec, "raw_tp/")))
 			continue;
-		if (has_prefix(sec, "tp_btf/"))
-			bpf_program__set_autoload(prog, btf);
-		else if (has_prefix(sec, "raw_tp/"))
-			bpf_program__set_autoload(prog, !btf);
+		keep = use_btf(&choices, flavour, btf, strchr(sec, '/') + 1) == typed;
+		bpf_program__set_autoload(prog, keep);
+		if (keep && !typed)
+			o->btf = false;
 	}
-	ret = o->ops->load(o->skel);
-	if (ret) {
-		snprintf(err, errlen, "loading: %s", strerror(-ret));
-		return -1;
-	}
+}
+
+static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
+		      size_t errlen)
+{
+	struct bpf_program *prog;
+
 	bpf_object__for_each_program(prog, obj) {
 		const char *sec = bpf_program__section_name(prog);
 		struct bpf_link *link;
@@ -84,34 +113,29 @@ int tp_flavour_parse(const char *s, enum tp_flavour *f)
 }
 
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
-		   enum tp_flavour flavour, void *arg, char *err, size_t errlen)
+		   enum tp_flavour flavour, const struct btf *btf, void *arg,
+		   char *err, size_t errlen)
 {
-	char btf_err[256];
-	size_t n;
+	struct bpf_object *obj = NULL;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->ops = ops;
-	if (flavour != TP_RAW) {
-		if (!try_flavour(o, arg, true, btf_err, sizeof(btf_err)))
-			return 0;
-		detach(o);
-		if (flavour == TP_BTF) {
-			snprintf(err, errlen, "%s (tp_btf)", btf_err);
-			return -1;
-		}
-	}
-	if (!try_flavour(o, arg, false, err, errlen))
-		return 0;
-	if (flavour == TP_RAW) {
-		detach(o);
-		n = strlen(err);
-		snprintf(err + n, errlen - n, " (raw_tp)");
+	o->skel = ops->open(arg, &obj);
+	if (!o->skel) {
+		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
 		return -1;
 	}
-	detach(o);
-	n = strlen(err);
-	snprintf(err + n, errlen - n, " (raw_tp); %s (tp_btf)", btf_err);
-	return -1;
+	choose_flavours(o, obj, flavour, btf);
+	ret = ops->load(o->skel);
+	if (ret)
+		snprintf(err, errlen, "loading (%s): %s", o->btf ? "tp_btf" : "raw_tp",
+			 strerror(-ret));
+	if (ret || attach_all(o, obj, err, errlen)) {
+		detach(o);
+		return -1;
+	}
+	return 0;
 }
 
 void tp_object_close(struct tp_object *o)

@@ -2,10 +2,11 @@
 /*
  * Loading a BPF object whose tracepoint programs come in two flavours:
  * SEC("tp_btf/X") (typed, cheapest) and SEC("raw_tp/X") (the fallback where
- * tp_btf cannot attach). All tp_btf programs are tried first; if any fails
- * to load or attach, the object is opened again with the raw_tp ones.
- * Programs in a bare SEC("raw_tp") are not attached: user space runs them
- * with BPF_PROG_TEST_RUN.
+ * tp_btf cannot attach). Each tracepoint is probed on its own (a tp_btf
+ * program is attached to it, as libbpf-tools' probe_tp_btf does) and only
+ * its chosen program is loaded: the object is loaded once. Programs in a
+ * bare SEC("raw_tp") are not attached: user space runs them with
+ * BPF_PROG_TEST_RUN.
  */
 #ifndef MMTOP_TP_OBJECT_H
 #define MMTOP_TP_OBJECT_H
@@ -15,12 +16,13 @@
 
 struct bpf_object;
 struct bpf_link;
+struct btf;
 
 #define TP_OBJECT_MAX_LINKS 16
 
 /* Which flavour to use: --attach. */
 enum tp_flavour {
-	TP_AUTO,	/* tp_btf, falling back to raw_tp */
+	TP_AUTO,	/* per tracepoint: tp_btf where it attaches, else raw_tp */
 	TP_BTF,
 	TP_RAW,
 };
@@ -38,14 +40,15 @@ struct tp_object_ops {
 struct tp_object {
 	const struct tp_object_ops *ops;
 	void *skel;
-	bool btf;			/* the tp_btf flavour is attached */
+	bool btf;			/* every attached program is tp_btf */
 	struct bpf_link *links[TP_OBJECT_MAX_LINKS];
 	int nr_links;
 };
 
-/* 0, or -1 with both flavours' errors in @err. */
+/* 0, or -1 with the reason in @err. @btf: the kernel's, for probing. */
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
-		   enum tp_flavour flavour, void *arg, char *err, size_t errlen);
+		   enum tp_flavour flavour, const struct btf *btf, void *arg,
+		   char *err, size_t errlen);
 void tp_object_close(struct tp_object *o);
 
 #endif

@@ -27,6 +27,7 @@
 #include "collect.h"
 #include "perf_counter.h"
 #include "probe.h"
+#include "prog_probe.h"
 #include "topology.h"
 #include "util.h"
 
@@ -52,12 +53,6 @@ static const struct tracepoint tracepoints[] = {
 	{ "sched", "sched_process_exit" },
 };
 
-/* r0 = 0; exit */
-static const struct bpf_insn return_zero[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 __attribute__((format(printf, 4, 5)))
 static void item(FILE *f, const char *name, bool ok, const char *fmt, ...)
 {
@@ -68,53 +63,6 @@ static void item(FILE *f, const char *name, bool ok, const char *fmt, ...)
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
 	fprintf(f, "%-48s %-3s %s\n", name, ok ? "yes" : "no", detail);
-}
-
-static int load_prog(enum bpf_prog_type type, enum bpf_attach_type attach,
-		     int btf_id)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = attach,
-		    .attach_btf_id = btf_id);
-	int fd = bpf_prog_load(type, NULL, "GPL", return_zero,
-			       ARRAY_SIZE(return_zero), &opts);
-
-	return fd < 0 ? -errno : fd;
-}
-
-/*
- * Attach loaded program @fd to raw tracepoint @name (NULL: the target given
- * at load time through its BTF id), detach and close it; 0 or -errno.
- */
-static int attach_once(int fd, const char *name, const char **stage)
-{
-	int link;
-
-	if (fd < 0)
-		return fd;
-	*stage = "attach";
-	link = bpf_raw_tracepoint_open(name, fd);
-	link = link < 0 ? -errno : link;
-	if (link >= 0)
-		close(link);
-	close(fd);
-	return link < 0 ? link : 0;
-}
-
-/* A BTF-typed program (tp_btf, fentry) against @btf_id. */
-static int try_btf_attach(enum bpf_attach_type attach, int btf_id,
-			  const char **stage)
-{
-	*stage = "load";
-	return attach_once(load_prog(BPF_PROG_TYPE_TRACING, attach, btf_id),
-			   NULL, stage);
-}
-
-static int try_raw_tp(const char *name, const char **stage)
-{
-	*stage = "load";
-	return attach_once(load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0), name,
-			   stage);
 }
 
 /* "struct mm_struct *", "bool", ... for an argument in a BTF prototype. */
@@ -181,17 +129,15 @@ static const char *layout_note(const struct tracepoint *tp, int nargs)
 static bool probe_tracepoint(FILE *f, const struct btf *btf,
 			     const struct tracepoint *tp)
 {
-	char label[96], tname[96], args[256] = "", how[128];
+	char label[96], args[256] = "", how[128];
 	const char *stage;
-	int id = -1, nargs = 0, err = -ENOENT;
+	int id, nargs = 0, err = -ENOENT;
 
 	snprintf(label, sizeof(label), "tracepoint %s:%s", tp->group, tp->name);
-	snprintf(tname, sizeof(tname), "btf_trace_%s", tp->name);
-	if (btf)
-		id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	id = prog_probe_tp_btf_id(btf, tp->name);
 	if (id > 0) {
 		nargs = tp_args(btf, id, args, sizeof(args));
-		err = try_btf_attach(BPF_TRACE_RAW_TP, id, &stage);
+		err = prog_probe_btf_attach(BPF_TRACE_RAW_TP, id, &stage);
 		snprintf(how, sizeof(how), "tp_btf");
 	}
 	if (err) {
@@ -200,7 +146,7 @@ static bool probe_tracepoint(FILE *f, const struct btf *btf,
 
 		snprintf(btf_why, sizeof(btf_why), id > 0 ? "tp_btf %s: %s; " :
 			 "%s%s", id > 0 ? stage : "", id > 0 ? strerror(-err) : "");
-		err = try_raw_tp(tp->name, &stage);
+		err = prog_probe_raw_tp(tp->name, &stage);
 		snprintf(how, sizeof(how), "%sraw_tp", btf_why);
 	}
 	if (err) {
@@ -216,7 +162,7 @@ static bool probe_fentry(FILE *f, const struct btf *btf)
 {
 	const char *fn = "handle_mm_fault", *stage = "find";
 	int id = btf ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -ENOENT;
-	int err = id > 0 ? try_btf_attach(BPF_TRACE_FENTRY, id, &stage) : -ENOENT;
+	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : -ENOENT;
 
 	if (err) {
 		item(f, "program type fentry", false, "%s on %s: %s (optional: mmtop uses tracepoints)",
@@ -238,7 +184,7 @@ static int try_perf_bpf(struct perf_event_attr *attr, enum bpf_prog_type type,
 	if (pfd < 0)
 		return -errno;
 	*stage = "load";
-	fd = load_prog(type, 0, 0);
+	fd = prog_probe_load(type, 0, 0);
 	if (fd < 0) {
 		close(pfd);
 		return fd;
@@ -331,7 +277,7 @@ static bool probe_test_run_on_cpu(FILE *f)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
 		    .cpu = 0);
-	int fd = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0), err;
+	int fd = prog_probe_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0), err;
 
 	err = fd < 0 ? fd : bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
 	if (fd >= 0)

@@ -24,22 +24,24 @@ for backing in 4k thp; do
 	check "$backing: parent anon RSS within 10% of 64 MiB (${anon} kB)" within 10 "$anon" 65536
 	mean=$(col "$TMP/$backing.csv" "$rows" latency_ns | awk '{ s += $1 } END { printf "%.1f", s / NR / 1000 }')
 	own=$(awk '$1 ~ /^[0-9]+$/ { print $2 }' "$TMP/$backing.out")
-	# The caller's own timing also holds what follows the syscall's exit
-	# (its first copy-on-write faults): some microseconds, well within 25%
-	# of a 4K-backed 64 MiB fork; a THP-backed one is several times
-	# shorter, so there it is only bounded.
-	if [ $backing = 4k ]; then
-		check "$backing: mean latency ${mean}us within 25% of the workload's ${own}us" \
-			within 25 "$mean" "$own"
-	else
-		check "$backing: mean latency ${mean}us between half and all of the workload's ${own}us" \
-			awk -v m="$mean" -v o="$own" 'BEGIN { exit !(m >= o / 2 && m <= o * 1.05) }'
-	fi
+	# mmtop's window (dup_mmap's lock request to sched_process_fork) lies
+	# inside each fork() the workload times, on the same clock: never
+	# longer. What lies outside (copy_process before dup_mmap, the return)
+	# is some tens of microseconds: under 25% of a 4K-backed 64 MiB fork;
+	# a THP-backed one is several times shorter, so there under half.
+	least=75
+	[ $backing = thp ] && least=50
+	check "$backing: mean latency ${mean}us from $least% to all of the workload's ${own}us" \
+		awk -v m="$mean" -v o="$own" -v l=$least 'BEGIN { exit !(m >= o * l / 100 && m <= o) }'
 	cost=$(col "$TMP/$backing.csv" "$rows" cost_ns_per_mib | awk '{ s += $1 } END { printf "%.0f", s / NR }')
 	check "$backing: cost per MiB reported (${cost} ns/MiB)" test "${cost:-0}" -gt 0
+	# The write hold lies inside the fork's window: shorter, fork by fork.
+	outside=$(awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		$rows && !(\$c[\"dup_hold_ns\"] > 0 && \$c[\"dup_hold_ns\"] <= \$c[\"latency_ns\"]) { n++ }
+		END { print n + 0 }" "$TMP/$backing.csv")
 	hold=$(col "$TMP/$backing.csv" "$rows" dup_hold_ns | sort -n | sed -n 10p)
-	check "$backing: dup_mmap write hold measured and inside the fork (${hold}ns)" \
-		awk -v h="$hold" -v m="$mean" 'BEGIN { exit !(h > 0 && h / 1000 <= m * 2) }'
+	check "$backing: dup_mmap write hold measured (median ${hold}ns), inside every fork ($outside outside)" \
+		test "$outside" -eq 0 -a "${hold:-0}" -gt 0
 done
 # $rows: the THP-backed workload's forks (the loop's last round).
 back=$(col "$TMP/thp.csv" "$rows" backing | sort -u | tr '\n' ' ')

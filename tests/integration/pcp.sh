@@ -51,15 +51,18 @@ alloc=$(awk '$1 == 0 { print $3 }' "$TMP/two.out")
 freed=$(awk '$1 == 1 { print $4 }' "$TMP/two.out")
 refill=$(sum "$TMP/two.csv" pcp_refill_pages cpu "$first")
 drain=$(sum "$TMP/two.csv" pcp_drain_pages cpu "$last")
-check "allocator's CPU $first refilled at least half of its $alloc pages ($refill)" \
-	test "$refill" -ge $((alloc / 2))
-check "freer's CPU $last drained at least half of its $freed pages ($drain)" \
-	test "$drain" -ge $((freed / 2))
+# Pages already on a list when the run begins are not refilled, and a list
+# keeps up to its high mark when it ends (auto-tuned: up to several
+# thousand pages, 8% of the run seen here).
+check "allocator's CPU $first refilled at least 80% of its $alloc pages ($refill)" \
+	test "$refill" -ge $((alloc * 8 / 10))
+check "freer's CPU $last drained at least 80% of its $freed pages ($drain)" \
+	test "$drain" -ge $((freed * 8 / 10))
 other=$(sum "$TMP/two.csv" pcp_drain_pages cpu "$first")
 check "the allocator's CPU $first drained far fewer ($other)" test "$other" -lt $((drain / 10 + 64))
 
 # Off by default: it fires once per page.
 start_mmtop_csv "$TMP/off.csv" -d 0.3
 stop_mmtop
-check "pcp is opt-in: no pcp cells without --enable-probe pcp" \
-	sh -c "! grep -q ';pcp:' '$TMP/off.csv'"
+check "pcp is opt-in: intervals, and no pcp probe in them without --enable-probe pcp" \
+	sh -c "grep -q ',total,' '$TMP/off.csv' && ! grep -q ';pcp:' '$TMP/off.csv'"

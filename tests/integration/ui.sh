@@ -73,7 +73,7 @@ key 3
 key / m m t o p Enter
 check "/ filters, shown in the header" wait_for "filter: mmtop" 2
 key Escape
-check "Esc clears the filter" sh -c "! tmux capture-pane -p -t '$S' | grep -q 'filter: mmtop'"
+check "Esc clears the filter" sh -c "tmux capture-pane -p -t '$S' >'$TMP/esc' && grep -q LIVE '$TMP/esc' && ! grep -q 'filter: mmtop' '$TMP/esc'"
 tmux resize-window -t "$S" -x 60 -y 20
 check "60x20: the too-small message" wait_for "terminal too small: 60x20" 3
 tmux resize-window -t "$S" -x 120 -y 40
@@ -98,7 +98,7 @@ tmux kill-session -t "$S"
 
 # NO_COLOR: no colour escapes, only attributes.
 tmux new-session -d -s "$S" -x 120 -y 40 "NO_COLOR=1 $MMTOP; sleep 600"
-wait_for "probes:" 10
+check "NO_COLOR: the viewer starts" wait_for "probes:" 10
 check "NO_COLOR: no colour codes on screen" \
 	sh -c "! tmux capture-pane -e -p -t '$S' | grep -q '\[4[0-7]m\|\[3[0-7]m'"
 tmux kill-session -t "$S"

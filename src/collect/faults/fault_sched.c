@@ -81,7 +81,7 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 	}
 	p->nr_slots = libbpf_num_possible_cpus();
 	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
-	if (!p->slots || tp_object_open(&p->tp, &faults_ops, fs->attach, NULL, err, errlen)) {
+	if (!p->slots || tp_object_open(&p->tp, &faults_ops, fs->attach, fs->btf, NULL, err, errlen)) {
 		sched_close(fs);
 		return -1;
 	}

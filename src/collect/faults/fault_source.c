@@ -18,29 +18,29 @@ int fault_source_parse(const char *s, enum fault_source_kind *kind)
 }
 
 static int try_open(struct fault_source *fs, const struct fault_source_ops *ops,
-		    enum tp_flavour attach, int nr_cpus, char *err, size_t errlen)
+		    const struct fault_source *how, char *err, size_t errlen)
 {
-	memset(fs, 0, sizeof(*fs));
+	*fs = *how;
 	fs->ops = ops;
-	fs->attach = attach;
-	fs->nr_cpus = nr_cpus;
 	return ops->open(fs, err, errlen);
 }
 
 int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
-		      enum tp_flavour attach, int nr_cpus, char *err, size_t errlen)
+		      enum tp_flavour attach, const struct btf *btf, int nr_cpus,
+		      char *err, size_t errlen)
 {
+	const struct fault_source how = { .attach = attach, .btf = btf, .nr_cpus = nr_cpus };
 	char sched_err[256];
 
 	if (kind == FAULT_SOURCE_PERF)
-		return try_open(fs, &fault_perf_ops, attach, nr_cpus, err, errlen);
-	if (!try_open(fs, &fault_sched_ops, attach, nr_cpus, sched_err, sizeof(sched_err)))
+		return try_open(fs, &fault_perf_ops, &how, err, errlen);
+	if (!try_open(fs, &fault_sched_ops, &how, sched_err, sizeof(sched_err)))
 		return 0;
 	if (kind == FAULT_SOURCE_SCHED) {
 		snprintf(err, errlen, "%s", sched_err);
 		return -1;
 	}
-	if (!try_open(fs, &fault_perf_ops, attach, nr_cpus, err, errlen)) {
+	if (!try_open(fs, &fault_perf_ops, &how, err, errlen)) {
 		snprintf(err, errlen, "sched fault source unavailable (%s): using perf counters",
 			 sched_err);
 		return 1;

@@ -34,6 +34,7 @@ struct fault_source {
 	enum probe_id probe;	/* which mechanism is active */
 	int nr_cpus;
 	enum tp_flavour attach;	/* for sched */
+	const struct btf *btf;	/* for sched: the kernel's, while opening */
 	void *priv;
 };
 
@@ -65,6 +66,7 @@ int fault_source_parse(const char *s, enum fault_source_kind *kind);
  * when AUTO fell back to perf (err then says why), or -1 (err says why).
  */
 int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
-		      enum tp_flavour attach, int nr_cpus, char *err, size_t errlen);
+		      enum tp_flavour attach, const struct btf *btf, int nr_cpus,
+		      char *err, size_t errlen);
 
 #endif

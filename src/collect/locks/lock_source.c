@@ -166,18 +166,17 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen)
 {
 	struct lock_source *ls = calloc(1, sizeof(*ls));
+	const struct btf *btf = opts->btf;
 	struct open_arg arg;
-	struct btf *btf;
 	int ret;
 
 	if (!ls) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	/* Parsed once here for what mmtop reads of it (libbpf parses its own). */
-	btf = btf__load_vmlinux_btf();
 	arg = (struct open_arg){ opts, has_memcg_path_arg(btf), &ls->ksyms };
 	ls->opts = *opts;
+	ls->opts.btf = NULL;	/* the collector's, freed once it is open */
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
 	ls->percpu = calloc(ls->nr_possible, sizeof(struct lock_stats));
@@ -199,7 +198,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		goto fail;
 	}
 	if (!ls->percpu || !ls->sites ||
-	    tp_object_open(&ls->tp, &skel_ops, opts->attach, &arg, err, errlen))
+	    tp_object_open(&ls->tp, &skel_ops, opts->attach, btf, &arg, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
@@ -220,10 +219,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		thp_walk_init(ls);
 	ls->vma_waits = opts->mmap_lock ? vma_wait_method(btf) :
 			"n/a (needs the mmap_lock probes)";
-	btf__free(btf);
 	return ls;
 fail:
-	btf__free(btf);
 	lock_source_close(ls);
 	return NULL;
 }

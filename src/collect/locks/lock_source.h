@@ -23,6 +23,7 @@ struct lock_source_opts {
 	enum tp_flavour attach;
 	const struct pid_filter *pids;	/* read at every sample; NULL: all */
 	int nr_nodes;		/* NUMA nodes, for the lock address table */
+	const struct btf *btf;	/* the kernel's, while opening (NULL: none) */
 };
 
 struct lock_source;

@@ -51,9 +51,8 @@ static unsigned int shift_for(unsigned int n)
 }
 
 /* NODES_SHIFT and ZONES_SHIFT from BTF; -1 if it cannot tell. */
-static int read_layout(struct layout *l)
+static int read_layout(const struct btf *btf, struct layout *l)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	int id, ret = -1;
 
 	if (!btf)
@@ -74,7 +73,6 @@ static int read_layout(struct layout *l)
 			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "__MAX_NR_ZONES"))
 				l->zones_shift = shift_for(e[i].val);
 	}
-	btf__free(btf);
 	return ret;
 }
 
@@ -139,8 +137,8 @@ static const struct tp_object_ops skel_ops = {
 	.destroy = skel_destroy,
 };
 
-struct pcp_source *pcp_source_open(enum tp_flavour attach, int nr_cpus, char *err,
-				   size_t errlen)
+struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct btf *btf,
+				   int nr_cpus, char *err, size_t errlen)
 {
 	struct pcp_source *ps = calloc(1, sizeof(*ps));
 	struct open_arg arg;
@@ -149,7 +147,7 @@ struct pcp_source *pcp_source_open(enum tp_flavour attach, int nr_cpus, char *er
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (read_layout(&ps->layout)) {
+	if (read_layout(btf, &ps->layout)) {
 		snprintf(err, errlen, "page->flags layout: nodemask_t not in BTF");
 		free(ps);
 		return NULL;
@@ -161,7 +159,7 @@ struct pcp_source *pcp_source_open(enum tp_flavour attach, int nr_cpus, char *er
 	ps->prev = calloc((size_t)PCP_SLOTS * ps->nr_possible, sizeof(*ps->prev));
 	arg.l = &ps->layout;
 	if (!ps->percpu || !ps->prev ||
-	    tp_object_open(&ps->tp, &skel_ops, attach, &arg, err, errlen)) {
+	    tp_object_open(&ps->tp, &skel_ops, attach, btf, &arg, err, errlen)) {
 		pcp_source_close(ps);
 		return NULL;
 	}

@@ -11,8 +11,8 @@
 struct pcp_source;
 
 /* NULL with the reason in @err. */
-struct pcp_source *pcp_source_open(enum tp_flavour attach, int nr_cpus, char *err,
-				   size_t errlen);
+struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct btf *btf,
+				   int nr_cpus, char *err, size_t errlen);
 enum probe_id pcp_source_probe(const struct pcp_source *ps);
 /* Per-CPU counts into s->cpus[].pcp, zone rows, the method line. */
 void pcp_source_read(struct pcp_source *ps, struct snapshot *s, uint64_t *drops);
