@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include "util.h"
 
 uint64_t clock_ns(clockid_t clock)
@@ -256,4 +258,16 @@ const char *text_safe(const char *s, char *buf, size_t len)
 	}
 	buf[out] = '\0';
 	return buf;
+}
+
+void format_utc(uint64_t ns, char *buf, size_t len)
+{
+	time_t sec = ns / NSEC_PER_SEC;
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03uZ",
+		 (unsigned int)(ns % NSEC_PER_SEC / 1000000));
 }

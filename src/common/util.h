@@ -55,4 +55,7 @@ const char *text_safe(const char *s, char *buf, size_t len);
 /* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
 int read_small_file(const char *path, char *buf, size_t len);
 
+/* ISO 8601 UTC with milliseconds. */
+void format_utc(uint64_t ns, char *buf, size_t len);
+
 #endif

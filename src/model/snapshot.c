@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,5 +366,20 @@ void fork_agg(const struct snapshot *s, struct fork_agg *a)
 			a->ns_4k += f->latency_ns;
 			a->kb_4k += kb;
 		}
+	}
+}
+
+void probe_list(const struct snapshot *s, char *buf, size_t len,
+		const char *sep, const char *quote)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < PROBE__COUNT && n < len; i++) {
+		if (!(s->probes & (1u << i)))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s%s%s", n ? sep : "", quote,
+			      probe_name(i), quote);
 	}
 }

@@ -12,79 +12,84 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * The values of these enums are written into recordings (recfile.c): they
+ * never change; a new one takes the next number, before __COUNT.
+ */
+
 /* Signals the collector can have on; a snapshot says which ones were. */
 enum probe_id {
-	PROBE_FAULTS_TP_BTF,	/* fault counts via tp_btf/sched_switch */
-	PROBE_FAULTS_RAW_TP,	/* fault counts via raw_tp/sched_switch */
-	PROBE_FAULTS_PERF,	/* fault counts via perf software counters */
-	PROBE_MMAP_LOCK_TP_BTF,	/* mmap_lock waits/holds via tp_btf */
-	PROBE_MMAP_LOCK_RAW_TP,	/* mmap_lock waits/holds via raw_tp */
-	PROBE_CONTENTION_TP_BTF,	/* lock:contention_* via tp_btf */
-	PROBE_CONTENTION_RAW_TP,	/* lock:contention_* via raw_tp */
-	PROBE_FORK_TP_BTF,	/* fork cost via tp_btf */
-	PROBE_FORK_RAW_TP,	/* fork cost via raw_tp */
-	PROBE_PCP_TP_BTF,	/* PCP refills/drains via tp_btf */
-	PROBE_PCP_RAW_TP,	/* PCP refills/drains via raw_tp */
+	PROBE_FAULTS_TP_BTF = 0,	/* fault counts via tp_btf/sched_switch */
+	PROBE_FAULTS_RAW_TP = 1,	/* fault counts via raw_tp/sched_switch */
+	PROBE_FAULTS_PERF = 2,	/* fault counts via perf software counters */
+	PROBE_MMAP_LOCK_TP_BTF = 3,	/* mmap_lock waits/holds via tp_btf */
+	PROBE_MMAP_LOCK_RAW_TP = 4,	/* mmap_lock waits/holds via raw_tp */
+	PROBE_CONTENTION_TP_BTF = 5,	/* lock:contention_* via tp_btf */
+	PROBE_CONTENTION_RAW_TP = 6,	/* lock:contention_* via raw_tp */
+	PROBE_FORK_TP_BTF = 7,	/* fork cost via tp_btf */
+	PROBE_FORK_RAW_TP = 8,	/* fork cost via raw_tp */
+	PROBE_PCP_TP_BTF = 9,	/* PCP refills/drains via tp_btf */
+	PROBE_PCP_RAW_TP = 10,	/* PCP refills/drains via raw_tp */
 	PROBE__COUNT
 };
 
 /* Probe families: what --disable-probe names, and what can be n/a. */
 enum probe_family {
-	FAMILY_FAULTS,
-	FAMILY_MMAP_LOCK,
-	FAMILY_CONTENTION,
-	FAMILY_FORK,
-	FAMILY_PCP,		/* opt-in: fires per page */
+	FAMILY_FAULTS = 0,
+	FAMILY_MMAP_LOCK = 1,
+	FAMILY_CONTENTION = 2,
+	FAMILY_FORK = 3,
+	FAMILY_PCP = 4,		/* opt-in: fires per page */
 	FAMILY__COUNT
 };
 
 /* Things the collector lost or could not read; cumulative since start. */
 enum drop_kind {
-	DROP_FLUSH,		/* per-CPU flush failed: counts arrive an interval late */
-	DROP_READ,		/* a counter or map read failed: the interval misses it */
-	DROP_PROC_FAULTS,	/* per-process fault map full: a process's faults lost */
-	DROP_MMAP_LOCK_TASK,	/* per-task lock state: no slot free */
-	DROP_MMAP_LOCK_STATS,	/* aggregation map full */
-	DROP_MMAP_LOCK_STACK,	/* kernel stack not taken: call site unknown */
-	DROP_MMAP_LOCK_EVENTS,	/* slow-event ring buffer full */
-	DROP_CONT_TASK,		/* per-task contention state map full */
-	DROP_CONT_STATS,	/* contention aggregation map full */
-	DROP_CONT_NESTED,	/* spin wait nested in another: not timed */
-	DROP_FORK_TASK,		/* fork start map full: a fork not timed */
-	DROP_FORK_EVENTS,	/* fork ring buffer full: a fork record lost */
-	DROP_BLAME_HOLDERS,	/* per-mm holder map full: a wait not attributed */
-	DROP_BLAME_STATS,	/* blame aggregation map full */
+	DROP_FLUSH = 0,		/* per-CPU flush failed: counts arrive an interval late */
+	DROP_READ = 1,		/* a counter or map read failed: the interval misses it */
+	DROP_PROC_FAULTS = 2,	/* per-process fault map full: a process's faults lost */
+	DROP_MMAP_LOCK_TASK = 3,	/* per-task lock state: no slot free */
+	DROP_MMAP_LOCK_STATS = 4,	/* aggregation map full */
+	DROP_MMAP_LOCK_STACK = 5,	/* kernel stack not taken: call site unknown */
+	DROP_MMAP_LOCK_EVENTS = 6,	/* slow-event ring buffer full */
+	DROP_CONT_TASK = 7,		/* per-task contention state map full */
+	DROP_CONT_STATS = 8,	/* contention aggregation map full */
+	DROP_CONT_NESTED = 9,	/* spin wait nested in another: not timed */
+	DROP_FORK_TASK = 10,		/* fork start map full: a fork not timed */
+	DROP_FORK_EVENTS = 11,	/* fork ring buffer full: a fork record lost */
+	DROP_BLAME_HOLDERS = 12,	/* per-mm holder map full: a wait not attributed */
+	DROP_BLAME_STATS = 13,	/* blame aggregation map full */
 	DROP__COUNT
 };
 
 /* Which kernel path took the lock; see callsite.c for the rules. */
 enum callsite {
-	CALLSITE_FAULT,		/* fault fell back to mmap_lock */
-	CALLSITE_FAULT_ANON,	/* VMA-locked fault setting up anon_vma */
-	CALLSITE_MMAP,
-	CALLSITE_MUNMAP,
-	CALLSITE_MREMAP,
-	CALLSITE_MPROTECT,
-	CALLSITE_MADVISE,
-	CALLSITE_BRK,
-	CALLSITE_FORK,
-	CALLSITE_EXIT,
-	CALLSITE_EXEC,
-	CALLSITE_GUP,
-	CALLSITE_PROC,
-	CALLSITE_OTHER,		/* see the row's symbol */
-	CALLSITE_UNKNOWN,	/* no stack */
+	CALLSITE_FAULT = 0,		/* fault fell back to mmap_lock */
+	CALLSITE_FAULT_ANON = 1,	/* VMA-locked fault setting up anon_vma */
+	CALLSITE_MMAP = 2,
+	CALLSITE_MUNMAP = 3,
+	CALLSITE_MREMAP = 4,
+	CALLSITE_MPROTECT = 5,
+	CALLSITE_MADVISE = 6,
+	CALLSITE_BRK = 7,
+	CALLSITE_FORK = 8,
+	CALLSITE_EXIT = 9,
+	CALLSITE_EXEC = 10,
+	CALLSITE_GUP = 11,
+	CALLSITE_PROC = 12,
+	CALLSITE_OTHER = 13,		/* see the row's symbol */
+	CALLSITE_UNKNOWN = 14,	/* no stack */
 	CALLSITE__COUNT
 };
 
 /* What a contended lock was (lock:contention_begin/end). */
 enum cont_class {
-	CONT_CLASS_OWN_MMAP,	/* the waiting task's own mmap_lock */
-	CONT_CLASS_OTHER_MMAP,	/* another process's mmap_lock */
-	CONT_CLASS_ZONE,	/* zone->lock */
-	CONT_CLASS_PCP,		/* per_cpu_pages->lock */
-	CONT_CLASS_VMA_WRITE,	/* VMA write lock (rwsem kernels, 6.4-6.14) */
-	CONT_CLASS_OTHER,	/* see the row's caller */
+	CONT_CLASS_OWN_MMAP = 0,	/* the waiting task's own mmap_lock */
+	CONT_CLASS_OTHER_MMAP = 1,	/* another process's mmap_lock */
+	CONT_CLASS_ZONE = 2,	/* zone->lock */
+	CONT_CLASS_PCP = 3,		/* per_cpu_pages->lock */
+	CONT_CLASS_VMA_WRITE = 4,	/* VMA write lock (rwsem kernels, 6.4-6.14) */
+	CONT_CLASS_OTHER = 5,	/* see the row's caller */
 	CONT_CLASS__COUNT
 };
 
@@ -292,6 +297,9 @@ double snapshot_rate(const struct snapshot *s, uint64_t count);
 uint64_t snapshot_drops(const struct snapshot *s);
 
 const char *probe_name(enum probe_id id);
+/* Active probe names joined by @sep, each wrapped in @quote. */
+void probe_list(const struct snapshot *s, char *buf, size_t len,
+		const char *sep, const char *quote);
 const char *drop_name(enum drop_kind kind);
 const char *family_name(enum probe_family f);
 const char *callsite_name(enum callsite c);

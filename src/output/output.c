@@ -37,33 +37,6 @@ void output_init(struct output *o, enum output_format fmt, FILE *f)
 	o->f = f;
 }
 
-void format_utc(uint64_t ns, char *buf, size_t len)
-{
-	time_t sec = ns / NSEC_PER_SEC;
-	struct tm tm;
-	size_t n;
-
-	gmtime_r(&sec, &tm);
-	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%03uZ",
-		 (unsigned int)(ns % NSEC_PER_SEC / 1000000));
-}
-
-void probe_list(const struct snapshot *s, char *buf, size_t len,
-		const char *sep, const char *quote)
-{
-	size_t n = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < PROBE__COUNT && n < len; i++) {
-		if (!(s->probes & (1u << i)))
-			continue;
-		n += snprintf(buf + n, len - n, "%s%s%s%s", n ? sep : "", quote,
-			      probe_name(i), quote);
-	}
-}
-
 static int write_format(struct output *o, const struct snapshot *s)
 {
 	switch (o->format) {

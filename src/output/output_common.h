@@ -17,10 +17,5 @@ void write_json(FILE *f, const struct snapshot *s);
 /* Adds the interval to the totals and writes them; -ENOMEM. */
 int write_metrics(struct output *o, const struct snapshot *s);
 
-/* ISO 8601 UTC with milliseconds. */
-void format_utc(uint64_t ns, char *buf, size_t len);
-/* Active probe names joined by @sep, each wrapped in @quote. */
-void probe_list(const struct snapshot *s, char *buf, size_t len,
-		const char *sep, const char *quote);
 
 #endif

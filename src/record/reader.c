@@ -242,13 +242,14 @@ static int get_snapshot(struct rec_reader *r, size_t at, struct snapshot *s)
 {
 	const unsigned char *p = r->map + at + 8;
 	size_t len = le32(r->map + at + 4);
-	bool extras = r->major > 2 || (r->major == 2 && r->minor >= 1);
+	/* Fixed-width integers in SNAPSHOT frames, varints in SNAPSHOT_Z. */
+	unsigned int layout = rec_layout_of(r->major, r->minor) & ~REC_VARINT;
 
 	if (le32(r->map + at) == REC_SNAPSHOT)
-		return rec_get_snapshot(p, len, false, extras, s);
+		return rec_get_snapshot(p, len, layout, s);
 	if (rec_inflate(p, len, &r->inflated))
 		return -1;
-	return rec_get_snapshot(r->inflated.data, r->inflated.len, true, extras, s);
+	return rec_get_snapshot(r->inflated.data, r->inflated.len, layout | REC_VARINT, s);
 }
 
 int rec_next(struct rec_reader *r, struct snapshot *s)

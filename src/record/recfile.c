@@ -6,6 +6,7 @@
  * ones. Fields added later go at the end of a payload: readers ignore
  * what they do not know.
  */
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -94,6 +95,29 @@ static void put_u8(struct rec_buf *b, uint8_t v)
 	put(b, &v, 1);
 }
 
+/* Where a sized row's length goes; filled in by row_close(). */
+static size_t row_open(struct rec_buf *b)
+{
+	static const unsigned char unknown[4];
+	size_t at = b->len;
+
+	if (b->sized_rows)
+		put(b, unknown, sizeof(unknown));
+	return at;
+}
+
+static void row_close(struct rec_buf *b, size_t at)
+{
+	size_t n = b->len - at - 4;
+
+	if (!b->sized_rows || b->failed)
+		return;
+	b->data[at] = n;
+	b->data[at + 1] = n >> 8;
+	b->data[at + 2] = n >> 16;
+	b->data[at + 3] = n >> 24;
+}
+
 static void put_str(struct rec_buf *b, const char *s)
 {
 	size_t n = strlen(s);
@@ -138,6 +162,7 @@ static void put_extras(struct rec_buf *b, const struct snapshot *s)
 	put_u32(b, s->blame.nr);
 	for (i = 0; i < s->blame.nr; i++) {
 		const struct blame_row *r = &s->blame.v[i];
+		size_t at = row_open(b);
 
 		put_u32(b, r->pid);
 		put_str(b, r->comm);
@@ -149,15 +174,18 @@ static void put_extras(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->count);
 		put_u64(b, r->wait_ns);
 		put_u64(b, r->wait_max_ns);
+		row_close(b, at);
 	}
 	put_str(b, s->fork_method);
 	/* Each slow event's holder, in the order of the events. */
 	put_u32(b, s->events.nr);
 	for (i = 0; i < s->events.nr; i++) {
 		const struct slow_event *e = &s->events.v[i];
+		size_t at = row_open(b);
 
 		put_holder(b, e->holder_pid, e->holder_comm, e->holder_site,
 			   e->holder_symbol, e->holder_write);
+		row_close(b, at);
 	}
 }
 
@@ -167,13 +195,17 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 
 	put_u32(b, s->zones.nr);
 	for (i = 0; i < s->zones.nr; i++) {
+		size_t at = row_open(b);
+
 		put_u32(b, s->zones.v[i].node);
 		put_str(b, s->zones.v[i].name);
 		put_pcp(b, &s->zones.v[i].pcp);
+		row_close(b, at);
 	}
 	put_u32(b, s->locks.nr);
 	for (i = 0; i < s->locks.nr; i++) {
 		const struct lock_row *r = &s->locks.v[i];
+		size_t at = row_open(b);
 
 		put_u32(b, r->pid);
 		put_str(b, r->comm);
@@ -191,18 +223,23 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->hold_max_ns);
 		put_hist(b, &r->wait);
 		put_hist(b, &r->hold);
+		row_close(b, at);
 	}
 	put_u32(b, s->vmas.nr);
 	for (i = 0; i < s->vmas.nr; i++) {
+		size_t at = row_open(b);
+
 		put_u32(b, s->vmas.v[i].pid);
 		put_str(b, s->vmas.v[i].comm);
 		put_u64(b, s->vmas.v[i].faults);
 		put_u64(b, s->vmas.v[i].fallbacks);
 		put_u64(b, s->vmas.v[i].anon);
+		row_close(b, at);
 	}
 	put_u32(b, s->events.nr);
 	for (i = 0; i < s->events.nr; i++) {
 		const struct slow_event *e = &s->events.v[i];
+		size_t at = row_open(b);
 
 		put_u64(b, e->wall_ns);
 		put_u32(b, e->pid);
@@ -218,10 +255,12 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, e->site_addr);
 		put_u64(b, e->wait_ns);
 		put_u64(b, e->hold_ns);
+		row_close(b, at);
 	}
 	put_u32(b, s->conts.nr);
 	for (i = 0; i < s->conts.nr; i++) {
 		const struct cont_row *r = &s->conts.v[i];
+		size_t at = row_open(b);
 
 		put_u32(b, r->cls);
 		put_u8(b, r->by_address);
@@ -235,10 +274,12 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->wait_ns);
 		put_u64(b, r->wait_max_ns);
 		put_hist(b, &r->wait);
+		row_close(b, at);
 	}
 	put_u32(b, s->forks.nr);
 	for (i = 0; i < s->forks.nr; i++) {
 		const struct fork_row *f = &s->forks.v[i];
+		size_t at = row_open(b);
 
 		put_u64(b, f->wall_ns);
 		put_u32(b, f->pid);
@@ -253,6 +294,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, f->shmem_kb);
 		put_u64(b, f->thp_kb);
 		put_u32(b, f->stalled);
+		row_close(b, at);
 	}
 	put_extras(b, s);
 }
@@ -337,18 +379,30 @@ void rec_put_frame(struct rec_buf *out, uint32_t type, const struct rec_buf *pay
 	put_u32(out, crc);
 }
 
-/* The reading side: a cursor that fails once and stays failed. */
+/*
+ * The reading side: a cursor that fails once and stays failed. Inside a
+ * sized row (@at_end_zero) reading at its very end gives zeros instead:
+ * the fields a newer writer appended and an older one did not write.
+ */
 struct cursor {
 	const unsigned char *p;
 	size_t left;
 	bool bad;
 	bool varint;
+	bool sized_rows;
+	bool at_end_zero;
 };
+
+/* Nothing left to read of a row that ended before this field. */
+static bool past_row_end(const struct cursor *c)
+{
+	return c->at_end_zero && !c->left;
+}
 
 static bool take(struct cursor *c, void *dst, size_t n)
 {
 	if (c->bad || n > c->left) {
-		c->bad = true;
+		c->bad = c->bad || !past_row_end(c);
 		memset(dst, 0, n);
 		return false;
 	}
@@ -364,6 +418,8 @@ static uint64_t get_varint(struct cursor *c)
 	unsigned char x = 0x80;
 	int shift;
 
+	if (past_row_end(c))
+		return 0;
 	for (shift = 0; x & 0x80; shift += 7) {
 		if (shift > 63 || !take(c, &x, 1)) {
 			c->bad = true;
@@ -456,16 +512,48 @@ static int get_count(struct cursor *c)
 	return n;
 }
 
-#define GET_ROWS(c, arr, n, body)					\
+/*
+ * A sized row: a cursor over its bytes only, @outer moved past them. An
+ * unsized one (before 2.2) is read from @outer itself.
+ */
+static struct cursor *row_begin(struct cursor *outer, struct cursor *row)
+{
+	uint32_t n;
+
+	if (!outer->sized_rows)
+		return outer;
+	take(outer, &n, sizeof(n));
+	n = le32toh(n);
+	if (outer->bad || n > outer->left) {
+		outer->bad = true;
+		return outer;
+	}
+	*row = (struct cursor){ outer->p, n, false, outer->varint, false, true };
+	outer->p += n;
+	outer->left -= n;
+	return row;
+}
+
+static void row_end(struct cursor *outer, const struct cursor *row)
+{
+	if (row->bad)
+		outer->bad = true;
+}
+
+/* Read the rows of @arr, each as @n, with @body reading from cursor c. */
+#define GET_ROWS(cur, arr, n, body)					\
 	do {								\
-		int n_ = get_count(c), i_;				\
-		for (i_ = 0; i_ < n_ && !(c)->bad; i_++) {		\
+		struct cursor *outer_ = (cur);				\
+		int n_ = get_count(outer_), i_;				\
+		for (i_ = 0; i_ < n_ && !outer_->bad; i_++) {		\
+			struct cursor row_, *c = row_begin(outer_, &row_); \
 			__typeof__((arr).v) n = snapshot_push(&(arr));	\
 			if (!n) {					\
-				(c)->bad = true;			\
+				outer_->bad = true;			\
 				break;					\
 			}						\
 			body;						\
+			row_end(outer_, c);				\
 		}							\
 	} while (0)
 
@@ -505,9 +593,11 @@ static void get_extras(struct cursor *c, struct snapshot *s)
 	n = get_count(c);
 	for (i = 0; i < n && !c->bad; i++) {
 		struct slow_event e, *to = i < s->events.nr ? &s->events.v[i] : &e;
+		struct cursor row, *rc = row_begin(c, &row);
 
-		get_holder(c, &to->holder_pid, to->holder_comm, &to->holder_site,
+		get_holder(rc, &to->holder_pid, to->holder_comm, &to->holder_site,
 			   to->holder_symbol, &to->holder_write);
+		row_end(c, rc);
 	}
 }
 
@@ -590,10 +680,19 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 	});
 }
 
-int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, bool extras,
+unsigned int rec_layout_of(unsigned int major, unsigned int minor)
+{
+	if (major < 2)
+		return 0;
+	if (major > 2 || minor >= 2)
+		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS;
+	return REC_VARINT | (minor >= 1 ? REC_EXTRAS : 0);
+}
+
+int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		     struct snapshot *s)
 {
-	struct cursor c = { p, len, false, varint };
+	struct cursor c = { p, len, false, layout & REC_VARINT, layout & REC_SIZED_ROWS, false };
 	uint64_t seq = get_u64(&c), wall = get_u64(&c), interval = get_u64(&c);
 	uint64_t slow = get_u64(&c);
 	uint32_t probes = get_u32(&c), cpus = get_u32(&c), nodes = get_u32(&c), n, i;
@@ -635,7 +734,7 @@ int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, bool extra
 		get_pcp(&c, &cs->pcp);
 	}
 	get_rows(&c, s);
-	if (extras)
+	if (layout & REC_EXTRAS)
 		get_extras(&c, s);
 	if (c.bad) {
 		snapshot_free(s);

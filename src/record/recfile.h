@@ -25,7 +25,7 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 1	/* 2.1: blame rows, slow waits' holders */
+#define REC_MINOR 2	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */
@@ -47,18 +47,31 @@ struct rec_buf {
 	 * most histogram buckets 0) instead of fixed 4 and 8 bytes (1.x).
 	 */
 	bool varint;
+	/* Each row prefixed by its length, u32 (2.2): fields can be appended. */
+	bool sized_rows;
 };
+
+/* How a snapshot payload is laid out, from the file's version. */
+enum rec_layout {
+	REC_VARINT = 1,		/* 2.0: integers as varints */
+	REC_EXTRAS = 2,		/* 2.1: blame rows, fork method, holders appended */
+	REC_SIZED_ROWS = 4,	/* 2.2: every row prefixed by its length */
+};
+
+unsigned int rec_layout_of(unsigned int major, unsigned int minor);
 
 void rec_buf_free(struct rec_buf *b);
 /* Serialise @s into @b (appending). */
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s);
 /*
- * Parse a SNAPSHOT payload (integers as varints or not, as written; with
- * the fields 2.1 appended or not, as the file's version says) into @s,
- * initialised for its CPUs and nodes by this call (free it with
- * snapshot_free). -1 if the payload is malformed or cut short.
+ * Parse a SNAPSHOT payload laid out as @layout (enum rec_layout bits, from
+ * the file's version) into @s, initialised for its CPUs and nodes by this
+ * call (free it with snapshot_free). A sized row shorter than this reader
+ * expects (an older writer) reads its missing fields as 0; a longer one
+ * (a newer writer) has the rest skipped. -1 if the payload is malformed
+ * or cut short.
  */
-int rec_get_snapshot(const unsigned char *p, size_t len, bool varint, bool extras,
+int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		     struct snapshot *s);
 /* @raw as a SNAPSHOT_Z payload, appended to @out. */
 void rec_deflate(struct rec_buf *out, const struct rec_buf *raw);

@@ -102,7 +102,7 @@ int recorder_open(struct recorder *r, const char *path, const char *header,
 
 int recorder_write(struct recorder *r, const struct snapshot *s)
 {
-	struct rec_buf payload = { .varint = true }, z = { 0 };
+	struct rec_buf payload = { .varint = true, .sized_rows = true }, z = { 0 };
 	int err;
 
 	rec_put_snapshot(&payload, s);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "snapshot.h"
 #include "unit.h"
@@ -28,6 +30,20 @@ static void test_quantiles(void)
 	h.bucket[20] = 1;	/* one outlier near 1 ms */
 	CHECK(hist_quantile(&h, 0.5, 2000000) < 2048, "p50 ignores the outlier");
 	CHECK(hist_quantile(&h, 0.999, 2000000) >= 1 << 20, "p99.9 finds the outlier");
+	CHECK(hist_quantile(&h, 1, 1500000) == 1500000, "q = 1: the max, inside the top bucket");
+	CHECK(hist_quantile(&h, 1, UINT64_MAX) == 2 << 20, "q = 1 without a max: the top bucket's end");
+
+	memset(&h, 0, sizeof(h));
+	h.bucket[0] = 4;	/* waits of 0 or 1 ns */
+	CHECK(hist_quantile(&h, 0, 1) == 0, "bucket 0: q = 0 is 0");
+	CHECK(hist_quantile(&h, 0.5, 1) == 1, "bucket 0: p50 is 1, its middle");
+	CHECK(hist_quantile(&h, 1, 1) == 1, "bucket 0: q = 1 is the max (1), not the bucket's end");
+
+	memset(&h, 0, sizeof(h));
+	h.bucket[SNAPSHOT_HIST_BUCKETS - 1] = 3;	/* [2^31, 2^32) ns: seconds */
+	CHECK(hist_quantile(&h, 0, UINT64_MAX) == 1ULL << 31, "last bucket: q = 0 is its start");
+	CHECK(hist_quantile(&h, 1, UINT64_MAX) == 1ULL << 32, "last bucket: q = 1 is its end");
+	CHECK(hist_quantile(&h, 1, 3000000000ULL) == 3000000000ULL, "last bucket: capped at the max");
 }
 
 int main(void)

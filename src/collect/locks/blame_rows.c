@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Blame rows: mmap_lock waits by (waiter, holder) pair, from blame_stats. */
+#include <stddef.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -9,8 +10,8 @@
 static struct blame_row *row_of(struct lock_source *ls, struct snapshot *s,
 				const struct blame_key *key)
 {
-	const struct site *w = site_of(ls, key->stack);
-	const struct site *h = site_of(ls, key->holder_stack);
+	const struct site *w = site_of(&ls->sites, key->stack);
+	const struct site *h = site_of(&ls->sites, key->holder_stack);
 	struct blame_row want = {
 		.pid = key->tgid, .site = w->site, .write = key->write,
 		.holder_pid = key->holder_tgid, .holder_site = h->site,
@@ -27,26 +28,27 @@ static struct blame_row *row_of(struct lock_source *ls, struct snapshot *s,
 	if (!r)
 		return NULL;
 	*r = want;
-	comm_of(ls, r->pid, r->comm);
-	comm_of(ls, r->holder_pid, r->holder_comm);
+	comm_of(ls->skel->maps.lock_comms, r->pid, r->comm);
+	comm_of(ls->skel->maps.lock_comms, r->holder_pid, r->holder_comm);
 	return r;
 }
 
-static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
-		  void *prev)
+static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
 {
+	struct lock_source *ls = ((struct rows_ctx *)ctx)->ls;
+	struct snapshot *s = ((struct rows_ctx *)ctx)->s;
 	const struct blame_key *key = k;
-	struct cont_prev *p = prev;
+	struct cont_prev *p = (struct cont_prev *)prev;
 	struct cont_stats sum;
 	struct blame_row *r;
 	struct hist wait, all = {};
 	uint64_t m;
 
-	cont_stats_sum(ls, &sum);
+	cont_stats_sum(ls, values, &sum);
 	if (sum.count == p->sum.count)
 		return false;
 	/* -p: the rows of the waiting process. */
-	if (pid_wanted(ls, key->tgid) && (r = row_of(ls, s, key))) {
+	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key))) {
 		hist_add_growth(&all, &wait, sum.wait_hist, p->sum.wait_hist);
 		r->count += grow(sum.count, p->sum.count);
 		r->wait_ns += grow(sum.wait_ns, p->sum.wait_ns);
@@ -61,6 +63,12 @@ static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
 
 void blame_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	walk_cumulative(ls, s, drops, ls->skel->maps.blame_stats, &ls->blame_prev,
-			sizeof(struct blame_key), visit);
+	struct map_walk_spec spec = {
+		.map = ls->skel->maps.blame_stats, .prev = &ls->blame_prev,
+		.key_size = sizeof(struct blame_key),
+		.tgid_off = offsetof(struct blame_key, tgid),
+	};
+	struct rows_ctx ctx = { ls, s };
+
+	map_walk_run(&ls->walk, &spec, visit, &ctx, drops);
 }

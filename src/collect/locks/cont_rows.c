@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Contention rows: the growth of each (class, stack, pid, flags) key. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -61,13 +62,13 @@ static struct cont_row *row_of(struct lock_source *ls, struct snapshot *s,
 	memcpy(r->caller, site->caller, sizeof(r->caller));
 	r->site_addr = site->caller_addr;
 	if (r->pid)
-		comm_of(ls, r->pid, r->comm);
+		comm_of(ls->skel->maps.lock_comms, r->pid, r->comm);
 	return r;
 }
 
-void cont_stats_sum(const struct lock_source *ls, struct cont_stats *sum)
+void cont_stats_sum(const struct lock_source *ls, const struct cont_stats *percpu,
+		    struct cont_stats *sum)
 {
-	const struct cont_stats *percpu = ls->percpu;
 	int cpu, i;
 
 	memset(sum, 0, sizeof(*sum));
@@ -98,20 +99,21 @@ static void add_delta(struct cont_row *r, const struct cont_stats *now,
 		r->wait_max_ns = m;
 }
 
-static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
-		  void *prev)
+static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
 {
+	struct lock_source *ls = ((struct rows_ctx *)ctx)->ls;
+	struct snapshot *s = ((struct rows_ctx *)ctx)->s;
 	const struct cont_key *key = k;
-	struct cont_prev *p = prev;
+	struct cont_prev *p = (struct cont_prev *)prev;
 	struct cont_stats sum;
 	struct cont_row *r;
 
-	cont_stats_sum(ls, &sum);
+	cont_stats_sum(ls, values, &sum);
 	if (sum.count == p->sum.count)
 		return false;
 	/* Rows of one process: -p applies to them. */
-	if ((!key->tgid || pid_wanted(ls, key->tgid)) &&
-	    (r = row_of(ls, s, key, site_of(ls, key->stack))))
+	if ((!key->tgid || pid_filter_has(ls->opts.pids, key->tgid)) &&
+	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack))))
 		add_delta(r, &sum, &p->sum);
 	p->sum = sum;
 	return true;
@@ -119,6 +121,12 @@ static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
 
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	walk_cumulative(ls, s, drops, ls->skel->maps.cont_stats, &ls->cont_prev,
-			sizeof(struct cont_key), visit);
+	struct map_walk_spec spec = {
+		.map = ls->skel->maps.cont_stats, .prev = &ls->cont_prev,
+		.key_size = sizeof(struct cont_key),
+		.tgid_off = offsetof(struct cont_key, tgid),
+	};
+	struct rows_ctx ctx = { ls, s };
+
+	map_walk_run(&ls->walk, &spec, visit, &ctx, drops);
 }

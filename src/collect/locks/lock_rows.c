@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmap_lock rows: the growth of each (process, stack, mode, mm) key. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -82,7 +83,7 @@ static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
 		return NULL;
 	*r = k;
 	r->site_addr = site->addr;
-	comm_of(ls, r->pid, r->comm);
+	comm_of(ls->skel->maps.lock_comms, r->pid, r->comm);
 	/* Kept at most half full: grown (and every row put again) before. */
 	if (2u * (s->locks.nr + 1) > x->cap) {
 		if (index_build(x, s)) {
@@ -118,10 +119,10 @@ static void add_delta(struct lock_row *r, const struct lock_stats *now,
 		r->hold_max_ns = m;
 }
 
-/* Sum the per-CPU values of one key into @sum. */
-static void sum_cpus(const struct lock_source *ls, struct lock_stats *sum)
+/* Sum the per-CPU values @percpu of one key into @sum. */
+static void sum_cpus(const struct lock_source *ls, const struct lock_stats *percpu,
+		     struct lock_stats *sum)
 {
-	const struct lock_stats *percpu = ls->percpu;
 	int cpu, i;
 
 	memset(sum, 0, sizeof(*sum));
@@ -146,9 +147,9 @@ static void sum_cpus(const struct lock_source *ls, struct lock_stats *sum)
 
 /* Faults that took mmap_lock, per CPU: the per-VMA lock's misses. */
 static void add_fallbacks(struct lock_source *ls, struct snapshot *s,
-			  struct lock_prev *p, enum callsite site)
+			  const struct lock_stats *percpu, struct lock_prev *p,
+			  enum callsite site)
 {
-	const struct lock_stats *percpu = ls->percpu;
 	int cpu;
 
 	for (cpu = 0; cpu < ls->nr_possible && cpu < s->nr_cpus; cpu++) {
@@ -162,23 +163,24 @@ static void add_fallbacks(struct lock_source *ls, struct snapshot *s,
 	}
 }
 
-static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
-		  void *prev)
+static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
 {
+	struct lock_source *ls = ((struct rows_ctx *)ctx)->ls;
+	struct snapshot *s = ((struct rows_ctx *)ctx)->s;
 	const struct lock_key *key = k;
-	struct lock_prev *p = prev;
+	struct lock_prev *p = (struct lock_prev *)prev;
 	const struct site *site;
 	struct lock_stats sum;
 	struct lock_row *r;
 
-	sum_cpus(ls, &sum);
+	sum_cpus(ls, values, &sum);
 	if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
 	    sum.holds == p->sum.holds)
 		return false;
-	site = site_of(ls, key->stack);
+	site = site_of(&ls->sites, key->stack);
 	if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
-		add_fallbacks(ls, s, p, site->site);
-	if (pid_wanted(ls, key->tgid) && (r = row_of(ls, s, key, site)))
+		add_fallbacks(ls, s, values, p, site->site);
+	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key, site)))
 		add_delta(r, &sum, &p->sum);
 	p->sum = sum;
 	return true;
@@ -186,8 +188,14 @@ static bool visit(struct lock_source *ls, struct snapshot *s, const void *k,
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
+	struct map_walk_spec spec = {
+		.map = ls->skel->maps.lock_stats, .prev = &ls->lock_prev,
+		.key_size = sizeof(struct lock_key),
+		.tgid_off = offsetof(struct lock_key, tgid),
+	};
+	struct rows_ctx ctx = { ls, s };
+
 	if (index_build(&ls->lock_index, s))
 		return;
-	walk_cumulative(ls, s, drops, ls->skel->maps.lock_stats, &ls->lock_prev,
-			sizeof(struct lock_key), visit);
+	map_walk_run(&ls->walk, &spec, visit, &ctx, drops);
 }

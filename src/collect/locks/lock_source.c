@@ -24,7 +24,6 @@
 
 _Static_assert(MMTOP_HIST_BUCKETS == SNAPSHOT_HIST_BUCKETS, "histogram sizes");
 _Static_assert(MMTOP_COMM_LEN == SNAPSHOT_COMM_LEN, "comm sizes");
-_Static_assert(sizeof(struct cont_key) <= sizeof(struct lock_key), "doomed keys");
 
 struct open_arg {
 	const struct lock_source_opts *opts;
@@ -179,8 +178,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->opts.btf = NULL;	/* the collector's, freed once it is open */
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
-	ls->percpu = calloc(ls->nr_possible, sizeof(struct lock_stats));
-	ls->sites = calloc(2 * SITES_MAX, sizeof(*ls->sites));
+	ls->walk.reader = &map_reader_bpf;
+	ls->walk.values = calloc(ls->nr_possible, sizeof(struct lock_stats));
 	delta_table_init(&ls->lock_prev, sizeof(struct lock_key),
 			 sizeof(struct lock_prev) + ls->nr_possible * sizeof(__u64));
 	delta_table_init(&ls->cont_prev, sizeof(struct cont_key),
@@ -197,10 +196,11 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 			 strerror(-ret));
 		goto fail;
 	}
-	if (!ls->percpu || !ls->sites ||
+	if (!ls->walk.values || site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
 	    tp_object_open(&ls->tp, &skel_ops, opts->attach, btf, &arg, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
+	ls->sites.stacks = ls->skel->maps.lock_stacks;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);
 	if (ls->rb && ring_buffer__add(ls->rb, bpf_map__fd(ls->skel->maps.fork_events),
@@ -238,183 +238,9 @@ uint32_t lock_source_probes(const struct lock_source *ls)
 	return p;
 }
 
-bool pid_wanted(const struct lock_source *ls, int pid)
-{
-	return pid_filter_has(ls->opts.pids, pid);
-}
-
-#define IDLE_READS 2
-#define MAX_KEY 32
-
-_Static_assert(sizeof(struct lock_key) <= MAX_KEY && sizeof(struct cont_key) <= MAX_KEY &&
-	       sizeof(struct blame_key) <= MAX_KEY, "map keys");
-_Static_assert(offsetof(struct lock_key, tgid) == offsetof(struct key_head, tgid) &&
-	       offsetof(struct cont_key, tgid) == offsetof(struct key_head, tgid) &&
-	       offsetof(struct blame_key, tgid) == offsetof(struct key_head, tgid),
-	       "keys start with stack and tgid");
-
-/*
- * A key of a process that is gone: its values are final once read, so it
- * goes now; a storm of short-lived processes must not fill the map. Keys
- * that did not grow are looked at after IDLE_READS reads only, to spare a
- * kill() per idle key and read.
- */
-static void doom_if_gone(struct lock_source *ls, struct prev_head *prev,
-			 const void *key, size_t key_size, bool grew)
-{
-	__u32 tgid = ((const struct key_head *)key)->tgid;
-
-	if (!tgid || (!grew && ++prev->idle < IDLE_READS))
-		return;
-	if (!kill(tgid, 0) || errno != ESRCH)
-		return;
-	if (!ls->gone.nr || ls->gone.v[ls->gone.nr - 1] != tgid) {
-		__u32 *g = snapshot_push(&ls->gone);
-
-		if (g)
-			*g = tgid;
-	}
-	if (ls->doomed.nr == ls->doomed.cap &&
-	    snapshot_grow(&ls->doomed.keys, &ls->doomed.cap, MAX_KEY))
-		return;
-	memcpy((char *)ls->doomed.keys + ls->doomed.nr++ * MAX_KEY, key, key_size);
-}
-
-/* Deleted after the walk: a deleted key would restart get_next_key. */
-static void forget_doomed(struct lock_source *ls, struct bpf_map *map,
-			  struct delta_table *t, size_t key_size)
-{
-	int i;
-
-	for (i = 0; i < ls->doomed.nr; i++) {
-		const void *key = (char *)ls->doomed.keys + i * MAX_KEY;
-
-		bpf_map__delete_elem(map, key, key_size, 0);
-		delta_forget(t, key);
-	}
-	ls->doomed.nr = 0;
-}
-
-void walk_cumulative(struct lock_source *ls, struct snapshot *s, uint64_t *drops,
-		     struct bpf_map *map, struct delta_table *t, size_t key_size,
-		     visit_fn visit)
-{
-	char key[MAX_KEY], next[MAX_KEY];
-	int fd = bpf_map__fd(map);
-	bool first = true;
-
-	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
-		struct prev_head *prev;
-		bool grew;
-
-		first = false;
-		memcpy(key, next, key_size);
-		prev = delta_prev(t, key);
-		if (!prev || bpf_map_lookup_elem(fd, key, ls->percpu)) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		grew = visit(ls, s, key, prev);
-		if (grew)
-			prev->idle = 0;
-		doom_if_gone(ls, prev, key, key_size, grew);
-	}
-	forget_doomed(ls, map, t, key_size);
-}
-
-void hist_add_growth(struct hist *row, struct hist *delta, const __u64 *now,
-		     const __u64 *before)
-{
-	int i;
-
-	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++) {
-		delta->bucket[i] = grow(now[i], before[i]);
-		row->bucket[i] += delta->bucket[i];
-	}
-}
-
-uint64_t grow(uint64_t now, uint64_t before)
-{
-	return now >= before ? now - before : 0;
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h,
-		      uint64_t total)
-{
-	int i;
-
-	/* A new maximum is exact; else the top of the highest bucket filled. */
-	if (max > prev_max)
-		return max;
-	/* No single wait exceeds the interval's sum of them either. */
-	for (i = SNAPSHOT_HIST_BUCKETS - 1; i >= 0; i--)
-		if (h->bucket[i])
-			return min_u64(min_u64((2ULL << i) - 1, max), total);
-	return 0;
-}
-
-const struct site *site_of(struct lock_source *ls, uint64_t stack)
-{
-	static const struct site unknown = {
-		.site = CALLSITE_UNKNOWN, .cont = CONT_CLASS_OTHER,
-	};
-	const size_t mask = 2 * SITES_MAX - 1;
-	struct lock_stack st;
-	struct site *s;
-	size_t i;
-
-	if (!stack)
-		return &unknown;
-	for (i = stack & mask; ls->sites[i].stack; i = (i + 1) & mask)
-		if (ls->sites[i].stack == stack)
-			return &ls->sites[i];
-	if (bpf_map__lookup_elem(ls->skel->maps.lock_stacks, &stack,
-				 sizeof(stack), &st, sizeof(st), 0))
-		return &unknown;
-	/* Never full: the BPF map holds at most SITES_MAX stacks. */
-	s = &ls->sites[i];
-	s->stack = stack;
-	s->site = callsite_classify(&ls->ksyms, (uint64_t *)st.ips,
-				    MMTOP_STACK_DEPTH, s->symbol, sizeof(s->symbol), &s->addr);
-	s->cont = contention_classify(&ls->ksyms, (uint64_t *)st.ips, MMTOP_STACK_DEPTH,
-				      s->caller, sizeof(s->caller), &s->caller_addr);
-	if (!ls->opts.raw_addresses)
-		s->addr = s->caller_addr = 0;
-	return s;
-}
-
-void comm_of(struct lock_source *ls, int pid, char *comm)
-{
-	__u32 key = pid;
-
-	if (!bpf_map__lookup_elem(ls->skel->maps.lock_comms, &key, sizeof(key),
-				  comm, SNAPSHOT_COMM_LEN, 0))
-		return;
-	if (proc_read_comm(pid, comm, SNAPSHOT_COMM_LEN))
-		snprintf(comm, SNAPSHOT_COMM_LEN, "?");
-}
-
-/* Kernel-side class, or the stack's where the kernel could not tell. */
-enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site,
-			      bool *by_address)
-{
-	static const enum cont_class map[] = {
-		[CONT_OWN_MMAP] = CONT_CLASS_OWN_MMAP,
-		[CONT_OTHER_MMAP] = CONT_CLASS_OTHER_MMAP,
-		[CONT_ZONE] = CONT_CLASS_ZONE,
-		[CONT_PCP] = CONT_CLASS_PCP,
-	};
-
-	*by_address = bpf_cls != CONT_STACK;
-	if (bpf_cls != CONT_STACK && bpf_cls < ARRAY_SIZE(map))
-		return map[bpf_cls];
-	return site->cont;
-}
+_Static_assert(sizeof(struct lock_key) <= MAP_WALK_MAX_KEY &&
+	       sizeof(struct cont_key) <= MAP_WALK_MAX_KEY &&
+	       sizeof(struct blame_key) <= MAP_WALK_MAX_KEY, "map keys");
 
 static int on_event(void *ctx, void *data, size_t size)
 {
@@ -424,12 +250,12 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct slow_event *ev;
 	bool by_address;
 
-	if (size < sizeof(*e) || !pid_wanted(ls, e->pid))
+	if (size < sizeof(*e) || !pid_filter_has(ls->opts.pids, e->pid))
 		return 0;
 	ev = snapshot_push(&ls->events);
 	if (!ev)
 		return 0;
-	site = site_of(ls, e->stack);
+	site = site_of(&ls->sites, e->stack);
 	ev->wall_ns = e->ts_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	ev->pid = e->pid;
 	ev->tid = e->tid;
@@ -451,9 +277,9 @@ static int on_event(void *ctx, void *data, size_t size)
 		ev->site_addr = site->addr;
 	}
 	if (e->holder_tgid) {
-		site = site_of(ls, e->holder_stack);
+		site = site_of(&ls->sites, e->holder_stack);
 		ev->holder_pid = e->holder_tgid;
-		comm_of(ls, ev->holder_pid, ev->holder_comm);
+		comm_of(ls->skel->maps.lock_comms, ev->holder_pid, ev->holder_comm);
 		ev->holder_site = site->site;
 		memcpy(ev->holder_symbol, site->symbol, sizeof(ev->holder_symbol));
 		ev->holder_write = e->holder_write;
@@ -484,7 +310,7 @@ static int on_fork(void *ctx, void *data, size_t size)
 	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	struct fork_row *f;
 
-	if (size < sizeof(*e) || !pid_wanted(ls, e->pid))
+	if (size < sizeof(*e) || !pid_filter_has(ls->opts.pids, e->pid))
 		return 0;
 	f = snapshot_push(&ls->forks);
 	if (!f)
@@ -523,7 +349,7 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 		[BPF_DROP_HOLDERS] = DROP_BLAME_HOLDERS,
 		[BPF_DROP_BLAME] = DROP_BLAME_STATS,
 	};
-	__u64 *vals = ls->percpu;	/* large enough for one u64 per CPU */
+	__u64 *vals = ls->walk.values;	/* large enough for one u64 per CPU */
 	__u32 k;
 	int cpu;
 
@@ -583,14 +409,18 @@ static void move_records(struct lock_source *ls, struct snapshot *s)
 	ls->events.nr = ls->forks.nr = 0;
 }
 
+/*
+ * The names of processes found gone during the read go last, so that
+ * their last rows in every map kept their names.
+ */
 static void forget_gone(struct lock_source *ls)
 {
 	int i;
 
-	for (i = 0; i < ls->gone.nr; i++)
-		bpf_map__delete_elem(ls->skel->maps.lock_comms, &ls->gone.v[i],
-				     sizeof(ls->gone.v[i]), 0);
-	ls->gone.nr = 0;
+	for (i = 0; i < ls->walk.gone.nr; i++)
+		bpf_map__delete_elem(ls->skel->maps.lock_comms, &ls->walk.gone.v[i],
+				     sizeof(ls->walk.gone.v[i]), 0);
+	ls->walk.gone.nr = 0;
 }
 
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
@@ -619,10 +449,8 @@ void lock_source_close(struct lock_source *ls)
 	delta_table_free(&ls->cont_prev);
 	delta_table_free(&ls->blame_prev);
 	free(ls->lock_index.slot);
-	free(ls->percpu);
-	free(ls->sites);
-	free(ls->doomed.keys);
-	free(ls->gone.v);
+	map_walk_free(&ls->walk);
+	site_cache_free(&ls->sites);
 	free(ls->events.v);
 	free(ls->forks.v);
 	ksyms_free(&ls->ksyms);

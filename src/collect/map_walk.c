@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "map_walk.h"
+
+/* Keys that did not grow are checked after this many reads only. */
+#define IDLE_READS 2
+
+static int bpf_next_key(void *map, const void *key, void *next)
+{
+	return bpf_map_get_next_key(bpf_map__fd(map), key, next) ? -1 : 0;
+}
+
+static int bpf_lookup(void *map, const void *key, void *values)
+{
+	return bpf_map_lookup_elem(bpf_map__fd(map), key, values) ? -1 : 0;
+}
+
+static int bpf_delete(void *map, const void *key)
+{
+	return bpf_map_delete_elem(bpf_map__fd(map), key) ? -1 : 0;
+}
+
+static bool process_alive(uint32_t tgid)
+{
+	return !kill(tgid, 0) || errno != ESRCH;
+}
+
+const struct map_reader map_reader_bpf = {
+	.next_key = bpf_next_key,
+	.lookup = bpf_lookup,
+	.delete = bpf_delete,
+	.alive = process_alive,
+};
+
+static uint32_t tgid_of(const struct map_walk_spec *spec, const void *key)
+{
+	uint32_t tgid;
+
+	if (!spec->tgid_off)
+		return 0;
+	memcpy(&tgid, (const char *)key + spec->tgid_off, sizeof(tgid));
+	return tgid;
+}
+
+/*
+ * A key of a process that is gone: its values are final once read, so it
+ * goes now; a storm of short-lived processes must not fill the map. Keys
+ * that did not grow are looked at after IDLE_READS reads only, to spare a
+ * kill() per idle key and read.
+ */
+static void doom_if_gone(struct map_walk *w, const struct map_walk_spec *spec,
+			 struct walk_prev *prev, const void *key, bool grew)
+{
+	uint32_t tgid = tgid_of(spec, key);
+
+	if (!tgid || (!grew && ++prev->idle < IDLE_READS) || w->reader->alive(tgid))
+		return;
+	if (!w->gone.nr || w->gone.v[w->gone.nr - 1] != tgid) {
+		uint32_t *g = snapshot_push(&w->gone);
+
+		if (g)
+			*g = tgid;
+	}
+	if (w->doomed.nr == w->doomed.cap &&
+	    snapshot_grow((void **)&w->doomed.keys, &w->doomed.cap, MAP_WALK_MAX_KEY))
+		return;
+	memcpy(w->doomed.keys + w->doomed.nr++ * MAP_WALK_MAX_KEY, key, spec->key_size);
+}
+
+/* Deleted after the walk: a deleted key would restart the key order. */
+static void forget_doomed(struct map_walk *w, const struct map_walk_spec *spec)
+{
+	int i;
+
+	for (i = 0; i < w->doomed.nr; i++) {
+		const char *key = w->doomed.keys + i * MAP_WALK_MAX_KEY;
+
+		w->reader->delete(spec->map, key);
+		delta_forget(spec->prev, key);
+	}
+	w->doomed.nr = 0;
+}
+
+void map_walk_run(struct map_walk *w, const struct map_walk_spec *spec,
+		  map_visit_fn visit, void *ctx, uint64_t *drops)
+{
+	char key[MAP_WALK_MAX_KEY], next[MAP_WALK_MAX_KEY];
+	bool first = true;
+
+	while (!w->reader->next_key(spec->map, first ? NULL : key, next)) {
+		struct walk_prev *prev;
+		bool grew;
+
+		first = false;
+		memcpy(key, next, spec->key_size);
+		prev = delta_prev(spec->prev, key);
+		if (!prev || w->reader->lookup(spec->map, key, w->values)) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		grew = visit(ctx, key, w->values, prev);
+		if (grew)
+			prev->idle = 0;
+		doom_if_gone(w, spec, prev, key, grew);
+	}
+	forget_doomed(w, spec);
+}
+
+void map_walk_free(struct map_walk *w)
+{
+	free(w->values);
+	free(w->doomed.keys);
+	free(w->gone.v);
+	memset(w, 0, sizeof(*w));
+}

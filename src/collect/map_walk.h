@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Walking a cumulative BPF map once per interval: each key's values are
+ * read and handed, with the key's previous values (a delta table), to a
+ * visitor that reports the growth. Keys of processes that are gone are
+ * deleted once read, in the kernel and in the table, so that the maps
+ * hold live processes however many come and go.
+ *
+ * The map is read through struct map_reader: libbpf in mmtop, an
+ * in-memory fake in the unit tests.
+ */
+#ifndef MMTOP_MAP_WALK_H
+#define MMTOP_MAP_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "delta_table.h"
+#include "snapshot.h"
+
+struct map_reader {
+	/* The key after @key (NULL: the first) into @next; 0, or -1 at the end. */
+	int (*next_key)(void *map, const void *key, void *next);
+	/* @key's values (one per possible CPU for per-CPU maps); 0 or -1. */
+	int (*lookup)(void *map, const void *key, void *values);
+	int (*delete)(void *map, const void *key);
+	/* Whether process @tgid still exists. */
+	bool (*alive)(uint32_t tgid);
+};
+
+extern const struct map_reader map_reader_bpf;	/* map: a struct bpf_map * */
+
+/* Every value kept in the delta table starts with this. */
+struct walk_prev {
+	uint32_t idle;		/* reads in a row without growth */
+	uint32_t pad;
+};
+
+#define MAP_WALK_MAX_KEY 32
+
+struct map_walk {
+	const struct map_reader *reader;
+	void *values;		/* lookup buffer, large enough for any map's */
+	struct {		/* keys to delete once the walk is over */
+		char *keys;
+		int nr, cap;
+	} doomed;
+	/* Processes found gone, until map_walk_forget_gone(). */
+	SNAPSHOT_ARRAY(uint32_t, gone);
+};
+
+/* What to walk: @key_size bytes per key, its tgid at @tgid_off (0: none). */
+struct map_walk_spec {
+	void *map;
+	struct delta_table *prev;
+	size_t key_size, tgid_off;
+};
+
+/*
+ * @visit gets each key, its values (w->values) and its previous values
+ * (updated by it); it returns whether anything grew. A read that fails
+ * counts in drops[DROP_READ].
+ */
+typedef bool (*map_visit_fn)(void *ctx, const void *key, const void *values,
+			     struct walk_prev *prev);
+
+void map_walk_run(struct map_walk *w, const struct map_walk_spec *spec,
+		  map_visit_fn visit, void *ctx, uint64_t *drops);
+void map_walk_free(struct map_walk *w);
+
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cumulative map walk (src/collect/map_walk.c) over an in-memory map:
+ * growth reaches the visitor, keys of processes that are gone are deleted
+ * once read (idle ones after a grace of reads), only after the walk, and
+ * forgotten by the delta table too.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "map_walk.h"
+#include "unit.h"
+
+#define NR_CPUS 2
+#define NR_KEYS 8
+
+struct fake_key {
+	uint64_t stack;
+	uint32_t tgid;
+	uint32_t pad;
+};
+
+struct fake_map {
+	struct {
+		struct fake_key key;
+		uint64_t cpu[NR_CPUS];
+		bool present, unreadable;
+	} e[NR_KEYS];
+	bool ended;			/* next_key returned the end */
+	int deletes_mid_walk;
+	int alive_calls[64];
+	bool dead[64];
+};
+
+static struct fake_map *the_map;
+
+static int find(struct fake_map *m, const void *key)
+{
+	int i;
+
+	for (i = 0; i < NR_KEYS; i++)
+		if (m->e[i].present && !memcmp(&m->e[i].key, key, sizeof(struct fake_key)))
+			return i;
+	return -1;
+}
+
+static int fake_next_key(void *map, const void *key, void *next)
+{
+	struct fake_map *m = map;
+	int i = key ? find(m, key) + 1 : 0;	/* a key gone: from the start, as BPF does */
+
+	m->ended = false;
+	for (; i < NR_KEYS; i++)
+		if (m->e[i].present) {
+			memcpy(next, &m->e[i].key, sizeof(struct fake_key));
+			return 0;
+		}
+	m->ended = true;
+	return -1;
+}
+
+static int fake_lookup(void *map, const void *key, void *values)
+{
+	int i = find(map, key);
+
+	if (i < 0 || the_map->e[i].unreadable)
+		return -1;
+	memcpy(values, the_map->e[i].cpu, sizeof(the_map->e[i].cpu));
+	return 0;
+}
+
+static int fake_delete(void *map, const void *key)
+{
+	struct fake_map *m = map;
+	int i = find(m, key);
+
+	if (!m->ended)
+		m->deletes_mid_walk++;
+	if (i < 0)
+		return -1;
+	m->e[i].present = false;
+	return 0;
+}
+
+static bool fake_alive(uint32_t tgid)
+{
+	the_map->alive_calls[tgid]++;
+	return !the_map->dead[tgid];
+}
+
+static const struct map_reader fake_reader = {
+	fake_next_key, fake_lookup, fake_delete, fake_alive,
+};
+
+struct fake_prev {
+	struct walk_prev head;
+	uint64_t sum;
+};
+
+struct seen {
+	uint64_t growth[64];		/* by tgid */
+	int visits;
+};
+
+static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
+{
+	const struct fake_key *key = k;
+	const uint64_t *cpu = values;
+	struct fake_prev *p = (struct fake_prev *)prev;
+	struct seen *seen = ctx;
+	uint64_t sum = cpu[0] + cpu[1];
+
+	seen->visits++;
+	if (sum == p->sum)
+		return false;
+	seen->growth[key->tgid] += sum - p->sum;
+	p->sum = sum;
+	return true;
+}
+
+static void put(struct fake_map *m, int i, uint32_t tgid, uint64_t a, uint64_t b)
+{
+	m->e[i].key = (struct fake_key){ .stack = 0x1000 + i, .tgid = tgid };
+	m->e[i].cpu[0] = a;
+	m->e[i].cpu[1] = b;
+	m->e[i].present = true;
+}
+
+/* Tombstones and growth: values survive rehashing, forgotten keys start over. */
+static void test_delta_table(void)
+{
+	struct delta_table t;
+	struct fake_key k = { 0 };
+	uint64_t *v;
+	int i, kept = 0, fresh = 0;
+
+	delta_table_init(&t, sizeof(k), sizeof(uint64_t));
+	for (i = 0; i < 5000; i++) {
+		k.stack = i;
+		v = delta_prev(&t, &k);
+		if (v)
+			*v = i + 1;
+	}
+	for (i = 0; i < 5000; i += 2) {
+		k.stack = i;
+		delta_forget(&t, &k);
+	}
+	for (i = 5000; i < 9000; i++) {	/* grows again over the tombstones */
+		k.stack = i;
+		v = delta_prev(&t, &k);
+		if (v)
+			*v = i + 1;
+	}
+	for (i = 0; i < 9000; i++) {
+		k.stack = i;
+		v = delta_prev(&t, &k);
+		kept += v && *v == (uint64_t)i + 1;
+		fresh += v && *v == 0;
+	}
+	CHECK(kept == 6500 && fresh == 2500,
+	      "delta table: 6500 values kept through growth, 2500 forgotten keys back at 0 (%d, %d)",
+	      kept, fresh);
+	delta_table_free(&t);
+}
+
+int main(void)
+{
+	static struct fake_map m;
+	uint64_t values[NR_CPUS], drops[DROP__COUNT] = { 0 };
+	struct map_walk w = { .reader = &fake_reader, .values = values };
+	struct delta_table t;
+	struct map_walk_spec spec = {
+		.map = &m, .prev = &t, .key_size = sizeof(struct fake_key),
+		.tgid_off = offsetof(struct fake_key, tgid),
+	};
+	struct seen seen = { .visits = 0 };
+	struct fake_prev *p;
+
+	the_map = &m;
+	delta_table_init(&t, sizeof(struct fake_key), sizeof(struct fake_prev));
+	put(&m, 0, 10, 3, 4);		/* live */
+	put(&m, 1, 20, 1, 1);		/* gone, grew: deleted at once */
+	put(&m, 2, 0, 5, 0);		/* no process (kernel-wide key) */
+	put(&m, 3, 40, 2, 2);		/* live now, gone and idle later */
+	m.dead[20] = true;
+
+	map_walk_run(&w, &spec, visit, &seen, drops);
+	CHECK(seen.visits == 4 && seen.growth[10] == 7 && seen.growth[20] == 2 &&
+	      seen.growth[0] == 5 && seen.growth[40] == 4, "first read: every key's values grew from 0");
+	CHECK(!m.e[1].present && m.e[0].present && m.e[2].present && m.e[3].present,
+	      "the gone process's key is deleted from the map once read");
+	CHECK(m.deletes_mid_walk == 0, "deleted after the walk, not during it");
+	CHECK(w.gone.nr == 1 && w.gone.v[0] == 20, "the gone process is listed once");
+	CHECK(m.alive_calls[0] == 0, "a key without a process is never checked");
+	p = delta_prev(&t, &m.e[1].key);
+	CHECK(p && p->sum == 0, "and forgotten by the delta table (its slot comes back zeroed)");
+
+	/* Process 40 goes; its key stops growing. */
+	m.dead[40] = true;
+	m.e[0].cpu[1] += 6;
+	memset(&seen, 0, sizeof(seen));
+	w.gone.nr = 0;
+	map_walk_run(&w, &spec, visit, &seen, drops);
+	CHECK(seen.growth[10] == 6 && seen.growth[40] == 0, "second read: growth only where it grew");
+	CHECK(m.e[3].present && m.alive_calls[40] == 1,
+	      "an idle key is not checked before its second idle read (%d checks)", m.alive_calls[40]);
+	map_walk_run(&w, &spec, visit, &seen, drops);
+	CHECK(!m.e[3].present && m.alive_calls[40] == 2 && w.gone.nr == 1 && w.gone.v[0] == 40,
+	      "idle twice and gone: deleted");
+	CHECK(m.alive_calls[10] == 2, "a live key is checked each read it grew, not when idle (%d)",
+	      m.alive_calls[10]);
+
+	/* A key that cannot be read counts as a drop; the walk goes on. */
+	m.e[2].unreadable = true;
+	m.e[0].cpu[0] += 1;
+	memset(&seen, 0, sizeof(seen));
+	map_walk_run(&w, &spec, visit, &seen, drops);
+	CHECK(drops[DROP_READ] == 1 && seen.growth[10] == 1, "an unreadable key: one read drop, the rest read");
+
+	delta_table_free(&t);
+	test_delta_table();
+	UNIT_EXIT();
+}
