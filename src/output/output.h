@@ -8,6 +8,14 @@
 
 #include "snapshot.h"
 
+/*
+ * The version of the JSON and CSV layouts, in every JSON interval and CSV
+ * row. Fields may be added without a change (JSON: anywhere; CSV: columns
+ * at the end only); removing or renaming one, or changing its meaning or
+ * unit, takes the next number.
+ */
+#define OUTPUT_SCHEMA 1
+
 enum output_format {
 	OUTPUT_TEXT,
 	OUTPUT_CSV,

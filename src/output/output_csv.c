@@ -26,6 +26,7 @@ enum col {
 	COL_BUDDY_PAGES, COL_SITE_ADDR,
 	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
 	COL_HOLDER_MODE, COL_HOLDER_FOREIGN,
+	COL_SCHEMA,		/* always last: new columns go before it */
 	COL__COUNT
 };
 
@@ -44,6 +45,7 @@ static const char *const col_names[COL__COUNT] = {
 	"buddy_pages", "site_addr",
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
 	"holder_mode", "holder_foreign",
+	"schema",
 };
 
 /* A row being written: cells go in column order, gaps left empty. */
@@ -97,11 +99,10 @@ static void str(struct row *r, enum col c, const char *raw)
 	fputc('"', r->f);
 }
 
-/* Empty cells up to the last column, then the end of the line. */
+/* Empty cells up to the schema, the last column, then the end of the line. */
 static void end(struct row *r)
 {
-	for (; r->col < COL__COUNT; r->col++)
-		fputc(',', r->f);
+	cell(r, COL_SCHEMA, "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }
 

@@ -167,8 +167,8 @@ static void json_event(FILE *f, const struct slow_event *e)
 	char when[32];
 
 	format_utc(e->wall_ns, when, sizeof(when));
-	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"tid\":%d,\"cpu\":%d,",
-		when, e->wall_ns, e->tid, e->cpu);
+	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"time_us\":%" PRIu64
+		",\"tid\":%d,\"cpu\":%d,", when, e->wall_ns, e->wall_ns / 1000, e->tid, e->cpu);
 	if (e->contention) {
 		fprintf(f, "\"pid\":%d,\"comm\":", e->pid);
 		json_str(f, e->comm);
@@ -210,8 +210,9 @@ static void json_fork(FILE *f, const struct fork_row *k)
 	char when[32];
 
 	format_utc(k->wall_ns, when, sizeof(when));
-	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"comm\":",
-		when, k->wall_ns, k->pid, k->tid);
+	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"time_us\":%" PRIu64
+		",\"pid\":%d,\"tid\":%d,\"comm\":", when, k->wall_ns, k->wall_ns / 1000, k->pid,
+		k->tid);
 	json_str(f, k->comm);
 	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"latency_ns\":%" PRIu64
 		",\"dup_hold_ns\":%" PRIu64 ",\"anon_kb\":%" PRId64 ",\"file_kb\":%" PRId64
@@ -248,8 +249,10 @@ static void json_header(FILE *f, const struct snapshot *s)
 
 	format_utc(s->wall_ns, when, sizeof(when));
 	probe_list(s, probes, sizeof(probes), ",", "\"");
-	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"interval_s\":%.6f,\"probes\":[%s],\"na\":{",
-		when, s->wall_ns, s->seq, s->interval_ns / 1e9, probes);
+	fprintf(f, "{\"schema\":%d,\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"time_us\":%" PRIu64
+		",\"seq\":%" PRIu64 ",\"interval_s\":%.6f,\"probes\":[%s],\"na\":{",
+		OUTPUT_SCHEMA, when, s->wall_ns, s->wall_ns / 1000, s->seq, s->interval_ns / 1e9,
+		probes);
 	for (i = 0; i < FAMILY__COUNT; i++) {
 		fprintf(f, "%s\"%s\":", i ? "," : "", family_name(i));
 		if (s->na[i][0])

@@ -39,12 +39,24 @@ static enum frame_check check(const struct rec_reader *r, size_t off)
 	return FRAME_OK;
 }
 
+/*
+ * Frame types are small numbers (new ones take the next): damaged bytes
+ * rarely look like one (about 2^-24 per offset), so resync computes a CRC
+ * at almost no offset and stays linear in the bytes it skips. Checking
+ * every offset's claimed length instead cost a CRC of up to 64 MiB at one
+ * offset in 64 of random data: 20 s for one flipped bit in 69 MB.
+ */
+#define REC_TYPE_MAX 255
+
 /* The next offset after @off where a valid frame starts, or the size. */
 static size_t resync(const struct rec_reader *r, size_t off)
 {
-	for (off++; off + REC_FRAME_OVERHEAD <= r->size; off++)
-		if (check(r, off) == FRAME_OK)
+	for (off++; off + REC_FRAME_OVERHEAD <= r->size; off++) {
+		uint32_t type = le32(r->map + off);
+
+		if (type && type <= REC_TYPE_MAX && check(r, off) == FRAME_OK)
 			return off;
+	}
 	return r->size;
 }
 

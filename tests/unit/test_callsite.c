@@ -14,7 +14,8 @@ static const char *const names[] = {
 	"vm_mmap_pgoff", "elf_load", "load_elf_binary", "bprm_execve",
 	"__vm_munmap", "do_mprotect_pkey", "__do_sys_brk", "exit_mmap",
 	"zap_something", "do_syscall_64", "mmap_read_lock_killable",
-	"acct_collect", "do_exit",
+	"acct_collect", "do_exit", "queued_spin_lock_slowpath", "_raw_spin_lock",
+	"rmqueue_bulk", "drain_pages_zone", "some_driver_fn", "free_pcppages_bulk",
 };
 
 static struct ksyms fake(struct ksym *syms)
@@ -52,6 +53,35 @@ static enum callsite classify(const struct ksyms *k, const char *const *frames,
 
 #define STACK(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
+/* A contended lock's class from its caller: the first frame past the locking. */
+static enum cont_class cont(const struct ksyms *k, const char *const *frames, char *caller)
+{
+	uint64_t ips[16] = { 0 }, addr;
+	int n;
+
+	for (n = 0; frames[n]; n++)
+		ips[n] = at(frames[n]);
+	return contention_classify(k, ips, 16, caller, SNAPSHOT_SYMBOL_LEN, &addr);
+}
+
+static void test_contention(const struct ksyms *k)
+{
+	char caller[SNAPSHOT_SYMBOL_LEN];
+
+	CHECK(cont(k, STACK("queued_spin_lock_slowpath", "_raw_spin_lock", "rmqueue_bulk",
+			    "do_syscall_64"), caller) == CONT_CLASS_ZONE &&
+	      !strcmp(caller, "rmqueue_bulk"), "zone->lock taken by rmqueue_bulk: zone");
+	CHECK(cont(k, STACK("_raw_spin_lock", "free_pcppages_bulk"), caller) == CONT_CLASS_ZONE,
+	      "free_pcppages_bulk: zone");
+	CHECK(cont(k, STACK("_raw_spin_lock", "drain_pages_zone"), caller) == CONT_CLASS_PCP,
+	      "drain_pages_zone: pcp");
+	CHECK(cont(k, STACK("_raw_spin_lock", "some_driver_fn", "rmqueue_bulk"), caller) ==
+	      CONT_CLASS_OTHER && !strcmp(caller, "some_driver_fn"),
+	      "only the caller decides: a driver's lock above rmqueue_bulk is other");
+	CHECK(cont(k, STACK("queued_spin_lock_slowpath", "_raw_spin_lock"), caller) ==
+	      CONT_CLASS_OTHER && !caller[0], "nothing past the locking: other, no caller");
+}
+
 int main(void)
 {
 	struct ksym syms[ARRAY_SIZE(names)];
@@ -88,5 +118,6 @@ int main(void)
 	CHECK(ksyms_name(&k, at("do_exit") + 0x10) && !strcmp(ksyms_name(&k, at("do_exit")), "do_exit"),
 	      "address inside a function resolves to it");
 	CHECK(ksyms_name(&k, 0x10) == NULL, "address below every symbol resolves to nothing");
+	test_contention(&k);
 	UNIT_EXIT();
 }
