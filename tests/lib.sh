@@ -78,7 +78,7 @@ start_mmtop_csv() { # start_mmtop_csv FILE ARGS...
 	out=$1
 	shift
 	"$MMTOP" -b --format csv "$@" >"$out" 2>"$out.err" &
-	MMTOP_PID=$!
+	MMTOP_PID=$! MMTOP_OUT=$out
 	i=0
 	while ! grep -q ',total,' "$out" 2>/dev/null; do
 		if [ $i -ge 100 ] || ! kill -0 $MMTOP_PID 2>/dev/null; then
@@ -136,9 +136,25 @@ watched() {
 	PID=$(pid_of "$TMP/$name.out")
 }
 
-# Let mmtop close the current interval, then stop it; returns its status.
+# Wait (10 s at most) until a line of CSV file FILE meets awk condition COND.
+wait_csv() { # wait_csv FILE COND
+	i=0
+	while ! awk -F, "$2 { f = 1 } END { exit !f }" "$1" && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# Wait until mmtop has printed an interval that began after now (so what
+# ran before is all in its output), then stop it; returns its status.
 stop_mmtop() {
-	sleep 1.2
+	n=$(grep -c ',total,' "$MMTOP_OUT")
+	i=0
+	while [ "$(grep -c ',total,' "$MMTOP_OUT")" -lt $((n + 2)) ] && [ $i -lt 100 ] &&
+	      kill -0 "$MMTOP_PID" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	kill -INT "$MMTOP_PID"
 	wait "$MMTOP_PID"
 }

@@ -77,9 +77,13 @@ check "fork: sibling faults waited on the process's mmap_lock (max ${wmax}ns >= 
 
 # 4. Slow events: every record is at or above the threshold, and filtered
 #    by -p to the one process asked for.
-sh -c 'sleep 1.5; exec "$0" bench churn -t 1 -n 300 --fork 2' "$MMTOP" >"$TMP/slow.out" &
+# The workload exists before mmtop starts (-p needs it) and runs once
+# mmtop's first interval is out: it waits on a FIFO until then.
+mkfifo "$TMP/go"
+sh -c 'read go <"$1"; exec "$0" bench churn -t 1 -n 300 --fork 2' "$MMTOP" "$TMP/go" >"$TMP/slow.out" &
 target=$!
 start_mmtop_csv "$TMP/slow.csv" -d 0.5 --slow 20us -p "$target"
+echo go >"$TMP/go"
 wait $target
 stop_mmtop
 n=$(awk -F, 'NR > 1 && $4 == "event"' "$TMP/slow.csv" | wc -l)
