@@ -22,6 +22,13 @@
 #include "stop.h"
 #include "util.h"
 
+static const char compare_usage[] =
+"usage: mmtop compare [-f text|markdown] BASE.rec OTHER.rec...\n"
+"Recordings side by side: each metric's mean (harmonic for rates), its\n"
+"change relative to BASE and Welch's t-test p-value (see mmtop(8)).\n"
+"  -f, --format FORMAT       text (default) or markdown\n"
+"  -h, --help                this help\n";
+
 static const char usage_text[] =
 "usage: mmtop [OPTIONS] [-- COMMAND [ARGS]]\n"
 "                                       live view of memory-management contention\n"
@@ -60,7 +67,10 @@ static const char usage_text[] =
 "  -p, --pid PID[,PID...]    show only these processes' lock, VMA-lock and\n"
 "                            slow-event rows\n"
 "  -- COMMAND [ARGS]         start COMMAND and follow its process tree (as -p);\n"
-"                            batch mode ends when it exits\n"
+"                            batch mode ends when it exits; it runs with\n"
+"                            mmtop's privileges unless --user is given\n"
+"      --user USER           run COMMAND as USER (name or uid): its uid, gid,\n"
+"                            groups, HOME, USER and LOGNAME, as sudo -u does\n"
 "      --slow DURATION       log mmap_lock waits and holds at least this long\n"
 "                            (default 1ms)\n"
 "      --disable-probe FAMILY\n"
@@ -202,41 +212,61 @@ static int set_family(const char *name, uint32_t *mask)
 	return -1;
 }
 
-/* Parse the live/batch options; returns -1 to go on, else an exit status. */
-static int parse_options(int argc, char **argv, struct live_opts *o)
+static const struct option longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, 'U' },
+	{ "label", required_argument, NULL, 'L' },
+	{ "raw-addresses", no_argument, NULL, 'X' },
+	{ "listen", required_argument, NULL, 'l' },
+	{ "rotate", required_argument, NULL, 'R' },
+	{ "keep", required_argument, NULL, 'K' },
+	{ "begin", required_argument, NULL, 'B' },
+	{ "end", required_argument, NULL, 'e' },
+	{ "top", required_argument, NULL, 'T' },
+	{ "no-color", no_argument, NULL, 'C' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "fault-source", required_argument, NULL, 'F' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "slow", required_argument, NULL, 'S' },
+	{ "disable-probe", required_argument, NULL, 'D' },
+	{ "enable-probe", required_argument, NULL, 'E' },
+	{ "attach", required_argument, NULL, 'A' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The long name of option @code, for messages. */
+static const char *option_name(int code)
 {
-	static const struct option longopts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'U' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "raw-addresses", no_argument, NULL, 'X' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "rotate", required_argument, NULL, 'R' },
-		{ "keep", required_argument, NULL, 'K' },
-		{ "begin", required_argument, NULL, 'B' },
-		{ "end", required_argument, NULL, 'e' },
-		{ "top", required_argument, NULL, 'T' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "fault-source", required_argument, NULL, 'F' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "slow", required_argument, NULL, 'S' },
-		{ "disable-probe", required_argument, NULL, 'D' },
-		{ "enable-probe", required_argument, NULL, 'E' },
-		{ "attach", required_argument, NULL, 'A' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct option *l;
+
+	for (l = longopts; l->name; l++)
+		if (l->val == code)
+			return l->name;
+	return "?";
+}
+
+/*
+ * Parse the live/batch options; returns -1 to go on, else an exit status.
+ * Before the subcommand (@before_command) parsing stops at the first
+ * operand, the subcommand's name; after it, options and operands mix.
+ */
+static int parse_options(int argc, char **argv, struct live_opts *o, bool before_command)
+{
 	unsigned int top;
 	int opt;
 
 	/* '+': stop at the first non-option, the subcommand. */
-	while ((opt = getopt_long(argc, argv, "+bd:n:f:p:o:vhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, before_command ? "+bd:n:f:p:o:vhV" :
+				  "bd:n:f:p:o:vhV", longopts, NULL)) != -1) {
+		if (opt > 0 && opt < (int)sizeof(o->given))
+			o->given[opt] = true;
 		switch (opt) {
 		case 'b':
 			o->batch = o->print = true;
@@ -319,6 +349,10 @@ static int parse_options(int argc, char **argv, struct live_opts *o)
 			if (tp_flavour_parse(optarg, &o->collect.attach))
 				return usage_error("unknown attach mode '%s' (auto, tp_btf, raw_tp)", optarg);
 			break;
+		case 'u':
+			if (follow_user_parse(optarg, &o->user))
+				return usage_error("--user: no such user '%s'", optarg);
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -348,30 +382,40 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
 }
 
 /*
- * Options that only one subcommand takes, given anywhere else: a usage
- * error rather than silently nothing. The subcommand's own options are
- * looked for in all of argv.
+ * The options each mode takes, by their short codes (longopts); -v, -h
+ * and -V go everywhere. One given to a mode that does not take it is a
+ * usage error, not silently nothing.
  */
-static bool misplaced(const char *cmd, int argc, char **argv)
+static const struct { const char *cmd, *takes; } mode_options[] = {
+	{ "",        "bCdnfFpSDEAuoUX" },		/* the viewer, batch */
+	{ "record",  "bdnfFpSDEAuoUXRKL" },
+	{ "serve",   "dnUFpSDEAXlT" },
+	{ "replay",  "bCdnfoBe" },
+	{ "report",  "fBe" },
+	{ "compare", "" },
+	{ "probe",   "" },
+	{ "bench",   "" },
+};
+
+static bool refused_option(const char *cmd, const struct live_opts *o)
 {
-	static const struct { const char *opt, *cmds; } only[] = {
-		{ "--rotate", "record" }, { "--keep", "record" },
-		{ "--begin", "replay report" }, { "--end", "replay report" },
-	};
+	const char *takes = NULL;
 	size_t i;
-	int a;
+	int c;
 
-	for (i = 0; i < ARRAY_SIZE(only); i++) {
-		for (a = 1; a < argc && strcmp(argv[a], "--"); a++) {
-			size_t n = strlen(only[i].opt);
-
-			if (strncmp(argv[a], only[i].opt, n) || (argv[a][n] && argv[a][n] != '='))
-				continue;
-			if (!cmd || !strstr(only[i].cmds, cmd)) {
-				usage_error("%s is for mmtop %s", only[i].opt, only[i].cmds);
-				return true;
-			}
-		}
+	for (i = 0; i < ARRAY_SIZE(mode_options); i++)
+		if (!strcmp(mode_options[i].cmd, cmd ? cmd : ""))
+			takes = mode_options[i].takes;
+	if (!takes)
+		return false;		/* an unknown command: said elsewhere */
+	for (c = 1; c < (int)sizeof(o->given); c++) {
+		if (!o->given[c] || strchr("vhV", c) || strchr(takes, c))
+			continue;
+		if (cmd)
+			usage_error("mmtop %s does not take --%s", cmd, option_name(c));
+		else
+			usage_error("--%s is for a subcommand (see --help)", option_name(c));
+		return true;
 	}
 	return false;
 }
@@ -381,10 +425,12 @@ static int record_main(int argc, char **argv, struct live_opts *o)
 {
 	int ret;
 
-	optind = 1;
-	ret = parse_options(argc, argv, o);
+	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
+	ret = parse_options(argc, argv, o, false);
 	if (ret >= 0)
 		return ret;
+	if (refused_option("record", o))
+		return 2;
 	if (subcommand(argc, argv, o) && !o->command)
 		return usage_error("record takes options and -- COMMAND only");
 	if (!o->output)
@@ -404,14 +450,14 @@ static int serve_main(int argc, char **argv, struct live_opts *o)
 {
 	int ret;
 
-	optind = 1;
-	ret = parse_options(argc, argv, o);
+	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
+	ret = parse_options(argc, argv, o, false);
 	if (ret >= 0)
 		return ret;
+	if (refused_option("serve", o))
+		return 2;
 	if (subcommand(argc, argv, o) || o->command)
 		return usage_error("serve takes options only");
-	if (o->print || o->output)
-		return usage_error("serve prints nothing: no -b, -f or -o");
 	if (!o->listen)
 		o->listen = SERVE_LISTEN_DEFAULT;
 	o->batch = true;
@@ -425,10 +471,12 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 	int ret;
 
 	o->batch_opts.interval_ns = 0;
-	optind = 1;
-	ret = parse_options(argc, argv, o);
+	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
+	ret = parse_options(argc, argv, o, false);
 	if (ret >= 0)
 		return ret;
+	if (refused_option("replay", o))
+		return 2;
 	if (optind >= argc)
 		return usage_error("replay needs a recording (files, or a directory of rotated files)");
 	if (o->output && !o->batch)
@@ -447,10 +495,12 @@ static int report_main(int argc, char **argv, struct live_opts *o)
 {
 	int ret;
 
-	optind = 1;
-	ret = parse_options(argc, argv, o);
+	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
+	ret = parse_options(argc, argv, o, false);
 	if (ret >= 0)
 		return ret;
+	if (refused_option("report", o))
+		return 2;
 	if (optind >= argc)
 		return usage_error("report needs a recording (files, or a directory of rotated files)");
 	return report_run(&(struct report_opts){
@@ -463,13 +513,18 @@ static int compare_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool markdown = false;
 	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:", longopts, NULL)) != -1) {
+	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
+	while ((opt = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(compare_usage, stdout);
+			return 0;
+		}
 		if (opt != 'f' || (strcmp(optarg, "text") && strcmp(optarg, "markdown")))
 			return usage_error("compare: --format text or markdown");
 		markdown = !strcmp(optarg, "markdown");
@@ -493,16 +548,20 @@ int main(int argc, char **argv)
 		},
 	};
 	const char *cmd;
-	int ret = parse_options(argc, argv, &o);
+	int ret = parse_options(argc, argv, &o, true);
 
 	if (ret >= 0)
 		return ret;
 	cmd = subcommand(argc, argv, &o);
-	if (misplaced(cmd, argc, argv))
+	/* The viewer's options, or those given before compare, probe, bench. */
+	if ((!cmd || !strcmp(cmd, "compare") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench")) &&
+	    refused_option(cmd, &o))
 		return 2;
 	libbpf_set_print(libbpf_print);
 	if (o.command && !o.command[0])
 		return usage_error("-- needs a command");
+	if (o.user.set && !o.command)
+		return usage_error("--user is for -- COMMAND");
 	if (cmd && !strcmp(cmd, "bench"))
 		return bench_main(argc - optind - 1, argv + optind + 1);
 	if (cmd && !strcmp(cmd, "probe"))
@@ -527,8 +586,6 @@ int main(int argc, char **argv)
 	} else if (o.output && !o.batch) {
 		return usage_error("-o FILE needs batch mode (-b) or record");
 	}
-	if (o.listen && (!cmd || strcmp(cmd, "serve")))
-		return usage_error("--listen is for mmtop serve");
 	/* Before any BPF is loaded: a stop request at any stage is honoured. */
 	stop_signals_catch();
 	if (!o.record)

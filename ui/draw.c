@@ -23,7 +23,8 @@ void draw_init_colors(bool color)
 	init_pair(C_LOW, COLOR_GREEN, -1);
 	init_pair(C_MID, COLOR_YELLOW, -1);
 	init_pair(C_HIGH, COLOR_RED, -1);
-	init_pair(C_DIM, COLOR_BLUE, -1);
+	/* The terminal's own colour, dimmed: blue is unreadable on dark backgrounds. */
+	init_pair(C_DIM, -1, -1);
 	init_pair(C_TAB, COLOR_BLACK, COLOR_YELLOW);
 	init_pair(C_TITLE, COLOR_CYAN, -1);
 }
@@ -45,7 +46,8 @@ static attr_t attr_of(enum ui_color c)
 	if (c == C_NORMAL)
 		return A_NORMAL;
 	if (colors_on)
-		return COLOR_PAIR(c) | (c == C_TITLE || c == C_TAB ? A_BOLD : 0);
+		return COLOR_PAIR(c) | (c == C_TITLE || c == C_TAB ? A_BOLD : 0) |
+		       (c == C_DIM ? A_DIM : 0);
 	return mono[c];
 }
 

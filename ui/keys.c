@@ -136,6 +136,9 @@ static enum key_result table_key(struct ui_state *st, int ch)
 	case KEY_NPAGE: move_selection(ts, ts->page); break;
 	case KEY_HOME: ts->selected = 0; break;
 	case KEY_END: ts->selected = ts->nr_rows - 1; break;
+	/* The table clamps it, and ignores it when every column fits. */
+	case KEY_LEFT: ts->left--; break;
+	case KEY_RIGHT: ts->left++; break;
 	}
 	return KEY_REDRAW;
 }
@@ -228,6 +231,9 @@ const struct key_binding key_bindings[] = {
 	{ KEYS(KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END),
 	  "Up Down PgUp PgDn Home End", "move the selection, scroll", HINT(NULL, NULL),
 	  KEYS_ALL, table_key },
+	{ KEYS(KEY_LEFT, KEY_RIGHT), "Left Right",
+	  "scroll the columns sideways when they do not fit (< > on the titles)",
+	  HINT(NULL, NULL), KEYS_ALL, table_key },
 	{ KEYS('+', '-'), "+ -", "longer/shorter interval", HINT("+/- interval", NULL),
 	  KEYS_ALL, interval },
 	{ KEYS('c'), "c", "colours on/off", HINT("c colours", NULL), KEYS_ALL, colours },

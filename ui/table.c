@@ -8,12 +8,14 @@
 #include "draw.h"
 #include "table.h"
 
+#define TABLE_MAX_COLS 32
+
 void table_init(struct ui_table *t, const struct ui_column *cols, int nr_cols,
 		int default_sort)
 {
 	memset(t, 0, sizeof(*t));
 	t->cols = cols;
-	t->nr_cols = nr_cols;
+	t->nr_cols = nr_cols < TABLE_MAX_COLS ? nr_cols : TABLE_MAX_COLS;
 	t->default_sort = default_sort;
 }
 
@@ -21,6 +23,7 @@ void table_free(struct ui_table *t)
 {
 	free(t->cells);
 	free(t->ids);
+	free(t->groups);
 	free(t->order);
 	memset(t, 0, sizeof(*t));
 }
@@ -38,6 +41,10 @@ static int table_grow(struct ui_table *t)
 	if (!ids)
 		return -1;
 	t->ids = ids;
+	ids = realloc(t->groups, cap * sizeof(*ids));
+	if (!ids)
+		return -1;
+	t->groups = ids;
 	order = realloc(t->order, cap * sizeof(*order));
 	if (!order)
 		return -1;
@@ -46,7 +53,7 @@ static int table_grow(struct ui_table *t)
 	return 0;
 }
 
-struct ui_cell *table_row(struct ui_table *t, int id)
+struct ui_cell *table_row_in(struct ui_table *t, int id, int group)
 {
 	struct ui_cell *row;
 
@@ -54,8 +61,14 @@ struct ui_cell *table_row(struct ui_table *t, int id)
 		return NULL;
 	row = &t->cells[(size_t)t->nr_rows * t->nr_cols];
 	memset(row, 0, t->nr_cols * sizeof(*row));
+	t->groups[t->nr_rows] = group;
 	t->ids[t->nr_rows++] = id;
 	return row;
+}
+
+struct ui_cell *table_row(struct ui_table *t, int id)
+{
+	return table_row_in(t, id, 0);
 }
 
 void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
@@ -101,7 +114,11 @@ static int by_column(const void *a, const void *b)
 {
 	const struct ui_cell *x = cell(sorting, *(const int *)a, sort_col);
 	const struct ui_cell *y = cell(sorting, *(const int *)b, sort_col);
+	int ga = sorting->groups[*(const int *)a], gb = sorting->groups[*(const int *)b];
 	int r;
+
+	if (ga != gb)
+		return ga - gb;
 
 	if (sorting->cols[sort_col].text)
 		r = strcmp(x->text, y->text);
@@ -134,27 +151,107 @@ void table_finish(struct ui_table *t, struct table_state *ts, const char *filter
 		ts->selected = 0;
 }
 
-static void draw_row(const struct ui_table *t, int y, int row, enum ui_color c)
+#define TEXT_MIN 8		/* text columns narrow down to this first */
+
+/*
+ * Where the columns go on a terminal of COLS: text columns narrow (the
+ * widest first, to TEXT_MIN) so that numbers stay on screen; what still
+ * does not fit scrolls sideways (table_state.left, the arrow keys) behind
+ * the frozen columns, those up to the first text one (the row's name).
+ */
+struct layout {
+	int width[TABLE_MAX_COLS];
+	int frozen;		/* columns always shown on the left */
+	int first;		/* first scrolled column shown */
+	bool more;		/* columns hidden on the right */
+};
+
+static int total_width(const struct layout *l, int n)
+{
+	int c, w = 0;
+
+	for (c = 0; c < n; c++)
+		w += l->width[c] + 1;
+	return w;
+}
+
+static void narrow(const struct ui_table *t, struct layout *l)
+{
+	int excess = total_width(l, t->nr_cols) - 1 - COLS;
+
+	while (excess > 0) {
+		int c, widest = -1;
+
+		for (c = 0; c < t->nr_cols; c++)
+			if (t->cols[c].text && l->width[c] > TEXT_MIN &&
+			    (widest < 0 || l->width[c] > l->width[widest]))
+				widest = c;
+		if (widest < 0)
+			return;
+		l->width[widest]--;
+		excess--;
+	}
+}
+
+static void layout(const struct ui_table *t, struct table_state *ts, struct layout *l)
+{
+	int c, x;
+
+	for (c = 0; c < t->nr_cols && c < TABLE_MAX_COLS; c++)
+		l->width[c] = t->cols[c].width;
+	narrow(t, l);
+	for (l->frozen = 0; l->frozen < t->nr_cols && !t->cols[l->frozen].text; l->frozen++)
+		;
+	l->frozen = l->frozen < t->nr_cols ? l->frozen + 1 : 0;
+	if (ts->left > t->nr_cols - l->frozen - 1)
+		ts->left = t->nr_cols - l->frozen - 1;
+	if (ts->left < 0 || total_width(l, t->nr_cols) - 1 <= COLS)
+		ts->left = 0;
+	l->first = l->frozen + ts->left;
+	x = total_width(l, l->frozen);
+	for (c = l->first; c < t->nr_cols && x + l->width[c] <= COLS; c++)
+		x += l->width[c] + 1;
+	l->more = c < t->nr_cols;
+}
+
+static int draw_cell(const struct ui_table *t, const struct layout *l, int y, int x,
+		     int row, int col, enum ui_color c)
+{
+	const struct ui_column *k = &t->cols[col];
+	const char *text = row < 0 ? k->title : cell(t, row, col)->text;
+	int w = l->width[col];
+
+	draw_text(y, x, w, row < 0 ? C_TITLE : c, k->text ? "%-*.*s" : "%*.*s", w, w, text);
+	return x + w + 1;
+}
+
+static void draw_row(const struct ui_table *t, const struct layout *l, int y, int row,
+		     enum ui_color c)
 {
 	int col, x = 0;
 
 	if (c != C_NORMAL)
 		draw_fill(y, c);
-	for (col = 0; col < t->nr_cols && x < COLS; col++) {
-		const struct ui_column *k = &t->cols[col];
-		const char *text = row < 0 ? k->title : cell(t, row, col)->text;
-
-		draw_text(y, x, k->width, row < 0 ? C_TITLE : c,
-			  k->text ? "%-*.*s" : "%*.*s", k->width, k->width, text);
-		x += k->width + 1;
-	}
+	for (col = 0; col < l->frozen; col++)
+		x = draw_cell(t, l, y, x, row, col, c);
+	for (col = l->first; col < t->nr_cols && x < COLS; col++)
+		x = draw_cell(t, l, y, x, row, col, c);
+	if (row >= 0)
+		return;
+	/* Titles show where columns are hidden: < on the left, > on the right. */
+	if (l->first > l->frozen)
+		draw_text(y, total_width(l, l->frozen) - 1, 1, C_TITLE, "<");
+	if (l->more)
+		draw_text(y, COLS - 1, 1, C_TITLE, ">");
 }
 
 void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h)
 {
+	struct layout l;
 	int i, rows = h - 1;
 
-	draw_row(t, y, -1, C_NORMAL);
+	layout(t, ts, &l);
+	draw_row(t, &l, y, -1, C_NORMAL);
 	ts->page = rows > 0 ? rows : 1;
 	if (ts->selected < ts->top)
 		ts->top = ts->selected;
@@ -165,7 +262,7 @@ void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h)
 	if (ts->top < 0)
 		ts->top = 0;
 	for (i = 0; i < rows && ts->top + i < t->nr_shown; i++)
-		draw_row(t, y + 1 + i, t->order[ts->top + i],
+		draw_row(t, &l, y + 1 + i, t->order[ts->top + i],
 			 ts->top + i == ts->selected ? C_SELECTED : C_NORMAL);
 	if (!t->nr_shown)
 		draw_text(y + 1, 1, COLS - 2, C_DIM, "%s", t->nr_rows ?

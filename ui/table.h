@@ -30,6 +30,7 @@ struct ui_table {
 	int default_sort;	/* column sorted on until the user picks one */
 	struct ui_cell *cells;	/* nr_rows * nr_cols */
 	int *ids;		/* the caller's id of each row */
+	int *groups;		/* rows of a lower group come first, whatever the sort */
 	int *order;		/* display order, filtered */
 	int nr_rows, nr_shown, cap;
 };
@@ -39,6 +40,8 @@ void table_init(struct ui_table *t, const struct ui_column *cols, int nr_cols,
 void table_free(struct ui_table *t);
 /* Append a row; its cells, to fill with cell_set(); NULL out of memory. */
 struct ui_cell *table_row(struct ui_table *t, int id);
+/* The same in group @group (e.g. 1 for aggregate rows kept below the rest). */
+struct ui_cell *table_row_in(struct ui_table *t, int id, int group);
 void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Filter (case-insensitive substring of any cell) and sort. */

@@ -121,13 +121,29 @@ static void wait_input(const struct snapshot_source *src, int ms)
 	timeout(0);
 }
 
-/* Replay: show interval @i now (t, T, j), whatever the pause. */
+/*
+ * Replay: show interval @i now (t, T, j), whatever the pause. The view's
+ * state is rebuilt as if played up to @i: the history and the event and
+ * fork logs hold the intervals before it, in order, once each.
+ */
 static void show(struct ui_state *st, const struct snapshot_source *src,
 		 struct snapshot *latest, long i)
 {
+	long from;
+
 	src->seek(src->ctx, i);
-	src->sample(src->ctx, latest);
-	ui_state_push(st, latest);
+	i = src->position(src->ctx);
+	from = i >= UI_HISTORY ? i - UI_HISTORY + 1 : 0;
+	ui_state_reset(st);
+	st->logs_from = from;
+	for (src->seek(src->ctx, from); src->position(src->ctx) <= i; ) {
+		long at = src->position(src->ctx);
+
+		src->sample(src->ctx, latest);
+		if (src->position(src->ctx) == at)
+			break;		/* unreadable: nothing more to show */
+		ui_state_push(st, latest);
+	}
 	snprintf(st->status, sizeof(st->status), "%s", src->status(src->ctx));
 }
 
@@ -189,8 +205,7 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 		 */
 		if ((!src->done || !src->done(src->ctx)) && !(st->replay && st->paused)) {
 			src->sample(src->ctx, latest);
-			if (!st->paused)
-				ui_state_push(st, latest);
+			ui_state_hold(st, latest);
 			/* As top -n: the last interval shown, then out. */
 			if (count && ++sampled >= count) {
 				ui_draw(st);
@@ -198,7 +213,7 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 			}
 		}
 		snprintf(st->status, sizeof(st->status), "%s", src->status(src->ctx));
-		deadline += st->interval_ns;
+		deadline = next_tick(deadline, st->interval_ns);
 		dirty = true;
 	}
 	return 0;

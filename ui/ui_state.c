@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "merge.h"
 #include "ui_state.h"
 
 int ui_state_init(struct ui_state *st, const struct snapshot *shape)
@@ -16,7 +17,8 @@ int ui_state_init(struct ui_state *st, const struct snapshot *shape)
 	st->events = calloc(UI_EVENTS, sizeof(*st->events));
 	st->forks = calloc(UI_FORKS, sizeof(*st->forks));
 	if (!st->history || !st->events || !st->forks ||
-	    snapshot_init(&st->shown, shape->nr_cpus, shape->nr_nodes)) {
+	    snapshot_init(&st->shown, shape->nr_cpus, shape->nr_nodes) ||
+	    snapshot_init(&st->held, shape->nr_cpus, shape->nr_nodes)) {
 		ui_state_free(st);
 		return -ENOMEM;
 	}
@@ -26,6 +28,7 @@ int ui_state_init(struct ui_state *st, const struct snapshot *shape)
 void ui_state_free(struct ui_state *st)
 {
 	snapshot_free(&st->shown);
+	snapshot_free(&st->held);
 	free(st->history);
 	free(st->events);
 	free(st->forks);
@@ -62,6 +65,38 @@ void ui_state_push(struct ui_state *st, const struct snapshot *s)
 			st->nr_forks++;
 		st->forks_seen++;
 	}
+}
+
+void ui_state_hold(struct ui_state *st, const struct snapshot *s)
+{
+	int cpus = s->nr_cpus, nodes = s->nr_nodes;
+
+	if (!st->paused && !st->nr_held) {
+		ui_state_push(st, s);
+		return;
+	}
+	/* Out of memory: this interval is shown alone rather than lost. */
+	if (snapshot_merge(&st->held, s)) {
+		ui_state_push(st, s);
+		return;
+	}
+	st->nr_held++;
+	if (st->paused)
+		return;
+	ui_state_push(st, &st->held);
+	snapshot_free(&st->held);
+	st->nr_held = 0;
+	if (snapshot_init(&st->held, cpus, nodes))
+		memset(&st->held, 0, sizeof(st->held));
+}
+
+void ui_state_reset(struct ui_state *st)
+{
+	st->have_data = false;
+	st->hist_len = st->hist_pos = 0;
+	st->nr_events = st->ev_pos = 0;
+	st->nr_forks = st->fork_pos = 0;
+	st->forks_seen = 0;
 }
 
 double ui_history(const struct ui_state *st, int cpu, int age)

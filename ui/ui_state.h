@@ -33,6 +33,7 @@ struct table_state {
 	int nr_rows;		/* rows shown at the last draw */
 	int page;		/* rows that fit at the last draw */
 	int selected_id;	/* the view's id of the selected row, or -1 */
+	int left;		/* columns scrolled out on the left (narrow terminals) */
 };
 
 struct ui_state {
@@ -44,10 +45,13 @@ struct ui_state {
 	int nr_events, ev_pos;
 	struct fork_row *forks;		/* ring of UI_FORKS */
 	int nr_forks, fork_pos;
-	uint64_t forks_seen;		/* since the start */
+	uint64_t forks_seen;		/* since the start, or since logs_from */
+	long logs_from;			/* replay: first interval in the logs (0: the start) */
 	enum ui_view view;
 	struct table_state tables[VIEW__COUNT];
 	bool paused, help, color, zoomed;
+	struct snapshot held;		/* live intervals that came while paused */
+	int nr_held;
 	struct lock_row zoom;		/* found again by lock_row_same() */
 	char filter[UI_FILTER_LEN];
 	bool editing;			/* typing at the bottom line */
@@ -65,6 +69,14 @@ int ui_state_init(struct ui_state *st, const struct snapshot *shape);
 void ui_state_free(struct ui_state *st);
 /* A new interval to show: copy it, extend the history and the event log. */
 void ui_state_push(struct ui_state *st, const struct snapshot *s);
+/*
+ * A new live interval: shown as ui_state_push does, unless paused; then it
+ * is held (merged with the others that arrive while paused: their events
+ * and forks kept, their counts added) and shown as one when the pause ends.
+ */
+void ui_state_hold(struct ui_state *st, const struct snapshot *s);
+/* Forget the history and the logs (a replay seeking rebuilds them). */
+void ui_state_reset(struct ui_state *st);
 /* faults/s of @cpu @age intervals ago (0: latest); -1 if not recorded. */
 double ui_history(const struct ui_state *st, int cpu, int age);
 /* The @i-th newest slow event, fork. */

@@ -9,7 +9,7 @@
 static const struct ui_column cols[] = {
 	{ "CPU", 6, true }, { "NODE", 4, false }, { "STATE", 7, true },
 	{ "MINFLT/s", 10, false }, { "MAJFLT/s", 9, false },
-	{ "FALLBACK", 9, false }, { "ANON", 7, false }, { "VMA-OK%", 7, false },
+	{ "FALLBK/s", 9, false }, { "ANON/s", 7, false }, { "VMA-OK%", 7, false },
 	{ "REFILL/s", 9, false }, { "DRAIN/s", 9, false },
 };
 
@@ -37,8 +37,8 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 	if (locks) {
 		double ok = all ? 100.0 * vma_ok(all, fallbacks, anon) : -1;
 
-		cell_set(&c[5], fallbacks, "%lu", (unsigned long)fallbacks);
-		cell_set(&c[6], anon, "%lu", (unsigned long)anon);
+		cell_set(&c[5], fallbacks, "%.1f", snapshot_rate(s, fallbacks));
+		cell_set(&c[6], anon, "%.1f", snapshot_rate(s, anon));
 		if (ok < 0 || !faults)
 			cell_set(&c[7], -1, "-");
 		else
@@ -77,7 +77,8 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 		     &s->cpus[i].pcp);
 	}
 	for (i = 0; i < s->nr_nodes; i++) {
-		struct ui_cell *c = table_row(&t, s->nr_cpus + i);
+		/* Aggregates: below the CPU rows, whatever the sort. */
+		struct ui_cell *c = table_row_in(&t, s->nr_cpus + i, 1);
 
 		if (!c)
 			break;

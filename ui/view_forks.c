@@ -80,8 +80,13 @@ static void forks_draw(struct ui_state *st, int y, int h)
 		return;
 	}
 	summary_line(st, y);
-	draw_text(y + 1, 0, COLS, C_DIM, "%lu forks since start; the last %d below, worst first",
-		  (unsigned long)st->forks_seen, st->nr_forks);
+	if (st->logs_from)
+		draw_text(y + 1, 0, COLS, C_DIM,
+			  "%lu forks since interval %ld; the last %d below, worst first",
+			  (unsigned long)st->forks_seen, st->logs_from + 1, st->nr_forks);
+	else
+		draw_text(y + 1, 0, COLS, C_DIM, "%lu forks since start; the last %d below, worst first",
+			  (unsigned long)st->forks_seen, st->nr_forks);
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_LATENCY);
 	for (i = 0; i < st->nr_forks; i++) {
 		struct ui_cell *c = table_row(&t, i);

@@ -37,7 +37,8 @@ static void draw_header(const struct ui_state *st)
 {
 	const struct snapshot *s = &st->shown;
 	uint64_t faults = s->total.min_flt + s->total.maj_flt;
-	char when[16] = "--:--:--", probes[256] = "", rate[16], ok[16] = "n/a";
+	char when[16] = "--:--:--", probes[256] = "", rate[16], minor[16], major[16];
+	char ok[16] = "n/a";
 	time_t sec = s->wall_ns / NSEC_PER_SEC;
 	struct tm tm;
 	char speed[24] = "";
@@ -46,6 +47,8 @@ static void draw_header(const struct ui_state *st)
 
 	if (st->replay && st->speed != 1)
 		snprintf(speed, sizeof(speed), " %gx", st->speed);
+	else if (st->paused && st->nr_held)
+		snprintf(speed, sizeof(speed), " (%d held)", st->nr_held);
 	if (st->have_data) {
 		localtime_r(&sec, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
@@ -56,10 +59,11 @@ static void draw_header(const struct ui_state *st)
 		  st->paused ? "PAUSED" : st->mode, speed, st->status);
 	if (!family_na(st, FAMILY_MMAP_LOCK)[0] && faults)
 		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * vma_ok(faults, s->fallbacks, s->anon));
-	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %.1f, major %.1f)  vma-lock ok %s  drops %lu%s%s",
+	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu%s%s",
 		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
 		  fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)),
-		  snapshot_rate(s, s->total.min_flt), snapshot_rate(s, s->total.maj_flt),
+		  fmt_rate(snapshot_rate(s, s->total.min_flt), minor, sizeof(minor)),
+		  fmt_rate(snapshot_rate(s, s->total.maj_flt), major, sizeof(major)),
 		  ok, (unsigned long)snapshot_drops(s),
 		  st->filter[0] ? "  filter: " : "", st->filter);
 	for (i = 0; i < PROBE__COUNT && n < sizeof(probes); i++)

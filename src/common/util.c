@@ -271,3 +271,19 @@ void format_utc(uint64_t ns, char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%03uZ",
 		 (unsigned int)(ns % NSEC_PER_SEC / 1000000));
 }
+
+/*
+ * The next tick on the grid of @interval from @deadline; after a stall
+ * (tracing loaded, the machine starved) the ticks missed are skipped, so
+ * the late interval is one long one, not followed by a burst of short,
+ * nearly empty ones.
+ */
+uint64_t next_tick(uint64_t deadline, uint64_t interval)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	deadline += interval;
+	if (now > deadline)
+		deadline += (now - deadline) / interval * interval + interval;
+	return deadline;
+}

@@ -55,6 +55,11 @@ const char *text_safe(const char *s, char *buf, size_t len);
 /* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
 int read_small_file(const char *path, char *buf, size_t len);
 
+/*
+ * The tick after @deadline (CLOCK_MONOTONIC) on the grid of @interval,
+ * skipping those already past: after a stall, one long interval.
+ */
+uint64_t next_tick(uint64_t deadline, uint64_t interval);
 /* ISO 8601 UTC with milliseconds. */
 void format_utc(uint64_t ns, char *buf, size_t len);
 

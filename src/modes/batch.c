@@ -75,7 +75,7 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	out.top = opts->top;
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
-		deadline += opts->interval_ns;
+		deadline = next_tick(deadline, opts->interval_ns);
 		if (stop_requested() || (!opts->no_wait && !sleep_until(src, deadline)))
 			break;
 		ret = emit(opts, src, &s, opts->quiet ? NULL : &out);

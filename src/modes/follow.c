@@ -1,15 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
 #include "follow.h"
 
-int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *filter)
+int follow_user_parse(const char *name, struct follow_user *u)
+{
+	struct passwd *pw = getpwnam(name);
+	char *end;
+	unsigned long id;
+
+	if (!pw && *name) {
+		id = strtoul(name, &end, 10);
+		if (!*end)
+			pw = getpwuid(id);
+	}
+	if (!pw)
+		return -1;
+	u->set = true;
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	snprintf(u->name, sizeof(u->name), "%s", pw->pw_name);
+	snprintf(u->home, sizeof(u->home), "%s", pw->pw_dir);
+	return 0;
+}
+
+/* In the child: become @u, groups first (after setuid they cannot change). */
+static int become(const struct follow_user *u)
+{
+	if (initgroups(u->name, u->gid) || setgid(u->gid) || setuid(u->uid))
+		return -1;
+	setenv("HOME", u->home, 1);
+	setenv("USER", u->name, 1);
+	setenv("LOGNAME", u->name, 1);
+	return 0;
+}
+
+int follow_start(struct follow *f, char **argv, int out_fd, const struct follow_user *user,
+		 struct pid_filter *filter)
 {
 	int err_pipe[2], err = 0;
 	ssize_t n;
@@ -36,7 +72,8 @@ int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *f
 		dup2(null, STDIN_FILENO);
 		dup2(out_fd, STDOUT_FILENO);
 		dup2(out_fd, STDERR_FILENO);
-		execvp(argv[0], argv);
+		if (!user->set || !become(user))
+			execvp(argv[0], argv);
 		err = errno;
 		n = write(err_pipe[1], &err, sizeof(err));
 		(void)n;

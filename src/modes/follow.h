@@ -8,6 +8,18 @@
 
 #include "pid_filter.h"
 
+/* --user: whom the command runs as (as sudo -u: its uid, groups, HOME). */
+struct follow_user {
+	bool set;
+	uid_t uid;
+	gid_t gid;
+	char name[64];
+	char home[256];
+};
+
+/* Look @name up (a user name, or a number); -1 if there is no such user. */
+int follow_user_parse(const char *name, struct follow_user *u);
+
 struct follow {
 	pid_t pid;
 	bool running;
@@ -19,9 +31,11 @@ struct follow {
 
 /*
  * Start @argv with stdin from /dev/null and stdout/stderr sent to @out_fd
- * (/dev/null under the viewer); its tree goes into @filter. 0 or -errno.
+ * (/dev/null under the viewer), as @user if set; its tree goes into
+ * @filter. 0 or -errno (of the exec, or of dropping privileges).
  */
-int follow_start(struct follow *f, char **argv, int out_fd, struct pid_filter *filter);
+int follow_start(struct follow *f, char **argv, int out_fd, const struct follow_user *user,
+		 struct pid_filter *filter);
 /* Reap it if it exited, add new descendants to the filter. */
 void follow_update(struct follow *f);
 /*

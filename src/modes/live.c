@@ -197,7 +197,7 @@ static int start_command(struct live *l, struct live_opts *o)
 {
 	/* Under the viewer the command must not write over the screen. */
 	int out = o->batch ? STDERR_FILENO : open("/dev/null", O_WRONLY | O_CLOEXEC);
-	int err = follow_start(&l->follow, o->command, out, &o->pids);
+	int err = follow_start(&l->follow, o->command, out, &o->user, &o->pids);
 
 	if (!o->batch && out >= 0)
 		close(out);

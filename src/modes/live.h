@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "collect.h"
+#include "follow.h"
 #include "pid_filter.h"
 #include "recset.h"
 #include "rotation.h"
@@ -21,6 +22,8 @@ struct live_opts {
 	struct collector_opts collect;
 	struct pid_filter pids;		/* -p; a command's tree is added */
 	char **command;			/* -- COMMAND ARGS, or NULL */
+	struct follow_user user;	/* --user: COMMAND runs as this user */
+	bool given[128];		/* options given, by short code: each mode refuses others */
 	const char *output;		/* -o FILE as given */
 	const char *record;		/* mmtop record -o FILE, or NULL */
 	const char *listen;		/* mmtop serve: ADDR:PORT, or NULL */

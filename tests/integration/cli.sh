@@ -14,6 +14,23 @@ for args in "--no-such-option" "-d" "-d 0" "-d abc" "-n 0" "--format xml" \
 	check "'mmtop $args' is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done
 
+# Each command takes its own options, before or after its operands; an
+# option it does not take is named.
+"$MMTOP" replay "$TMP/none.rec" -b 2>"$TMP/err"
+check "replay FILE -b: -b is an option, not a file" sh -c "! grep -q -- \"-b: No such\" '$TMP/err' && grep -q none.rec '$TMP/err'"
+for args in "replay -p 1 x.rec" "replay --enable-probe pcp x.rec" "report x.rec -p 1" \
+	    "serve -b" "-p 1 probe" "--rotate 1h" "--listen :9" "record -o x.rec --top 3"; do
+	# shellcheck disable=SC2086
+	"$MMTOP" $args >"$TMP/out" 2>&1
+	rc=$?
+	check "'mmtop $args': exit 2 naming the option (got $rc: $(head -1 "$TMP/out"))" \
+		sh -c "test $rc -eq 2 && grep -q -- 'does not take\\|is for a subcommand' '$TMP/out'"
+done
+"$MMTOP" compare -h >"$TMP/out" 2>&1
+rc=$?
+check "compare -h: compare's own help (rc $rc)" \
+	sh -c "test $rc -eq 0 && grep -q '^usage: mmtop compare' '$TMP/out' && ! grep -q 'bench pft' '$TMP/out'"
+
 # -p and -d: clear errors.
 "$MMTOP" -p 1,,2 -b -n 1 >/dev/null 2>"$TMP/err"
 rc=$?

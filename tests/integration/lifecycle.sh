@@ -112,6 +112,15 @@ check "-- COMMAND killed by SIGTERM: mmtop exits 143 (got $rc)" test $rc -eq 143
 "$MMTOP" record -o "$TMP/cmd.rec" -d 0.2 -- sh -c 'exit 3' 2>/dev/null
 rc=$?
 check "record -- COMMAND: its exit status 3 (got $rc)" test $rc -eq 3
+"$MMTOP" -b -d 0.2 --user nobody -- sh -c 'echo "ids $(id -u) $(id -g) $HOME"' 2>"$TMP/ids" >/dev/null
+rc=$?
+nobody=$(getent passwd nobody | awk -F: '{ print $3, $4, $6 }')
+check "--user nobody: COMMAND runs as nobody ($(cat "$TMP/ids"); rc $rc)" \
+	grep -qx "ids $nobody" "$TMP/ids"
+"$MMTOP" -b -d 0.2 --user no-such-user-here -- true 2>"$TMP/err"
+rc=$?
+check "--user with an unknown user: exit 2 with its name (got $rc)" \
+	sh -c "test $rc -eq 2 && grep -q no-such-user-here '$TMP/err'"
 "$MMTOP" -b -d 0.2 -- sh -c 'ls /proc/$$/fd' 2>"$TMP/fds" >/dev/null
 check "-- COMMAND: only descriptors 0, 1 and 2 reach it ($(tr '\n' ' ' <"$TMP/fds"))" \
 	test "$(tr '\n' ' ' <"$TMP/fds")" = "0 1 2 "

@@ -121,6 +121,42 @@ key q
 check "replay: q exits 0" wait_for "EXIT=0" 3
 tmux kill-session -t "$S"
 
+# Seeking rebuilds the view: the Forks log holds each recorded fork once,
+# however often the replay steps back and forth.
+# (The workload forks a second in: the first intervals have none.)
+"$MMTOP" record -o "$TMP/forks.rec" -d 0.3 -- sh -c 'sleep 1; exec "$0" bench fork -s 8M -n 6' \
+	"$MMTOP" >/dev/null
+tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/forks.rec'; echo EXIT=\$?; sleep 600"
+check "replay: REPLAY shown" wait_for "REPLAY" 5
+key ' '
+key 5
+key j 9 9 Enter
+check "replay: at the end, the 6 recorded forks" wait_for "6 forks since start" 3
+key T
+key t
+key T
+key t
+check "replay: stepping back and forth keeps them 6, once each" wait_for "6 forks since start" 3
+key j 0 Enter
+check "replay: a jump to the start: none yet" wait_for "0 forks since start" 3
+key q
+tmux kill-session -t "$S"
+
+# Pause freezes the view only: forks that come while paused are kept and
+# shown when it ends.
+tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP -d 0.3; echo EXIT=\$?; sleep 600"
+check "pause: the viewer starts" wait_for "probes:" 10
+key 5
+key ' '
+"$MMTOP" bench fork -s 8M -n 4 >"$TMP/paused.out"
+fpid=$(pid_of "$TMP/paused.out")
+check "pause: PAUSED, intervals held" wait_for "PAUSED ([0-9]* held)" 3
+check "pause: the frozen view does not show them" sh -c "! tmux capture-pane -p -t '$S' | grep -q ' $fpid '"
+key ' '
+check "pause: after it, the forks of pid $fpid are shown" wait_for " $fpid " 3
+key q
+tmux kill-session -t "$S"
+
 # Blame in replay: the pairs recorded are shown again.
 "$MMTOP" record -o "$TMP/blame.rec" -d 0.5 -- "$MMTOP" bench churn -t 1 -n 3000 --proc-reader >/dev/null
 tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/blame.rec'; echo EXIT=\$?; sleep 600"

@@ -6,6 +6,7 @@
  */
 #include <curses.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "keys.h"
@@ -36,6 +37,39 @@ static bool before(const char *out, const char *a, const char *b)
 	const char *pa = strstr(out, a), *pb = strstr(out, b);
 
 	return pa && pb && pa < pb;
+}
+
+/* The screen line holding @text, or "". */
+static const char *line_with(const char *text, char *buf, size_t len)
+{
+	const char *p = strstr(screen(), text), *b, *e;
+
+	buf[0] = '\0';
+	if (!p)
+		return buf;
+	for (b = p; b > screen_text && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	snprintf(buf, len, "%.*s", (int)(e - b), b);
+	return buf;
+}
+
+/* Each of the NULL-terminated texts on @line, in this order. */
+static bool in_order(const char *line, ...)
+{
+	const char *p = line, *t;
+	va_list ap;
+	bool ok = true;
+
+	va_start(ap, line);
+	while (ok && (t = va_arg(ap, const char *))) {
+		p = strstr(p, t);
+		ok = p != NULL;
+		if (ok)
+			p += strlen(t);
+	}
+	va_end(ap);
+	return ok;
 }
 
 static void fill(struct snapshot *s)
@@ -91,6 +125,7 @@ static void fill(struct snapshot *s)
 static void test_views(struct ui_state *st)
 {
 	const char *out;
+	char line[512];
 
 	ui_draw(st);
 	out = screen();
@@ -112,8 +147,8 @@ static void test_views(struct ui_state *st)
 	ui_key(st, '3');
 	ui_draw(st);
 	out = screen();
-	CHECK(strstr(out, "   4242 churner          mprotect             write own       2000") != NULL,
-	      "mmap_lock view: the row");
+	CHECK(in_order(line_with("4242", line, sizeof(line)), "churner", "mprotect", "write", "own",
+		       "2000", NULL), "mmap_lock view: the row (%s)", line);
 	CHECK(before(out, "4242", "   77 bystander"),
 	      "mmap_lock view: hottest (most time) first");
 	ui_key(st, 'r');
@@ -144,7 +179,8 @@ static void test_views(struct ui_state *st)
 
 	ui_key(st, '4');
 	ui_draw(st);
-	CHECK(strstr(screen(), "zone            addr") != NULL, "Locks view: classified rows");
+	CHECK(in_order(line_with("rmqueue_b", line, sizeof(line)), "zone", "addr", "rmqueue_b", NULL),
+	      "Locks view: classified rows (%s)", line);
 	ui_key(st, '5');
 	ui_draw(st);
 	CHECK(strstr(screen(), "this interval: 1 forks") && strstr(screen(), "4K -, THP 2.0us") &&
@@ -170,6 +206,68 @@ static void test_na(struct ui_state *st, struct snapshot *s)
 	ui_draw(st);
 	CHECK(strstr(screen(), "mmap_lock: n/a (disabled by --disable-probe)") != NULL,
 	      "a family that is off says so instead of showing zeros");
+}
+
+/* Node rows are aggregates: below the CPU rows in either sort order. */
+static void test_cpu_groups(struct ui_state *st)
+{
+	struct snapshot s;
+	const char *out;
+
+	snapshot_init(&s, 2, 1);
+	fill(&s);
+	ui_state_push(st, &s);
+	snapshot_free(&s);
+	st->view = VIEW_CPUS;
+	ui_draw(st);
+	out = screen();
+	CHECK(before(out, "cpu0", "node0") && before(out, "cpu1", "node0"),
+	      "CPUs view: node rows below the CPU rows");
+	ui_key(st, 'r');
+	ui_draw(st);
+	out = screen();
+	CHECK(before(out, "cpu1", "cpu0") && before(out, "cpu0", "node0"),
+	      "reversed: the CPUs reverse, the node row stays below");
+	ui_key(st, 'r');
+	CHECK(strstr(out, "FALLBK/s") && strstr(out, "ANON/s"), "per-second columns say so");
+}
+
+/* At 80 columns: names narrow so the numbers stay; the rest scrolls. */
+static void test_narrow(struct ui_state *st)
+{
+	struct snapshot s;
+	char line[512];
+	int i;
+
+	snapshot_init(&s, 2, 1);
+	fill(&s);
+	ui_state_push(st, &s);
+	resize_term(24, 80);
+	st->view = VIEW_MMAP;
+	ui_draw(st);
+	CHECK(strstr(line_with("churner", line, sizeof(line)), "2000") != NULL,
+	      "80x24 mmap_lock view: the name and the count on one line (%s)", line);
+	CHECK(line_with("ACQ", line, sizeof(line))[79] == '>', "titles end with > : columns hidden");
+	CHECK(!strstr(screen(), "HOLD-p50"), "the hold columns do not fit");
+	for (i = 0; i < 3; i++)
+		ui_key(st, KEY_RIGHT);
+	ui_draw(st);
+	CHECK(strstr(screen(), "HOLD-p50") && strstr(line_with("ACQ", line, sizeof(line)), "<") &&
+	      strstr(line_with("churner", line, sizeof(line)), "2000"),
+	      "Right scrolls behind PID and COMM: the hold columns come in, < marks the hidden ones");
+	for (i = 0; i < 20; i++)
+		ui_key(st, KEY_LEFT);
+	st->view = VIEW_LOCKS;
+	ui_draw(st);
+	CHECK(strstr(line_with("CLASS", line, sizeof(line)), "COUNT") &&
+	      strstr(line, "TOTAL"), "80x24 Locks view: COUNT and TOTAL on screen (%s)", line);
+	resize_term(40, 160);
+	st->view = VIEW_MMAP;
+	ui_key(st, KEY_RIGHT);
+	ui_draw(st);
+	CHECK(strstr(line_with("ACQ", line, sizeof(line)), "SITE") && !strchr(line, '<') &&
+	      !strchr(line, '>'), "wide enough: nothing scrolls, whatever the arrows");
+	snapshot_free(&s);
 }
 
 /* A line holding only a cell's end: a cell wrapped past the right edge. */
@@ -240,6 +338,8 @@ int main(void)
 	test_na(&st, &s);
 	test_keys(&st);
 	test_events_order(&st, &s);
+	test_cpu_groups(&st);
+	test_narrow(&st);
 	resize_term(24, 80);
 	st.view = VIEW_CPUS;
 	ui_draw(&st);

@@ -56,8 +56,21 @@ static void test_cpu_list(void)
 	CHECK(parse_cpu_list("1-", set, 16) < 0, "open range refused");
 }
 
+/* After a stall the ticks missed are skipped: one long interval, no burst. */
+static void test_next_tick(void)
+{
+	const uint64_t ms = 1000000, now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t t = next_tick(now, 500 * ms);
+
+	CHECK(t == now + 500 * ms, "on time: the next tick one interval on");
+	t = next_tick(now - 1750 * ms, 500 * ms);
+	CHECK(t > now && t - now <= 500 * ms && (t - (now - 1750 * ms)) % (500 * ms) == 0,
+	      "3.5 intervals late: the next tick is the first one still ahead, on the grid");
+}
+
 int main(void)
 {
+	test_next_tick();
 	test_duration();
 	test_size();
 	test_uint();
