@@ -117,17 +117,22 @@ bench: deps
 	@$(MAKE) --no-print-directory mmtop
 	@sh tests/bench.sh
 
-# The recording reader under libFuzzer with ASan and UBSan, for FUZZ_SECONDS,
-# from the seed corpus of real recordings (new inputs go to build/corpus).
+# Two libFuzzer targets with ASan and UBSan, FUZZ_SECONDS each: the
+# recording reader from real recordings (tests/fuzz/corpus), and the
+# snapshot parser past the frame CRC from real payloads
+# (tests/fuzz/corpus-snapshot). New inputs go to build/corpus*.
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_recording.c src/record/reader.c src/record/recfile.c \
-	     src/record/crc32.c src/model/snapshot.c src/common/util.c
+FUZZ_LIB := src/record/reader.c src/record/recfile.c src/record/crc32.c \
+	    src/model/snapshot.c src/common/util.c
+FUZZ_CC  := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(INC_record)
 fuzz: | $(OUT)
 	@sh scripts/deps.sh libclang-rt-14-dev
-	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(INC_record) \
-		$(FUZZ_SRCS) -lz -lm -o $(OUT)/fuzz_recording
-	@mkdir -p $(OUT)/corpus
+	$(FUZZ_CC) tests/fuzz/fuzz_recording.c $(FUZZ_LIB) -lz -lm -o $(OUT)/fuzz_recording
+	$(FUZZ_CC) tests/fuzz/fuzz_snapshot.c $(FUZZ_LIB) -lz -lm -o $(OUT)/fuzz_snapshot
+	@mkdir -p $(OUT)/corpus $(OUT)/corpus-snapshot
 	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus tests/fuzz/corpus
+	$(OUT)/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus-snapshot \
+		tests/fuzz/corpus-snapshot
 
 # What install puts in place; uninstall removes exactly these.
 INSTALLED := $(SBINDIR)/mmtop $(MANDIR)/man8/mmtop.8.gz $(COMPDIR)/mmtop \

@@ -48,14 +48,30 @@ static enum frame_check check(const struct rec_reader *r, size_t off)
  */
 #define REC_TYPE_MAX 255
 
+/*
+ * A crafted file can still hold a plausible type and a length that fits
+ * at many offsets. The bytes a resync CRCs are bounded by a budget: one
+ * largest frame, plus RESYNC_PER_BYTE for every byte skipped; a candidate
+ * longer than what is left is passed over. Reading stays linear in the
+ * file's size whatever it holds.
+ */
+#define RESYNC_PER_BYTE 64
+
 /* The next offset after @off where a valid frame starts, or the size. */
 static size_t resync(const struct rec_reader *r, size_t off)
 {
+	uint64_t budget = REC_MAX_FRAME + REC_FRAME_OVERHEAD;
+
 	for (off++; off + REC_FRAME_OVERHEAD <= r->size; off++) {
 		uint32_t type = le32(r->map + off);
+		uint64_t cost = (uint64_t)le32(r->map + off + 4) + REC_FRAME_OVERHEAD;
 
-		if (type && type <= REC_TYPE_MAX && check(r, off) == FRAME_OK)
+		budget += RESYNC_PER_BYTE;
+		if (!type || type > REC_TYPE_MAX || cost > budget || cost > r->size - off)
+			continue;
+		if (check(r, off) == FRAME_OK)
 			return off;
+		budget -= cost;
 	}
 	return r->size;
 }

@@ -45,10 +45,11 @@ check "seven hostile-named processes running" test "$(wc -l <"$TMP/pids")" -eq 7
 for fmt in json csv text openmetrics; do
 	"$MMTOP" -b -d 0.3 -n 4 -f $fmt >"$TMP/out.$fmt"
 done
-# The viewer's mmap_lock view in a real terminal (tmux), 120 columns.
+# The viewer's mmap_lock view in a real terminal (tmux), wide enough that
+# no column narrows (160 columns).
 S=mmtop-hostile-$$
 export TMUX_TMPDIR="$TMP"
-tmux new-session -d -s "$S" -x 120 -y 50 "$MMTOP -d 0.3; sleep 600"
+tmux new-session -d -s "$S" -x 160 -y 50 "$MMTOP -d 0.3; sleep 600"
 screen_shows "$S" "probes: faults" 10
 tmux send-keys -t "$S" 3
 screen_shows "$S" 'pwned' 5
