@@ -10,7 +10,8 @@ fi
 before=$(mmtop_progs)
 for sig in INT TERM HUP; do
 	rm -f "$TMP/out"	# the wait below must not see the last round's
-	"$MMTOP" -b -d 0.2 --format json >"$TMP/out" 2>"$TMP/err" &
+	# SIGHUP at its default even under nohup (an inherited ignore is kept).
+	env --default-signal=HUP "$MMTOP" -b -d 0.2 --format json >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	# Stopped once its first interval is out.
 	i=0

@@ -17,7 +17,9 @@ for sig in INT TERM HUP; do
 		# signal before main's first instruction meets the inherited
 		# disposition: no program can act on it)
 		delay=$(awk -v i=$i 'BEGIN { printf "%.3f", 0.05 + (i * 37 % 50) * 0.03 }')
-		"$MMTOP" -b -d 0.1 >/dev/null 2>"$TMP/err" &
+		# SIGHUP at its default even when this script runs under
+		# nohup (mmtop keeps an inherited ignore: tested below).
+		env --default-signal=HUP "$MMTOP" -b -d 0.1 >/dev/null 2>"$TMP/err" &
 		pid=$!
 		sleep "$delay"
 		kill -s $sig $pid
