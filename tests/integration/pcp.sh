@@ -58,8 +58,14 @@ check "allocator's CPU $first refilled at least 80% of its $alloc pages ($refill
 	test "$refill" -ge $((alloc * 8 / 10))
 check "freer's CPU $last drained at least 80% of its $freed pages ($drain)" \
 	test "$drain" -ge $((freed * 8 / 10))
-other=$(sum "$TMP/two.csv" pcp_drain_pages cpu "$first")
-check "the allocator's CPU $first drained far fewer ($other)" test "$other" -lt $((drain / 10 + 64))
+# The freer's list drains again and again; the allocator's only when a
+# whole list is emptied at once (reclaim's drain_all_pages, the high
+# mark's decay), thousands of pages in one go at times (14,799 once in
+# ten runs): so the check counts drains, not pages.
+bursts=$(sum "$TMP/two.csv" pcp_drains cpu "$last")
+other=$(sum "$TMP/two.csv" pcp_drains cpu "$first")
+check "the allocator's CPU $first drained far less often ($other vs $bursts drains)" \
+	test "$other" -lt $((bursts / 10 + 8))
 
 # Off by default: it fires once per page.
 start_mmtop_csv "$TMP/off.csv" -d 0.3
