@@ -109,9 +109,15 @@ static __always_inline void free_slot(struct task_locks *l, struct task_lock *t)
 		l->mm[1] = 0;
 }
 
+/*
+ * Rows, sized by user space. Preallocated: a map that allocates as keys
+ * appear fails under a burst of new keys (per-CPU memory cannot be had in
+ * a tracepoint), which is exactly when a storm of short-lived processes
+ * makes them.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 1);		/* set by user space */
 	__type(key, struct lock_key);
 	__type(value, struct lock_stats);
 } lock_stats SEC(".maps");
@@ -119,7 +125,7 @@ struct {
 /* Name of each process with a row, for processes gone before user space looks. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 1);		/* set by user space: as lock_stats */
 	__type(key, __u32);
 	__type(value, char[MMTOP_COMM_LEN]);
 } lock_comms SEC(".maps");
@@ -143,9 +149,11 @@ struct {
 	__type(value, struct lock_stack);
 } stack_scratch SEC(".maps");
 
+#define LOCK_EVENTS_SIZE (256 * 1024)
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, LOCK_EVENTS_SIZE);
 } lock_events SEC(".maps");
 
 struct {
@@ -161,6 +169,18 @@ static __always_inline void drop(__u32 kind)
 
 	if (n)
 		(*n)++;
+}
+
+/*
+ * Records wait in their ring for user space's read at the end of the
+ * interval: a wake-up per record would put mmtop on a CPU once per slow
+ * wait, between the workload's own steps. A ring a quarter full wakes it,
+ * so that none is lost.
+ */
+static __always_inline __u64 ring_wakeup(void *ring, __u64 size)
+{
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= size / 4 ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
 static __always_inline __u32 log2_bucket(__u64 v)
@@ -259,7 +279,7 @@ static __always_inline void emit_event(__u64 now, const struct event_info *i)
 	e->holder_stack = i->holder_stack;
 	e->holder_write = i->holder_write;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, ring_wakeup(&lock_events, LOCK_EVENTS_SIZE));
 }
 
 static __always_inline void slow_event(__u64 now, const struct task_lock *t,
@@ -315,9 +335,10 @@ struct {
 	__type(value, __u32);		/* by this tid */
 } forking_mms SEC(".maps");
 
+/* 2,000 records: a second of a fork storm. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 * 1024);
+	__uint(max_entries, 256 * 1024);
 } fork_events SEC(".maps");
 
 /* While no fork is in flight the mmap_lock programs skip the lookups. */
@@ -399,10 +420,10 @@ struct {
 	__type(value, struct mm_holders);
 } mm_holders SEC(".maps");
 
-/* Waits by (waiter, holder) pair. */
+/* Waits by (waiter, holder) pair; sized as lock_stats. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 1);		/* set by user space */
 	__type(key, struct blame_key);
 	__type(value, struct cont_stats);
 } blame_stats SEC(".maps");
@@ -1253,6 +1274,10 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 	e->mm = f->mm;
 	e->mm_id = f->mm_id;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	/*
+	 * Woken at once, unlike slow events: the backing is walked in the
+	 * parent's page tables, which must still be there.
+	 */
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -1440,6 +1465,17 @@ static long walk_pgd(__u32 i, void *data)
 	return w->st->truncated ? 1 : 0;
 }
 
+/*
+ * @mm is still the parent's, with its page tables: the same mm_id (its
+ * memory was not reused), and users left (exit_mmap() frees the tables
+ * once the last is gone: a walk then reads freed pages as "no huge PMD").
+ */
+static __always_inline bool mm_live(struct mm_struct *mm, __u32 mm_id)
+{
+	return BPF_CORE_READ(mm, mm_id) == mm_id &&
+	       BPF_CORE_READ(mm, mm_users.counter) > 0;
+}
+
 /* ctx: the mm and its mm_id, as the fork record carried them. */
 SEC("raw_tp")
 int fork_thp_walk(__u64 *ctx)
@@ -1454,8 +1490,7 @@ int fork_thp_walk(__u64 *ctx)
 	w.st = bpf_map_lookup_elem(&walk_states, &zero);
 	if (!direct_map || !w.pud || !w.pmd || !w.st)
 		return 0;
-	/* The mm was freed and its memory reused: not the parent's any more. */
-	if (BPF_CORE_READ(mm, mm_id) != (__u32)ctx[1])
+	if (!mm_live(mm, ctx[1]))
 		return 0;
 	w.st->pgd = (__u64)BPF_CORE_READ(mm, pgd);
 	w.st->huge = 0;
@@ -1464,7 +1499,8 @@ int fork_thp_walk(__u64 *ctx)
 	if (!w.st->pgd)
 		return 0;
 	bpf_loop(USER_PGD_ENTRIES, walk_pgd, &w, 0);
-	if (BPF_CORE_READ(mm, mm_id) != (__u32)ctx[1])
+	/* Torn down meanwhile: what was read may be freed pages. */
+	if (!mm_live(mm, ctx[1]))
 		return 0;
 	thp_walk.huge_pmds = w.st->huge;
 	thp_walk.pmd_tables = w.st->tables;

@@ -13,6 +13,7 @@
 #include "recorder.h"
 #include "util.h"
 #include "live.h"
+#include "priority.h"
 #include "summary.h"
 #include "serve.h"
 #include "stop.h"
@@ -223,6 +224,8 @@ int live_run(struct live_opts *o)
 	char msg[512] = "";
 	int ret;
 
+	/* First: the threads serve starts inherit it. */
+	priority_raise();
 	/* A busy port is found before seconds of BPF loading. */
 	if (o->listen && !(sv = serve_open(o->listen, o->batch_opts.top)))
 		return 1;

@@ -36,6 +36,33 @@ static bool has_prefix(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/*
+ * Rows the aggregation maps hold. Their values are per CPU and
+ * preallocated, so a row costs (value size x possible CPUs) from the
+ * start: each map gets ROWS_BUDGET, in ROWS_MIN to ROWS_MAX rows. On two
+ * CPUs: 29,000 mmap_lock rows, where a 5000-fork storm (dead processes'
+ * rows deleted each interval) needs 11,000.
+ */
+#define ROWS_BUDGET (32u << 20)
+#define ROWS_MIN 4096u
+#define ROWS_MAX 65536u
+
+static __u32 rows_max(size_t value_size)
+{
+	size_t rows = ROWS_BUDGET / (value_size * libbpf_num_possible_cpus());
+
+	return rows < ROWS_MIN ? ROWS_MIN : rows > ROWS_MAX ? ROWS_MAX : rows;
+}
+
+static void size_rows(struct locks_bpf *skel)
+{
+	__u32 locks = rows_max(sizeof(struct lock_stats));
+
+	bpf_map__set_max_entries(skel->maps.lock_stats, locks);
+	bpf_map__set_max_entries(skel->maps.lock_comms, locks);
+	bpf_map__set_max_entries(skel->maps.blame_stats, rows_max(sizeof(struct cont_stats)));
+}
+
 static void *skel_open(void *arg, struct bpf_object **obj)
 {
 	const struct open_arg *a = arg;
@@ -56,6 +83,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 		skel->rodata->text_hi = 0;
 	/* The site cache has room for every stack the map can hold. */
 	bpf_map__set_max_entries(skel->maps.lock_stacks, SITES_MAX);
+	size_rows(skel);
 	/*
 	 * A family left off: its programs are not even loaded. The mmap_lock
 	 * programs also serve fork cost (a fork begins at dup_mmap's lock).

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/resource.h>
+
+#include "priority.h"
+
+#define COLLECTOR_NICE -20
+
+static int started_nice;
+static bool raised;
+
+void priority_raise(void)
+{
+	errno = 0;
+	started_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		return;
+	raised = !setpriority(PRIO_PROCESS, 0, COLLECTOR_NICE);
+}
+
+void priority_restore(void)
+{
+	if (raised)
+		setpriority(PRIO_PROCESS, 0, started_nice);
+}
