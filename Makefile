@@ -114,8 +114,13 @@ test: deps
 	@SANITIZE=$(SANITIZE) sh tests/run.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory mmtop
+	@$(MAKE) --no-print-directory mmtop $(OUT)/tests/floor
 	@sh tests/bench.sh
+
+# make bench's floor: empty programs on mmtop's hooks (bpf/floor.bpf.c).
+$(OUT)/tests/floor: tests/bench/floor.c $(OUT)/floor.skel.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(OUT) -o $@ $< -lbpf -lelf -lz
 
 # Two libFuzzer targets with ASan and UBSan, FUZZ_SECONDS each: the
 # recording reader from real recordings (tests/fuzz/corpus), and the

@@ -174,8 +174,8 @@ static __always_inline void drop(__u32 kind)
 /*
  * Records wait in their ring for user space's read at the end of the
  * interval: a wake-up per record would put mmtop on a CPU once per slow
- * wait, between the workload's own steps. A ring a quarter full wakes it,
- * so that none is lost.
+ * wait or fork, between the workload's own steps. A ring a quarter full
+ * wakes it, so that none is lost.
  */
 static __always_inline __u64 ring_wakeup(void *ring, __u64 size)
 {
@@ -336,9 +336,11 @@ struct {
 } forking_mms SEC(".maps");
 
 /* 2,000 records: a second of a fork storm. */
+#define FORK_EVENTS_SIZE (256 * 1024)
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, FORK_EVENTS_SIZE);
 } fork_events SEC(".maps");
 
 /* While no fork is in flight the mmap_lock programs skip the lookups. */
@@ -1275,10 +1277,13 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 	e->mm_id = f->mm_id;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	/*
-	 * Woken at once, unlike slow events: the backing is walked in the
-	 * parent's page tables, which must still be there.
+	 * A parent that may hold huge pages has its page tables walked by
+	 * user space, which must come while they are there: woken at once.
+	 * Forks of smaller parents (a storm of them is the common case) wait
+	 * for the end of the interval like slow events.
 	 */
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, f->rss[1] + f->rss[3] >= FORK_WALK_MIN_PAGES ? 0 :
+			      ring_wakeup(&fork_events, FORK_EVENTS_SIZE));
 }
 
 struct fork_info {

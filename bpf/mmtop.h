@@ -167,6 +167,13 @@ struct fork_event {
 	char comm[MMTOP_COMM_LEN];
 };
 
+/*
+ * A parent with less anonymous and shmem memory than one PMD (2 MiB on
+ * x86_64) cannot have it PMD-mapped: its fork is 4K-backed without a walk
+ * of its page tables, and its record need not be read while it lives.
+ */
+#define FORK_WALK_MIN_PAGES 512
+
 /* What fork_thp_walk found in a parent's page tables. */
 struct thp_walk_result {
 	__s64 huge_pmds;	/* present PMDs mapping 2 MiB; -1: not walked */

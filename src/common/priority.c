@@ -5,7 +5,7 @@
 
 #include "priority.h"
 
-#define COLLECTOR_NICE -20
+#define START_NICE -20
 
 static int started_nice;
 static bool raised;
@@ -16,11 +16,12 @@ void priority_raise(void)
 	started_nice = getpriority(PRIO_PROCESS, 0);
 	if (errno)
 		return;
-	raised = !setpriority(PRIO_PROCESS, 0, COLLECTOR_NICE);
+	raised = !setpriority(PRIO_PROCESS, 0, START_NICE);
 }
 
 void priority_restore(void)
 {
 	if (raised)
 		setpriority(PRIO_PROCESS, 0, started_nice);
+	raised = false;
 }

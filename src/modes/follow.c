@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 
 #include "follow.h"
-#include "priority.h"
 
 int follow_user_parse(const char *name, struct follow_user *u)
 {
@@ -70,7 +69,6 @@ int follow_start(struct follow *f, char **argv, int out_fd, const struct follow_
 		/* Nothing of mmtop's (BPF objects, files) past 0-2 reaches it. */
 		close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);
 		signal(SIGPIPE, SIG_DFL);
-		priority_restore();
 		dup2(null, STDIN_FILENO);
 		dup2(out_fd, STDOUT_FILENO);
 		dup2(out_fd, STDERR_FILENO);

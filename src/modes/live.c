@@ -224,7 +224,11 @@ int live_run(struct live_opts *o)
 	char msg[512] = "";
 	int ret;
 
-	/* First: the threads serve starts inherit it. */
+	/*
+	 * Start-up at nice -20, so that CPU load cannot hold the first
+	 * interval back. The exporter's thread, started now, keeps it:
+	 * scrapes are answered on time (it runs only for them).
+	 */
 	priority_raise();
 	/* A busy port is found before seconds of BPF loading. */
 	if (o->listen && !(sv = serve_open(o->listen, o->batch_opts.top)))
@@ -241,6 +245,7 @@ int live_run(struct live_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	o->collect.pids = o->pids.active || o->command ? &o->pids : NULL;
 	ret = collector_open(&l.c, &o->collect, msg, sizeof(msg));
+	priority_restore();
 	/* Stopped while BPF was loading: a clean exit, nothing to show. */
 	if (stop_requested()) {
 		collector_close(&l.c);

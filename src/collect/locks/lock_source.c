@@ -356,8 +356,10 @@ static int on_fork(void *ctx, void *data, size_t size)
 	f->anon_kb = e->rss_anon > 0 ? e->rss_anon * page_kb : 0;
 	f->file_kb = e->rss_file > 0 ? e->rss_file * page_kb : 0;
 	f->shmem_kb = e->rss_shmem > 0 ? e->rss_shmem * page_kb : 0;
-	/* Walked as the record arrives, while the parent is usually alive. */
-	f->thp_kb = thp_walk_kb(ls, e->mm, e->mm_id);
+	/* Walked as the record arrives (at once: BPF woke us), while the
+	 * parent is alive; a parent too small for a PMD is 4K-backed. */
+	f->thp_kb = e->rss_anon + e->rss_shmem < FORK_WALK_MIN_PAGES ? 0 :
+		    thp_walk_kb(ls, e->mm, e->mm_id);
 	f->stalled = e->stalled;
 	return 0;
 }

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Not loaded by mmtop: make bench's floor. Empty programs on the
+ * tracepoints mmtop's families hook, one per mmtop program, so that the
+ * bench can tell the cost of being hooked at all (the tracepoint's call
+ * into BPF) from the cost of what mmtop's programs do. Named
+ * floor_<family>_*; the fork family also takes the mmap_lock ones, as in
+ * mmtop (a fork begins at dup_mmap's lock request).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define EMPTY(tp, name)							\
+SEC("tp_btf/" #tp)							\
+int floor_##name(void *ctx)						\
+{									\
+	return 0;							\
+}
+
+EMPTY(sched_switch, faults_switch)
+EMPTY(mmap_lock_start_locking, mmap_lock_start)
+EMPTY(mmap_lock_acquire_returned, mmap_lock_acquired)
+EMPTY(mmap_lock_released, mmap_lock_released)
+EMPTY(sched_switch, contention_vma_sleep)
+EMPTY(contention_begin, contention_begin)
+EMPTY(contention_end, contention_end)
+EMPTY(sched_process_exit, fork_task_exit)
+EMPTY(sched_process_fork, fork_sched_fork)
+EMPTY(mm_page_alloc_zone_locked, pcp_alloc)
+EMPTY(mm_page_pcpu_drain, pcp_drain)

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * floor FAMILY...: attach bpf/floor.bpf.c's empty programs for the named
+ * probe families (faults, mmap_lock, contention, fork, pcp), print
+ * "ready", and keep them attached until SIGINT or SIGTERM. make bench runs
+ * its workloads under it: the cost of the hooks alone.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "floor.skel.h"
+
+/* "floor_fork_x" belongs to fork; the mmap_lock programs to fork as well. */
+static bool wanted(const char *prog, int argc, char **argv)
+{
+	const char *family = prog + strlen("floor_");
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (!strncmp(family, argv[i], n) && family[n] == '_')
+			return true;
+		if (!strcmp(argv[i], "fork") && !strncmp(family, "mmap_lock_", 10))
+			return true;
+	}
+	return false;
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+}
+
+int main(int argc, char **argv)
+{
+	struct floor_bpf *skel = floor_bpf__open();
+	struct bpf_program *prog;
+
+	if (!skel)
+		return 1;
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, wanted(bpf_program__name(prog), argc, argv));
+	if (floor_bpf__load(skel) || floor_bpf__attach(skel)) {
+		fprintf(stderr, "floor: cannot load or attach\n");
+		floor_bpf__destroy(skel);
+		return 1;
+	}
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	printf("ready\n");
+	fflush(stdout);
+	pause();
+	floor_bpf__destroy(skel);
+	return 0;
+}
