@@ -23,16 +23,24 @@ for backing in 4k thp; do
 	anon=$(col "$TMP/$backing.csv" "$rows" anon_kb | sort -n | sed -n 10p)
 	check "$backing: parent anon RSS within 10% of 64 MiB (${anon} kB)" within 10 "$anon" 65536
 	mean=$(col "$TMP/$backing.csv" "$rows" latency_ns | awk '{ s += $1 } END { printf "%.1f", s / NR / 1000 }')
-	own=$(awk '$1 ~ /^[0-9]+$/ { print $2 }' "$TMP/$backing.out")
+	min=$(col "$TMP/$backing.csv" "$rows" latency_ns | sort -n | awk 'NR == 1 { printf "%.1f", $1 / 1000 }')
+	set -- $(awk '$1 ~ /^[0-9]+$/ { print $2, $4 }' "$TMP/$backing.out")
+	own=$1 own_min=$2
 	# mmtop's window (dup_mmap's lock request to sched_process_fork) lies
 	# inside each fork() the workload times, on the same clock: never
-	# longer. What lies outside (copy_process before dup_mmap, the return)
-	# is some tens of microseconds: under 25% of a 4K-backed 64 MiB fork;
-	# a THP-backed one is several times shorter, so there under half.
+	# longer, so its mean is never above the workload's. What lies outside
+	# (copy_process before dup_mmap, the return) is some tens of
+	# microseconds: under 25% of a 4K-backed 64 MiB fork; a THP-backed one
+	# is several times shorter, so there under half. That lower bound holds
+	# for the fastest forks: a fork() that mmtop's own interval work
+	# preempted on its way out (once in a few runs) lengthens the
+	# workload's mean by a share that has nothing to do with the window.
 	least=75
 	[ $backing = thp ] && least=50
-	check "$backing: mean latency ${mean}us from $least% to all of the workload's ${own}us" \
-		awk -v m="$mean" -v o="$own" -v l=$least 'BEGIN { exit !(m >= o * l / 100 && m <= o) }'
+	check "$backing: mean latency ${mean}us at most the workload's ${own}us" \
+		awk -v m="$mean" -v o="$own" 'BEGIN { exit !(m > 0 && m <= o) }'
+	check "$backing: fastest fork ${min}us from $least% to all of the workload's fastest ${own_min}us" \
+		awk -v m="$min" -v o="$own_min" -v l=$least 'BEGIN { exit !(m >= o * l / 100 && m <= o) }'
 	cost=$(col "$TMP/$backing.csv" "$rows" cost_ns_per_mib | awk '{ s += $1 } END { printf "%.0f", s / NR }')
 	check "$backing: cost per MiB reported (${cost} ns/MiB)" test "${cost:-0}" -gt 0
 	# The write hold lies inside the fork's window: shorter, fork by fork.
@@ -55,15 +63,17 @@ back=$(col "$TMP/4k.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $(pid_of 
 	sort -u | tr '\n' ' ')
 check "4k: every fork of the 4K-backed parent classed 4K-backed ($back)" test "$back" = "4k "
 
-# Sibling threads faulting during forks reach for the mmap_lock dup_mmap holds.
+# Sibling threads faulting during forks reach for the mmap_lock dup_mmap
+# holds. Whether the sibling runs during a given fork's dup_mmap is up to
+# the scheduler: of 20 forks, now and then none overlapped; of 100, some do.
 start_mmtop_csv "$TMP/stall.csv" -d 0.5
-"$MMTOP" bench churn -t 1 -n 200 --fork 20 >"$TMP/stall.out"
+"$MMTOP" bench churn -t 1 -n 1000 --fork 100 >"$TMP/stall.out"
 stop_mmtop
 pid=$(pid_of "$TMP/stall.out")
 stalled=$(col "$TMP/stall.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" stalled | awk '{ s += $1 } END { print s + 0 }')
 check "forks with faulting siblings stall them ($stalled acquisitions)" test "$stalled" -gt 0
 n=$(col "$TMP/stall.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" latency_ns | wc -l)
-check "churn: its 20 forks reported ($n)" test "$n" -eq 20
+check "churn: its 100 forks reported ($n)" test "$n" -eq 100
 
 # A fork storm (5000 forks of a 1 MiB parent, as fast as they go, each
 # child a new process with rows of its own): every fork recorded, nothing
