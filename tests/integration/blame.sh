@@ -66,7 +66,12 @@ check "fork: faults waited behind dup_mmap ($n waits)" test "$n" -gt 0
 watched d fork -s 32M -n 30
 pid=$PID
 n=$(blame_rows "$TMP/d.csv" "\$c[\"pid\"] == $pid")
-check "single-threaded forks: no wait behind a holder ($n rows)" test "$n" -eq 0
+# Whom, if any: a failure names the holders.
+who=$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kind"] == "blame" && $c["pid"] == p {
+		print $c["site"] "/" $c["mode"] "<-" $c["holder_pid"] ":" $c["holder_comm"] "/" $c["holder_site"] "/" $c["holder_mode"] }' \
+	"$TMP/d.csv" | sort | uniq -c | tr -s ' \n' '  ')
+check "single-threaded forks: no wait behind a holder ($n rows$who)" test "$n" -eq 0
 n=$(csv_sum_where "$TMP/d.csv" acquired "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"own-mmap_lock\"")
 check "single-threaded forks: no contended wait on its mmap_lock ($n)" test "$n" -eq 0
 n=$(awk -F, -v p="$pid" 'NR > 1 && $4 == "fork" && $17 == p' "$TMP/d.csv" | wc -l)
