@@ -45,7 +45,7 @@ struct task_lock {
 	__u32 holder_tgid;
 	__u64 holder_stack;
 	__u32 holder_write;
-	__u32 pad;
+	__u32 reader_slot;	/* its slot in mm_holders.readers + 1; 0: none */
 };
 
 /*
@@ -162,6 +162,10 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lock_drops SEC(".maps");
+
+/* One load or store, as written: slots other CPUs read while they change. */
+#define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 
 static __always_inline void drop(__u32 kind)
 {
@@ -388,15 +392,16 @@ static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
 }
 
 /*
- * Who holds each mm's mmap_lock now, for blame: the writer, and of the
- * readers their number, the oldest still holding and the newest (which
- * becomes the oldest when that one leaves: a bounded stand-in for the
- * list of readers); and the last holder to release it, and when. A wait
- * that began with no holder in sight waited behind a lock already granted
- * to waiters that had not run yet (rwsem hands a released lock to queued
- * readers before they wake): the last holder to leave before the wait
- * ended is whom it waited behind. Kept for mms seen locked; LRU, so that a
- * dead mm's entry gives way.
+ * Who holds each mm's mmap_lock now, for blame: the writer, the readers
+ * (up to HOLDER_READERS of them, each in a slot it claims with a
+ * compare-and-swap and alone writes until it leaves: fields that several
+ * CPUs update at once would keep a reader that has left, and blame it for
+ * the mm's later waits), and the last holder to release it, and when. A
+ * wait that began with no holder in sight waited behind a lock already
+ * granted to waiters that had not run yet (rwsem hands a released lock to
+ * queued readers before they wake): the last holder to leave before the
+ * wait ended is whom it waited behind. Kept for mms seen locked; LRU, so
+ * that a dead mm's entry gives way.
  */
 struct holder {
 	__u64 stack;
@@ -404,15 +409,23 @@ struct holder {
 	__u32 tgid;
 };
 
+/* A reader's slot: since is written last when claimed and first when left. */
+struct reader {
+	__u64 since;		/* acquired at; 0: being claimed or left */
+	__u64 stack;
+	__u64 id;		/* tgid << 32 | tid; 0: free */
+};
+
+/* Readers tracked at once; more (a fault storm's fallbacks) go unnamed. */
+#define HOLDER_READERS 4
+
 struct mm_holders {
 	struct holder writer;
-	struct holder oldest;
-	struct holder newest;
+	struct reader readers[HOLDER_READERS];
 	struct holder last;
 	__u64 last_ns;		/* when last released */
 	__u32 last_write;
 	__u32 mm_id;		/* of the mm the entry was made for */
-	__s64 readers;
 };
 
 struct {
@@ -430,18 +443,62 @@ struct {
 	__type(value, struct cont_stats);
 } blame_stats SEC(".maps");
 
-/* A wait on @mm begins: note whom it is behind, the writer else the oldest reader. */
 static __always_inline __u32 mm_id_of(__u64 mm)
 {
 	return BPF_CORE_READ((struct mm_struct *)mm, mm_id);
 }
 
+/*
+ * The oldest reader other than @tid, into @by; its since (0: none). A slot
+ * read while its reader leaves or another claims it reads a different
+ * since before and after: skipped.
+ */
+static __always_inline __u64 oldest_reader(struct mm_holders *h, __u32 tid,
+					   struct holder *by)
+{
+	__u64 oldest = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < HOLDER_READERS; i++) {
+		struct reader *r = &h->readers[i];
+		__u64 since = READ_ONCE(r->since), id = r->id;
+		struct holder seen = {
+			.stack = r->stack, .tid = (__u32)id, .tgid = id >> 32,
+		};
+
+		if (!since || READ_ONCE(r->since) != since || !seen.tid ||
+		    seen.tid == tid || (oldest && since >= oldest))
+			continue;
+		oldest = since;
+		*by = seen;
+	}
+	return oldest;
+}
+
+/*
+ * A wait on @mm begins: note whom it is behind, the writer, else for a
+ * write the oldest reader.
+ */
 static __always_inline void note_holder(__u64 mm, struct task_lock *t, __u32 tid)
 {
 	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
-	struct holder by;
+	struct holder by = {};
+	__u32 write = 1;
 
-	if (!h || (!h->writer.tid && h->readers <= 0))
+	if (!h)
+		return;
+	by = h->writer;
+	/*
+	 * Readers block only a writer. A reader that waits while readers
+	 * hold waits for a writer queued before it: the last holder to
+	 * leave (note_last_holder) names that writer.
+	 */
+	if (!by.tid && t->write) {
+		oldest_reader(h, tid, &by);
+		write = 0;
+	}
+	if (!by.tid || by.tid == tid)
 		return;
 	/*
 	 * A holder whose release was never seen (its task had no free slot)
@@ -453,25 +510,18 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t, __u32 tid
 		h->mm_id = mm_id_of(mm);
 		return;
 	}
-	by = h->writer;
-	t->holder_write = 1;
-	if (!by.tid && h->readers > 0) {
-		by = h->oldest;
-		t->holder_write = 0;
-	}
-	if (!by.tid || by.tid == tid)
-		return;
 	t->holder_tgid = by.tgid;
 	t->holder_stack = by.stack;
+	t->holder_write = write;
 }
 
 /* @h: @mm's entry as the caller looked it up (NULL: none yet). */
 static __always_inline void hold_begins(__u64 mm, struct mm_holders *h,
-					const struct task_lock *t)
+					struct task_lock *t, __u64 now)
 {
 	static const struct mm_holders none;
 	__u64 id = bpf_get_current_pid_tgid();
-	struct holder me = { .stack = t->stack, .tid = (__u32)id, .tgid = id >> 32 };
+	int i;
 
 	if (!h) {
 		bpf_map_update_elem(&mm_holders, &mm, &none, BPF_NOEXIST);
@@ -483,21 +533,29 @@ static __always_inline void hold_begins(__u64 mm, struct mm_holders *h,
 		h->mm_id = mm_id_of(mm);
 	}
 	if (t->write) {
-		h->writer = me;
+		h->writer.stack = t->stack;
+		h->writer.tgid = id >> 32;
+		h->writer.tid = (__u32)id;
 		return;
 	}
-	__sync_fetch_and_add(&h->readers, 1);
-	if (!h->oldest.tid)
-		h->oldest = me;
-	else
-		h->newest = me;
+#pragma unroll
+	for (i = 0; i < HOLDER_READERS; i++) {
+		struct reader *r = &h->readers[i];
+
+		if (r->id || __sync_val_compare_and_swap(&r->id, 0, id))
+			continue;
+		r->stack = t->stack;
+		WRITE_ONCE(r->since, now);
+		t->reader_slot = i + 1;
+		return;
+	}
 }
 
 static __always_inline void hold_ends(__u64 mm, __u64 now, const struct task_lock *t)
 {
 	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id;
+	__u32 tid = (__u32)id, i = t->reader_slot - 1;
 
 	if (!h)
 		return;
@@ -511,13 +569,10 @@ static __always_inline void hold_ends(__u64 mm, __u64 now, const struct task_loc
 			h->writer.tid = 0;
 		return;
 	}
-	if (h->readers > 0)
-		__sync_fetch_and_add(&h->readers, -1);
-	if (h->oldest.tid == tid) {
-		h->oldest = h->newest;
-		h->newest.tid = 0;
-	} else if (h->newest.tid == tid) {
-		h->newest.tid = 0;
+	/* Only this task writes its slot, the reset entry of a reused mm aside. */
+	if (i < HOLDER_READERS && h->readers[i].id == id) {
+		WRITE_ONCE(h->readers[i].since, 0);
+		WRITE_ONCE(h->readers[i].id, 0);
 	}
 }
 
@@ -799,6 +854,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		end_hold(mm, now, t);
 		t->start_ns = 0;
 		t->holder_tgid = 0;
+		t->reader_slot = 0;
 	}
 	t->stack = stack;
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
@@ -827,7 +883,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	if (t->wait_ns >= slow_ns)
 		slow_event(now, t, 0);
 	t->acquired_ns = now;
-	hold_begins(mm, h, t);
+	hold_begins(mm, h, t, now);
 }
 
 static __always_inline void on_released(__u64 mm)

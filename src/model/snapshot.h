@@ -122,7 +122,8 @@ struct lock_row {
 
 /*
  * mmap_lock waits of one process from one call site, attributed to the
- * holder present when each wait began: the writer, else the oldest reader.
+ * holder present when each wait began: the writer, else for a write the
+ * oldest reader; else the last holder to leave while it waited.
  */
 struct blame_row {
 	int pid;
