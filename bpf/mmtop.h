@@ -152,7 +152,7 @@ struct lock_event {
 /* One fork/clone of a new mm (not CLONE_VM), sent through fork_events. */
 struct fork_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC at the end */
-	__u64 latency_ns;	/* syscall entry -> exit (vfork: sched_process_fork) */
+	__u64 latency_ns;	/* dup_mmap()'s lock request -> sched_process_fork */
 	__u64 dup_hold_ns;	/* the parent's own mmap_lock write hold meanwhile */
 	__s64 rss_file;		/* pages, from the mm counters at fork time */
 	__s64 rss_anon;

@@ -115,11 +115,15 @@ check "PromQL: increase() of minor faults on CPU 1 over the workload ($inc, $1) 
 	awk -v n="${inc%.*}" -v lo="$pages" -v hi="$seen" 'BEGIN { exit !(n >= lo && n <= hi * 1.01) }'
 
 # Forks: the median of the fork latency histogram lies within the
-# workload's own fastest and slowest fork(). histogram_quantile() places it
-# by linear interpolation inside the bucket that holds the median fork, so
+# workload's own forks. mmtop's window (dup_mmap's lock request to
+# sched_process_fork) lies inside each fork() and leaves out a fixed part
+# (copy_process before dup_mmap, waking the child, the return: 80-150 us
+# here): at least 75% of the fastest fork() of a 4K-backed parent of 64 MiB
+# or more, as fork.sh checks; 128 MiB here. histogram_quantile() places
+# the median by linear interpolation inside the bucket that holds it, so
 # it can stray from the forks themselves by up to that bucket's width:
 # the bounds are widened by one bucket (a ratio of 2^(1/4)), no more.
-set -- $(promql run "$TMP/fork.out" taskset -c 1 "$MMTOP" bench fork -s 32M -n 40)
+set -- $(promql run "$TMP/fork.out" taskset -c 1 "$MMTOP" bench fork -s 128M -n 40)
 window=$(scrape_window "$1" "$2")
 set -- $(awk '$1 ~ /^[0-9]+$/ { print $4, $5 }' "$TMP/fork.out")
 min=$1 max=$2
@@ -128,6 +132,6 @@ q=$(promql at "$2" "histogram_quantile(0.5, sum by (le) (increase(mmtop_fork_lat
 forks=$(promql at "$2" "increase(mmtop_forks_total[$1])")
 check "PromQL: fork count over the window ($forks) at least the workload's 40" \
 	awk -v n="$forks" 'BEGIN { exit !(n + 0 >= 40) }'
-check "PromQL: median fork latency ${q}s within the workload's ${min}..${max} us (one bucket's width)" \
+check "PromQL: median fork latency ${q}s within 75% of the workload's fastest ${min} us and its slowest ${max} us (one bucket's width)" \
 	awk -v q="$q" -v lo="$min" -v hi="$max" -v r=1.189207 \
-	'BEGIN { exit !(q * 1e6 >= lo / r && q * 1e6 <= hi * r) }'
+	'BEGIN { exit !(q * 1e6 >= lo * 0.75 / r && q * 1e6 <= hi * r) }'
