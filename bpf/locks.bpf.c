@@ -41,11 +41,11 @@ struct task_lock {
 	__u64 stack;
 	__u16 write;
 	__u16 foreign;
-	/* Whom the wait began behind (holder_tgid 0: nobody seen). */
+	/* Whom the wait waited behind (holder_tgid 0: nobody seen). */
 	__u32 holder_tgid;
 	__u64 holder_stack;
 	__u32 holder_write;
-	__u32 reader_slot;	/* its slot in mm_holders.readers + 1; 0: none */
+	__u32 pad;
 };
 
 /*
@@ -149,6 +149,23 @@ struct {
 	__type(value, struct lock_stack);
 } stack_scratch SEC(".maps");
 
+/*
+ * Keys this CPU knows lock_stacks holds, by their low bits: a hot site's
+ * key is found here, not by a hash lookup (stacks are never deleted).
+ */
+#define SITE_CACHE 256
+
+struct site_cache {
+	__u64 key[SITE_CACHE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct site_cache);
+} site_cache SEC(".maps");
+
 #define LOCK_EVENTS_SIZE (256 * 1024)
 
 struct {
@@ -163,7 +180,7 @@ struct {
 	__type(value, __u64);
 } lock_drops SEC(".maps");
 
-/* One load or store, as written: slots other CPUs read while they change. */
+/* One load or store, as written: records other CPUs read while they change. */
 #define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 
@@ -392,48 +409,36 @@ static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
 }
 
 /*
- * Who holds each mm's mmap_lock now, for blame: the writer, the readers
- * (up to HOLDER_READERS of them, each in a slot it claims with a
- * compare-and-swap and alone writes until it leaves: fields that several
- * CPUs update at once would keep a reader that has left, and blame it for
- * the mm's later waits), and the last holder to release it, and when. A
- * wait that began with no holder in sight waited behind a lock already
- * granted to waiters that had not run yet (rwsem hands a released lock to
- * queued readers before they wake): the last holder to leave before the
- * wait ended is whom it waited behind. Kept for mms seen locked; LRU, so
- * that a dead mm's entry gives way.
+ * Blame: a wait is attributed to the holder whose release let it through,
+ * the last to release the mm's mmap_lock after the wait began: for a
+ * write, any holder (readers and writers both keep a writer out; when the
+ * last of them leaves the lock is its); for a read, the last writer (a
+ * reader waits only for writers, holding or queued before it; readers
+ * granted with it leave meanwhile and blocked it not). Each mm keeps its
+ * last release of either kind, written by the releasing task alone: a
+ * release that finds another CPU's in progress leaves the record to it.
+ * Kept for mms seen released; LRU, so that a dead mm's entry gives way (a
+ * record older than the wait, as any of a freed mm's is, names nobody).
  */
-struct holder {
+struct release {
+	__u64 ns;		/* when; written last */
 	__u64 stack;
-	__u32 tid;		/* 0: none */
-	__u32 tgid;
+	__u64 id;		/* tgid << 32 | tid */
+	__u64 write;
 };
 
-/* A reader's slot: since is written last when claimed and first when left. */
-struct reader {
-	__u64 since;		/* acquired at; 0: being claimed or left */
-	__u64 stack;
-	__u64 id;		/* tgid << 32 | tid; 0: free */
-};
-
-/* Readers tracked at once; more (a fault storm's fallbacks) go unnamed. */
-#define HOLDER_READERS 4
-
-struct mm_holders {
-	struct holder writer;
-	struct reader readers[HOLDER_READERS];
-	struct holder last;
-	__u64 last_ns;		/* when last released */
-	__u32 last_write;
-	__u32 mm_id;		/* of the mm the entry was made for */
+struct mm_releases {
+	struct release any;
+	struct release writer;
+	__u64 busy;		/* a release is being written */
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
-	__type(value, struct mm_holders);
-} mm_holders SEC(".maps");
+	__type(value, struct mm_releases);
+} mm_releases SEC(".maps");
 
 /* Waits by (waiter, holder) pair; sized as lock_stats. */
 struct {
@@ -443,152 +448,72 @@ struct {
 	__type(value, struct cont_stats);
 } blame_stats SEC(".maps");
 
-static __always_inline __u32 mm_id_of(__u64 mm)
-{
-	return BPF_CORE_READ((struct mm_struct *)mm, mm_id);
-}
-
 /*
- * The oldest reader other than @tid, into @by; its since (0: none). A slot
- * read while its reader leaves or another claims it reads a different
- * since before and after: skipped.
+ * Shorter waits are the lock's fast path and the tracepoints' own time:
+ * nobody was in the way, and they are not looked up.
  */
-static __always_inline __u64 oldest_reader(struct mm_holders *h, __u32 tid,
-					   struct holder *by)
+#define BLAME_MIN_WAIT_NS 1000
+
+static __always_inline void write_release(struct release *r, __u64 now, __u64 id,
+					  const struct task_lock *t)
 {
-	__u64 oldest = 0;
-	int i;
-
-#pragma unroll
-	for (i = 0; i < HOLDER_READERS; i++) {
-		struct reader *r = &h->readers[i];
-		__u64 since = READ_ONCE(r->since), id = r->id;
-		struct holder seen = {
-			.stack = r->stack, .tid = (__u32)id, .tgid = id >> 32,
-		};
-
-		if (!since || READ_ONCE(r->since) != since || !seen.tid ||
-		    seen.tid == tid || (oldest && since >= oldest))
-			continue;
-		oldest = since;
-		*by = seen;
-	}
-	return oldest;
+	r->stack = t->stack;
+	r->id = id;
+	r->write = t->write;
+	WRITE_ONCE(r->ns, now);
 }
 
-/*
- * A wait on @mm begins: note whom it is behind, the writer, else for a
- * write the oldest reader.
- */
-static __always_inline void note_holder(__u64 mm, struct task_lock *t, __u32 tid)
+/* @t's hold of @mm ends now. */
+static __always_inline void note_release(__u64 mm, __u64 now, const struct task_lock *t)
 {
-	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
-	struct holder by = {};
-	__u32 write = 1;
-
-	if (!h)
-		return;
-	by = h->writer;
-	/*
-	 * Readers block only a writer. A reader that waits while readers
-	 * hold waits for a writer queued before it: the last holder to
-	 * leave (note_last_holder) names that writer.
-	 */
-	if (!by.tid && t->write) {
-		oldest_reader(h, tid, &by);
-		write = 0;
-	}
-	if (!by.tid || by.tid == tid)
-		return;
-	/*
-	 * A holder whose release was never seen (its task had no free slot)
-	 * would outlive its mm: an mm freed and allocated again at the same
-	 * address has another mm_id. Checked only when there is a holder.
-	 */
-	if (h->mm_id != mm_id_of(mm)) {
-		__builtin_memset(h, 0, sizeof(*h));
-		h->mm_id = mm_id_of(mm);
-		return;
-	}
-	t->holder_tgid = by.tgid;
-	t->holder_stack = by.stack;
-	t->holder_write = write;
-}
-
-/* @h: @mm's entry as the caller looked it up (NULL: none yet). */
-static __always_inline void hold_begins(__u64 mm, struct mm_holders *h,
-					struct task_lock *t, __u64 now)
-{
-	static const struct mm_holders none;
+	static const struct mm_releases none;
+	struct mm_releases *h = bpf_map_lookup_elem(&mm_releases, &mm);
 	__u64 id = bpf_get_current_pid_tgid();
-	int i;
 
 	if (!h) {
-		bpf_map_update_elem(&mm_holders, &mm, &none, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&mm_holders, &mm);
+		bpf_map_update_elem(&mm_releases, &mm, &none, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&mm_releases, &mm);
 		if (!h) {
 			drop(BPF_DROP_HOLDERS);
 			return;
 		}
-		h->mm_id = mm_id_of(mm);
 	}
-	if (t->write) {
-		h->writer.stack = t->stack;
-		h->writer.tgid = id >> 32;
-		h->writer.tid = (__u32)id;
+	if (h->busy || __sync_val_compare_and_swap(&h->busy, 0, 1))
 		return;
-	}
-#pragma unroll
-	for (i = 0; i < HOLDER_READERS; i++) {
-		struct reader *r = &h->readers[i];
-
-		if (r->id || __sync_val_compare_and_swap(&r->id, 0, id))
-			continue;
-		r->stack = t->stack;
-		WRITE_ONCE(r->since, now);
-		t->reader_slot = i + 1;
-		return;
-	}
+	write_release(&h->any, now, id, t);
+	if (t->write)
+		write_release(&h->writer, now, id, t);
+	WRITE_ONCE(h->busy, 0);
 }
 
-static __always_inline void hold_ends(__u64 mm, __u64 now, const struct task_lock *t)
+/*
+ * @t waited from start_ns: whom it waited behind, from @mm's last release
+ * of the kind that could hold it back. A record changed while it was read
+ * (another release in progress, or one finished in between) names nobody.
+ */
+static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 {
-	struct mm_holders *h = bpf_map_lookup_elem(&mm_holders, &mm);
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, i = t->reader_slot - 1;
+	struct mm_releases *h = bpf_map_lookup_elem(&mm_releases, &mm);
+	struct release *r, seen;
 
 	if (!h)
 		return;
-	h->last.stack = t->stack;
-	h->last.tid = tid;
-	h->last.tgid = id >> 32;
-	h->last_write = t->write;
-	h->last_ns = now;
-	if (t->write) {
-		if (h->writer.tid == tid)
-			h->writer.tid = 0;
+	r = t->write ? &h->any : &h->writer;
+	seen.ns = READ_ONCE(r->ns);
+	if (READ_ONCE(h->busy) || seen.ns < t->start_ns)
 		return;
-	}
-	/* Only this task writes its slot, the reset entry of a reused mm aside. */
-	if (i < HOLDER_READERS && h->readers[i].id == id) {
-		WRITE_ONCE(h->readers[i].since, 0);
-		WRITE_ONCE(h->readers[i].id, 0);
-	}
+	seen.stack = r->stack;
+	seen.id = r->id;
+	seen.write = r->write;
+	if (READ_ONCE(h->busy) || READ_ONCE(r->ns) != seen.ns ||
+	    (__u32)seen.id == (__u32)bpf_get_current_pid_tgid())
+		return;
+	t->holder_tgid = seen.id >> 32;
+	t->holder_stack = seen.stack;
+	t->holder_write = seen.write;
 }
 
-/* No holder in sight when @t's wait began: the last to release since, if any. */
-static __always_inline void note_last_holder(const struct mm_holders *h,
-					     struct task_lock *t)
-{
-	if (!h || !h->last.tid || h->last_ns < t->start_ns ||
-	    h->last.tid == (__u32)bpf_get_current_pid_tgid())
-		return;
-	t->holder_tgid = h->last.tgid;
-	t->holder_stack = h->last.stack;
-	t->holder_write = h->last_write;
-}
-
-/* A wait that began behind a holder ends: add it to that pair's row. */
+/* A wait that waited behind a holder ends: add it to that pair's row. */
 static __always_inline void blame(const struct task_lock *t, __u32 tgid)
 {
 	struct blame_key key = {
@@ -606,13 +531,22 @@ static __always_inline void blame(const struct task_lock *t, __u32 tgid)
 		wait_add(s, t->wait_ns);
 }
 
-/* The hold of @t ends now: account it to the row it was acquired from. */
+/*
+ * The hold of @t ends now: the acquisition, its wait and its hold go to
+ * the row it was acquired from, with one lookup (an acquisition is
+ * counted when it is released).
+ */
 static __always_inline void end_hold(__u64 mm, __u64 now, const struct task_lock *t)
 {
 	__u64 hold = now - t->acquired_ns;
 	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
 
 	if (s) {
+		s->acquired++;
+		s->wait_ns += t->wait_ns;
+		if (t->wait_ns > s->wait_max_ns)
+			s->wait_max_ns = t->wait_ns;
+		s->wait_hist[log2_bucket(t->wait_ns)]++;
 		s->holds++;
 		s->hold_ns += hold;
 		if (hold > s->hold_max_ns)
@@ -621,7 +555,7 @@ static __always_inline void end_hold(__u64 mm, __u64 now, const struct task_lock
 	}
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
-	hold_ends(mm, now, t);
+	note_release(mm, now, t);
 }
 
 /* The task's syscall number: -1 (or an error code) outside a syscall. */
@@ -721,11 +655,14 @@ static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
 }
 
 /*
- * Return addresses taken into a site's key: for mmap_lock, the trace hook,
- * the function that took the lock and one more; contention needs two more,
- * past the lock's slow path and its entry point.
+ * Return addresses taken into a site's key: for mmap_lock, the trace hook
+ * (__mmap_lock_do_trace_*) and the call into it in the function that took
+ * the lock, which with the syscall is the site (where the hook was
+ * tail-called, the first is already that call, and the second the frame
+ * above); contention needs more, past the lock's slow path and its entry
+ * point. Each address more scans further up the stack, on every event.
  */
-#define MMAP_SITE_RETS 3
+#define MMAP_SITE_RETS 2
 #define CONT_SITE_RETS 5
 
 /*
@@ -737,14 +674,22 @@ static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
  */
 static __always_inline __u64 stack_of(void *ctx, const int rets)
 {
-	__u64 h = return_addrs_hash(ctx, rets), full;
+	__u64 h = return_addrs_hash(ctx, rets), full, *seen = NULL;
 	__u32 zero = 0;
 	struct lock_stack *st;
+	struct site_cache *c;
 
 	if (h) {
 		h = fnv1a(h, current_syscall()) | 1;	/* never 0 */
-		if (bpf_map_lookup_elem(&lock_stacks, &h))
+		c = bpf_map_lookup_elem(&site_cache, &zero);
+		seen = c ? &c->key[h & (SITE_CACHE - 1)] : NULL;
+		if (seen && *seen == h)
 			return h;
+		if (bpf_map_lookup_elem(&lock_stacks, &h)) {
+			if (seen)
+				*seen = h;
+			return h;
+		}
 	}
 	st = bpf_map_lookup_elem(&stack_scratch, &zero);
 	full = st ? full_stack_hash(ctx, st) : 0;
@@ -757,6 +702,8 @@ static __always_inline __u64 stack_of(void *ctx, const int rets)
 	if (bpf_map_update_elem(&lock_stacks, &h, st, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&lock_stacks, &h))
 		drop(BPF_DROP_STACK);
+	else if (seen)
+		*seen = h;
 	return h;
 }
 
@@ -785,36 +732,59 @@ static __always_inline void fork_begins(long id, __u64 mm, __u64 now)
  * stalled by it, whether it gets the lock before or after the fork ends
  * (dup_mmap's write hold delays it either way).
  */
-static __always_inline void fork_lock_start(__u64 mm, bool write, __u64 now)
+/* The clock, if it was read for the fork (0: it was not). */
+static __always_inline __u64 fork_lock_start(__u64 mm, __u64 own_mm, bool write)
 {
-	struct task_struct *task;
-	struct pt_regs *regs;
+	__u64 now = 0;
 	long id;
 
-	if (!write && nr_forking <= 0)
-		return;
-	task = bpf_get_current_task_btf();
-	if (mm != (__u64)BPF_CORE_READ(task, mm))
-		return;
-	if (nr_forking > 0)
+	if ((!write && nr_forking <= 0) || mm != own_mm)
+		return 0;
+	if (nr_forking > 0) {
+		now = bpf_ktime_get_ns();
 		fork_stall(mm, now);
+	}
 	if (!write)
-		return;
-	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	id = SYSCALL_NR(regs);
-	if (is_fork(id))
-		fork_begins(id, mm, now);
+		return now;
+	id = current_syscall();
+	if (!is_fork(id))
+		return now;
+	now = now ?: bpf_ktime_get_ns();
+	fork_begins(id, mm, now);
+	return now;
 }
 
-static __always_inline void on_start(__u64 mm, bool write)
+/*
+ * The rwsem's count (kernel/locking/rwsem.c, this layout since 5.3): bit 0
+ * a writer holds it, bits 1-2 waiters and hand-off, bits 8-62 the readers,
+ * bit 63 a reader failed. A write takes the fast path if it is 0, a read if
+ * no bit outside the readers' is set.
+ */
+#define RWSEM_READERS_MASK 0x7fffffffffffff00ULL
+
+/*
+ * Whether this request may wait: if not, it takes the fast path, waits
+ * nothing and needs no clock (a read of kvm-clock costs 140 ns on a
+ * virtual machine here). A holder arriving between this look and the
+ * request itself makes a wait counted as 0: a window of a few
+ * instructions, against the holds it would wait for.
+ */
+static __always_inline bool may_wait(__u64 count, bool write)
 {
-	__u64 now = bpf_ktime_get_ns();
+	return write ? count != 0 : (count & ~RWSEM_READERS_MASK) != 0;
+}
+
+static __always_inline void on_start(__u64 mm, __u64 own_mm, bool write,
+				     __u64 count)
+{
 	struct task_locks *l;
 	struct task_lock *t;
+	__u64 now = 0;
 
 	if (fork_on)
-		fork_lock_start(mm, write, now);
-	if (!stats_on)
+		now = fork_lock_start(mm, own_mm, write);
+	/* A request that cannot wait has nothing to pass on, as a trylock. */
+	if (!stats_on || !may_wait(count, write))
 		return;
 	t = slot_of(&l, mm, true);
 	if (!t) {
@@ -822,9 +792,8 @@ static __always_inline void on_start(__u64 mm, bool write)
 		return;
 	}
 	__builtin_memset(t, 0, sizeof(*t));
-	t->start_ns = now;
 	t->write = write;
-	note_holder(mm, t, (__u32)bpf_get_current_pid_tgid());
+	t->start_ns = now ?: bpf_ktime_get_ns();
 }
 
 static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
@@ -833,7 +802,6 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	__u64 now = bpf_ktime_get_ns();
 	struct task_locks *l;
 	struct task_lock *t;
-	struct mm_holders *h;
 	struct lock_stats *s;
 	__u64 stack;
 
@@ -853,37 +821,27 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	if (t->acquired_ns) {
 		end_hold(mm, now, t);
 		t->start_ns = 0;
-		t->holder_tgid = 0;
-		t->reader_slot = 0;
 	}
 	t->stack = stack;
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
 	t->write = write;
+	t->holder_tgid = 0;
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
 	t->foreign = mm != own_mm;
-	s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
-	if (s && !success)
-		s->failed++;
-	if (s && success) {
-		s->acquired++;
-		s->wait_ns += t->wait_ns;
-		if (t->wait_ns > s->wait_max_ns)
-			s->wait_max_ns = t->wait_ns;
-		s->wait_hist[log2_bucket(t->wait_ns)]++;
-	}
 	if (!success) {
+		s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
+		if (s)
+			s->failed++;
 		free_slot(l, t);
 		return;
 	}
-	/* One lookup serves the last holder and the new hold. */
-	h = bpf_map_lookup_elem(&mm_holders, &mm);
-	if (t->start_ns && !t->holder_tgid)
-		note_last_holder(h, t);
-	blame(t, bpf_get_current_pid_tgid() >> 32);
+	if (t->wait_ns >= BLAME_MIN_WAIT_NS) {
+		note_holder(mm, t);
+		blame(t, bpf_get_current_pid_tgid() >> 32);
+	}
 	if (t->wait_ns >= slow_ns)
 		slow_event(now, t, 0);
 	t->acquired_ns = now;
-	hold_begins(mm, h, t, now);
 }
 
 static __always_inline void on_released(__u64 mm)
@@ -923,7 +881,10 @@ static __always_inline void on_released(__u64 mm)
 /* mmap_lock_start_locking(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 {
-	on_start(ctx[0], arg_write(ctx));
+	struct mm_struct *mm = TP_ARG(ctx, 0, struct mm_struct);
+
+	on_start(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx),
+		 TP_FIELD(typed, mm, mmap_lock.count.counter));
 	return 0;
 }
 

@@ -214,7 +214,7 @@ enum bpf_drop {
 	BPF_DROP_CONT_NESTED,	/* spin contention nested in spin contention */
 	BPF_DROP_FORK_TASK,	/* fork start map full */
 	BPF_DROP_FORK_EVENTS,	/* fork ring buffer full */
-	BPF_DROP_HOLDERS,	/* per-mm holder map full: a wait not attributed */
+	BPF_DROP_HOLDERS,	/* per-mm release record: no room (blame) */
 	BPF_DROP_BLAME,		/* blame aggregation map full */
 	BPF_DROP__COUNT
 };

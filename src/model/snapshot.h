@@ -122,8 +122,8 @@ struct lock_row {
 
 /*
  * mmap_lock waits of one process from one call site, attributed to the
- * holder present when each wait began: the writer, else for a write the
- * oldest reader; else the last holder to leave while it waited.
+ * holder whose release let each wait through: the last to release the
+ * lock after the wait began (for a read, the last writer).
  */
 struct blame_row {
 	int pid;
