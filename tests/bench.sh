@@ -15,7 +15,8 @@
 #       churn     mmtop bench churn: mmap, mprotect, mremap, munmap, brk
 #                 against a faulting thread, both on the last CPU (rounds/s)
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
-#     Also: the time from mmtop's start to its first interval.
+#     Also: the time from mmtop's start to its first interval, and each of
+#     the default set's programs' cost per run under each work.
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
@@ -139,6 +140,40 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 [ -s "$TMP/start" ] && printf "start to first interval: median %s ms, max %s ms (%d starts)\n" \
 	"$(cat "$TMP/startmed")" "$(awk '{ print $2 }' "$TMP/start" | sort -g | tail -1)" \
 	"$(wc -l <"$TMP/start")"
+
+# Per program: what each of the default set's programs costs per run, by
+# the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
+# ns per run of its own), under each work run once; and their sum against
+# the work's wall time. Steadier than the ratios: no untraced twin.
+prog_stats() { # "name run_time_ns run_cnt" per loaded program
+	bpftool prog show 2>/dev/null | awk '/ name / { n = t = c = ""
+		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1)
+			if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
+		if (c != "") print n, t, c }'
+}
+stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
+if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
+	echo "per program (default set, kernel.bpf_stats_enabled): ns per run (runs) during one run of each work"
+	"$MMTOP" -b -d 1 -f csv >"$TMP/watch.csv" 2>/dev/null &
+	watch=$!
+	until grep -q ',total,' "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
+	for w in $WORKS; do
+		prog_stats >"$TMP/p0"
+		t0=$(date +%s%N)
+		"work_$w" >/dev/null
+		t1=$(date +%s%N)
+		prog_stats >"$TMP/p1"
+		awk -v w="$w" -v wall=$(((t1 - t0) / 1000)) 'NR == FNR { t[$1] = $2; c[$1] = $3; next }
+			$3 > c[$1] { n = $3 - c[$1]; d = $2 - t[$1]; sum += d
+				line = line sprintf(" %s %.0f (%d)", $1, d / n, n) }
+			END { printf "%-9s%s; %.1f ms in programs in a %.1f ms run\n", w, line, sum / 1e6, wall / 1e3 }' \
+			"$TMP/p0" "$TMP/p1"
+	done
+	kill $watch
+	wait $watch 2>/dev/null
+	watch=''
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+fi
 
 # mmtop's own cost: CPU time on the clock of the scheduler (schedstat, in
 # ns) over N intervals while one pft process keeps faulting, counted from
