@@ -92,7 +92,7 @@ key q
 check "-- COMMAND: q exits 0" wait_for "EXIT=0" 3
 screen >"$TMP/out"
 check "-- COMMAND: a summary on the terminal" grep -q "^mmtop summary: .* exited with status 0" "$TMP/out"
-check "-- COMMAND: the summary counts its faults (64 MiB: >= 16384)" \
+check "-- COMMAND: the summary counts its faults (64 MiB: >= 16384; saw: $(grep -E '^(faults|mmtop summary)' "$TMP/out" | tr -s ' \n' '  '))" \
 	awk '$1 == "faults" { gsub(",", "", $2); ok = $2 >= 16384 } END { exit !ok }' "$TMP/out"
 tmux kill-session -t "$S"
 

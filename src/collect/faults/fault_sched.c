@@ -193,12 +193,17 @@ static void sched_read(struct fault_source *fs, bool *online,
 	}
 }
 
+/*
+ * Never NULL: that means the source has no per-process counts. Before any
+ * process has faulted there is nothing drained, which is 0 faults each.
+ */
 static const struct proc_faults *sched_processes(struct fault_source *fs, int *nr)
 {
+	static const struct proc_faults none[1];
 	struct sched_priv *p = fs->priv;
 
 	*nr = p->nr_procs;
-	return p->procs;
+	return p->procs ? p->procs : none;
 }
 
 const struct fault_source_ops fault_sched_ops = {
