@@ -19,9 +19,9 @@ void priority_raise(void)
 	raised = !setpriority(PRIO_PROCESS, 0, START_NICE);
 }
 
-void priority_restore(void)
+/* On Linux the nice of PRIO_PROCESS 0 is the calling thread's alone. */
+void priority_caller(void)
 {
 	if (raised)
 		setpriority(PRIO_PROCESS, 0, started_nice);
-	raised = false;
 }

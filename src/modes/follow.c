@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "follow.h"
+#include "priority.h"
 
 int follow_user_parse(const char *name, struct follow_user *u)
 {
@@ -66,8 +67,9 @@ int follow_start(struct follow *f, char **argv, int out_fd, const struct follow_
 	if (!f->pid) {
 		int null = open("/dev/null", O_RDONLY);
 
-		/* Nothing of mmtop's (BPF objects, files) past 0-2 reaches it. */
+		/* Nothing of mmtop's (BPF objects, files, nice) reaches it. */
 		close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+		priority_caller();
 		signal(SIGPIPE, SIG_DFL);
 		dup2(null, STDIN_FILENO);
 		dup2(out_fd, STDOUT_FILENO);

@@ -225,8 +225,8 @@ int live_run(struct live_opts *o)
 	int ret;
 
 	/*
-	 * Start-up at nice -20, so that CPU load cannot hold the first
-	 * interval back. The exporter's thread, started now, keeps it:
+	 * At nice -20, so that CPU load cannot hold an interval back
+	 * (priority.h). The exporter's thread, started now, keeps it:
 	 * scrapes are answered on time (it runs only for them).
 	 */
 	priority_raise();
@@ -245,7 +245,6 @@ int live_run(struct live_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	o->collect.pids = o->pids.active || o->command ? &o->pids : NULL;
 	ret = collector_open(&l.c, &o->collect, msg, sizeof(msg));
-	priority_restore();
 	/* Stopped while BPF was loading: a clean exit, nothing to show. */
 	if (stop_requested()) {
 		collector_close(&l.c);

@@ -126,13 +126,15 @@ check "--user with an unknown user: exit 2 with its name (got $rc)" \
 check "-- COMMAND: only descriptors 0, 1 and 2 reach it ($(tr '\n' ' ' <"$TMP/fds"))" \
 	test "$(tr '\n' ' ' <"$TMP/fds")" = "0 1 2 "
 
-# mmtop starts up at nice -20 (CPU load cannot hold its first interval
-# back), then samples at the nice it was started with, as the command it
-# runs does.
-nice -n 3 "$MMTOP" -b -d 0.2 -- sh -c 'echo "$(nice) $(cut -d" " -f19 /proc/$PPID/stat)"' \
-	2>"$TMP/nice" >/dev/null
-check "-- COMMAND and mmtop run at the caller's nice 3 once started ($(cat "$TMP/nice"))" \
-	test "$(cat "$TMP/nice")" = "3 3"
+# mmtop collects at nice -20 (CPU load cannot hold an interval back); what
+# wakes at a workload's event, the fork records' reader, and the command
+# it runs, at the nice it was started with.
+nice -n 3 "$MMTOP" -b -d 0.2 -- sh -c 'echo "$(nice)"; for t in /proc/$PPID/task/*; do
+	echo "$(cat "$t/comm") $(cut -d" " -f19 "$t/stat")"; done' 2>"$TMP/nice" >/dev/null
+got=$(tr -s '\n' ' ' <"$TMP/nice")
+check "-- COMMAND at the caller's nice 3, mmtop at -20, its fork reader at 3 ($got)" \
+	sh -c "head -n 1 '$TMP/nice' | grep -qx 3 && grep -qx 'mmtop -20' '$TMP/nice' &&
+		grep -qx 'mmtop-forks 3' '$TMP/nice'"
 
 # -p with a PID that has no process: a warning, and mmtop runs (it may appear).
 "$MMTOP" -p 999999 -b -n 1 -d 0.1 >"$TMP/p.out" 2>"$TMP/p.err"

@@ -187,7 +187,6 @@ static void build_addr_table(struct lock_source *ls)
 }
 
 static int on_event(void *ctx, void *data, size_t size);
-static int on_fork(void *ctx, void *data, size_t size);
 
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char *err, size_t errlen)
@@ -231,11 +230,6 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);
-	if (ls->rb && ring_buffer__add(ls->rb, bpf_map__fd(ls->skel->maps.fork_events),
-				       on_fork, ls)) {
-		ring_buffer__free(ls->rb);
-		ls->rb = NULL;
-	}
 	if (!ls->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
@@ -243,8 +237,14 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	if (opts->contention)
 		build_addr_table(ls);
 	ls->thp_method = "n/a (needs the fork probes)";
-	if (opts->fork)
+	if (opts->fork) {
 		thp_walk_init(ls);
+		ret = fork_reader_start(ls);
+		if (ret) {
+			snprintf(err, errlen, "fork records' reader: %s", strerror(-ret));
+			goto fail;
+		}
+	}
 	ls->vma_waits = opts->mmap_lock ? vma_wait_method(btf) :
 			"n/a (needs the mmap_lock probes)";
 	return ls;
@@ -315,55 +315,6 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The fork syscalls bpf/arch.h knows, by this architecture's numbers. */
-static const char *syscall_name(__u32 nr)
-{
-	switch (nr) {
-#ifdef SYS_fork
-	case SYS_fork: return "fork";
-#endif
-#ifdef SYS_vfork
-	case SYS_vfork: return "vfork";
-#endif
-	case SYS_clone: return "clone";
-	case SYS_clone3: return "clone3";
-	}
-	return "?";
-}
-
-static int on_fork(void *ctx, void *data, size_t size)
-{
-	struct lock_source *ls = ctx;
-	const struct fork_event *e = data;
-	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	struct fork_row *f;
-
-	if (size < sizeof(*e) || !pid_filter_has(ls->opts.pids, e->pid))
-		return 0;
-	f = snapshot_push(&ls->forks);
-	if (!f)
-		return 0;
-	f->wall_ns = e->ts_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
-	f->pid = e->pid;
-	f->tid = e->tid;
-	f->child = e->child;
-	memcpy(f->comm, e->comm, sizeof(f->comm));
-	f->comm[sizeof(f->comm) - 1] = '\0';
-	snprintf(f->syscall, sizeof(f->syscall), "%s", syscall_name(e->syscall));
-	f->latency_ns = e->latency_ns;
-	f->dup_hold_ns = e->dup_hold_ns;
-	/* percpu_counter drift can leave a counter slightly negative. */
-	f->anon_kb = e->rss_anon > 0 ? e->rss_anon * page_kb : 0;
-	f->file_kb = e->rss_file > 0 ? e->rss_file * page_kb : 0;
-	f->shmem_kb = e->rss_shmem > 0 ? e->rss_shmem * page_kb : 0;
-	/* Walked as the record arrives (at once: BPF woke us), while the
-	 * parent is alive; a parent too small for a PMD is 4K-backed. */
-	f->thp_kb = e->rss_anon + e->rss_shmem < FORK_WALK_MIN_PAGES ? 0 :
-		    thp_walk_kb(ls, e->mm, e->mm_id);
-	f->stalled = e->stalled;
-	return 0;
-}
-
 static void read_drops(struct lock_source *ls, uint64_t *drops)
 {
 	static const enum drop_kind map[BPF_DROP__COUNT] = {
@@ -420,7 +371,7 @@ int lock_source_fd(const struct lock_source *ls)
 	return ring_buffer__epoll_fd(ls->rb);
 }
 
-static void move_records(struct lock_source *ls, struct snapshot *s)
+static void move_events(struct lock_source *ls, struct snapshot *s)
 {
 	int i;
 
@@ -430,13 +381,7 @@ static void move_records(struct lock_source *ls, struct snapshot *s)
 		if (e)
 			*e = ls->events.v[i];
 	}
-	for (i = 0; i < ls->forks.nr; i++) {
-		struct fork_row *f = snapshot_push(&s->forks);
-
-		if (f)
-			*f = ls->forks.v[i];
-	}
-	ls->events.nr = ls->forks.nr = 0;
+	ls->events.nr = 0;
 }
 
 /*
@@ -456,7 +401,8 @@ static void forget_gone(struct lock_source *ls)
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
 	lock_source_poll(ls);
-	move_records(ls, s);
+	move_events(ls, s);
+	fork_reader_drain(ls, s);
 	if (ls->opts.mmap_lock) {
 		lock_rows_read(ls, s, drops);
 		blame_rows_read(ls, s, drops);
@@ -473,6 +419,7 @@ void lock_source_close(struct lock_source *ls)
 {
 	if (!ls)
 		return;
+	fork_reader_stop(ls);
 	ring_buffer__free(ls->rb);
 	tp_object_close(&ls->tp);
 	delta_table_free(&ls->lock_prev);

@@ -9,6 +9,8 @@
 #define MMTOP_LOCK_SOURCE_IMPL_H
 
 #include <linux/types.h>
+#include <pthread.h>
+#include <stdbool.h>
 
 #include "delta_table.h"
 #include "growth.h"
@@ -48,6 +50,18 @@ struct thp_walks {
 };
 
 /*
+ * Fork records' ring and the thread that reads it (fork_reader.c); lock
+ * serialises the ring's consumption and ls->forks.
+ */
+struct fork_reader {
+	struct ring_buffer *rb;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	int stop_fd;			/* eventfd that ends the thread */
+	bool running;
+};
+
+/*
  * The lock rows of the snapshot being built, by key (slot: row + 1, 0
  * free): with thousands of processes, finding a row must not be a scan.
  */
@@ -69,12 +83,14 @@ struct lock_source {
 	struct map_walk walk;		/* its buffer: a key's per-CPU values */
 	int nr_possible, nr_cpus;
 	/*
-	 * Records taken off the ring buffers since the last read: polled
-	 * often (lock_source_poll) so a fork's parent is still there to
-	 * be looked at; moved into the snapshot at the read.
+	 * Records taken off the ring buffers since the last read, moved
+	 * into the snapshot at the read: slow events by lock_source_poll,
+	 * forks by the fork reader (under fr.lock) as they come, so that a
+	 * fork's parent is still there to be looked at.
 	 */
 	SNAPSHOT_ARRAY(struct slow_event, events);
 	SNAPSHOT_ARRAY(struct fork_row, forks);
+	struct fork_reader fr;
 	struct lock_source_opts opts;
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
@@ -91,6 +107,14 @@ struct rows_ctx {
 /* Sum the per-CPU values @percpu of one wait-statistics key. */
 void cont_stats_sum(const struct lock_source *ls, const struct cont_stats *percpu,
 		    struct cont_stats *sum);
+
+/*
+ * The fork reader: started once the object is loaded; drained into @s by
+ * the collector at each read (records of processes the filter keeps).
+ */
+int fork_reader_start(struct lock_source *ls);
+void fork_reader_drain(struct lock_source *ls, struct snapshot *s);
+void fork_reader_stop(struct lock_source *ls);
 
 /* Find the direct map once; then a fork parent's huge kB, -1 if unknown. */
 void thp_walk_init(struct lock_source *ls);
