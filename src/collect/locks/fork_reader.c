@@ -140,7 +140,7 @@ void fork_reader_drain(struct lock_source *ls, struct snapshot *s)
 	for (i = 0; i < ls->forks.nr; i++) {
 		struct fork_row *f;
 
-		/* The filter grows in this thread (-- COMMAND's children). */
+		/* Here: the filter grows in the collector's thread (-- COMMAND's children). */
 		if (!pid_filter_has(ls->opts.pids, ls->forks.v[i].pid))
 			continue;
 		f = snapshot_push(&s->forks);

@@ -35,10 +35,10 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 uint32_t lock_source_probes(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */
 void lock_source_describe(const struct lock_source *ls, char *buf, size_t len);
-/* Take records off the ring buffers now (cheap; call often). */
+/* Take slow-event records off their ring now (cheap). */
 void lock_source_poll(struct lock_source *ls);
-/* Readable when records are waiting: wake up for them while the process
- * that caused them is still there. */
+/* Readable when slow-event records are waiting (a ring a quarter full:
+ * fork records have a reader thread of their own). */
 int lock_source_fd(const struct lock_source *ls);
 /* Add this interval's rows and per-CPU fallbacks to @s; drops to @drops. */
 void lock_source_read(struct lock_source *ls, struct snapshot *s,
