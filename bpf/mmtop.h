@@ -15,11 +15,18 @@
  * Nothing runs per fault.
  */
 struct fault_slot {
-	__u64 task;		/* task running here since the last switch/flush */
+	__u64 task;		/* task switched in here at the last switch/flush */
 	__u64 task_min_flt;	/* its min_flt at that point */
 	__u64 task_maj_flt;	/* its maj_flt at that point */
 	__u64 min_flt;		/* minor faults accounted to this CPU */
 	__u64 maj_flt;		/* major faults accounted to this CPU */
+};
+
+/* Per task: its faults accounted so far (min_flt, maj_flt at that point). */
+struct fault_mark {
+	__u64 min_flt;
+	__u64 maj_flt;
+	__u64 seen;		/* 0 in storage just created */
 };
 
 /*

@@ -45,7 +45,7 @@ enum probe_family {
 
 /* Things the collector lost or could not read; cumulative since start. */
 enum drop_kind {
-	DROP_FLUSH = 0,		/* per-CPU flush failed: counts arrive an interval late */
+	DROP_FLUSH = 0,		/* per-CPU flush failed, or no task mark: counts arrive later */
 	DROP_READ = 1,		/* a counter or map read failed: the interval misses it */
 	DROP_PROC_FAULTS = 2,	/* per-process fault map full: a process's faults lost */
 	DROP_MMAP_LOCK_TASK = 3,	/* per-task lock state: no slot free */

@@ -13,6 +13,7 @@
 #include "faults.skel.h"
 #include "mmtop.h"
 #include "tp_object.h"
+#include "util.h"
 
 struct sched_priv {
 	struct tp_object tp;
@@ -23,6 +24,7 @@ struct sched_priv {
 	struct proc_fault_key *keys;	/* scratch for draining */
 	int cap_keys;
 	uint64_t procs_full;		/* proc_faults_full at the last read */
+	uint64_t marks_busy;		/* marks_busy at the last read */
 };
 
 static void *faults_open(void *arg, struct bpf_object **obj)
@@ -35,9 +37,15 @@ static void *faults_open(void *arg, struct bpf_object **obj)
 	return skel;
 }
 
+/* Loaded means not attached yet: tasks started from now on fault from 0. */
 static int faults_load(void *skel)
 {
-	return faults_bpf__load(skel);
+	struct faults_bpf *f = skel;
+	int err = faults_bpf__load(f);
+
+	if (!err)
+		f->bss->attach_ns = clock_ns(CLOCK_MONOTONIC);
+	return err;
 }
 
 static void faults_destroy(void *skel)
@@ -182,6 +190,9 @@ static void sched_read(struct fault_source *fs, bool *online,
 			drops[DROP_FLUSH]++;
 	}
 	drain_procs(p, closed, drops);
+	/* Like a failed flush, an accounting put off arrives later. */
+	drops[DROP_FLUSH] += skel->bss->marks_busy - p->marks_busy;
+	p->marks_busy = skel->bss->marks_busy;
 	if (bpf_map__lookup_elem(skel->maps.fault_slots, &zero, sizeof(zero),
 				 p->slots, p->nr_slots * sizeof(*p->slots), 0)) {
 		drops[DROP_READ]++;
