@@ -136,6 +136,8 @@ static const char usage_text[] =
 "  -s, --size SIZE           populated anonymous memory (default 256M)\n"
 "  -n, --forks N             forks to time (default 20)\n"
 "      --thp                 back it with THP (MADV_HUGEPAGE); default 4K\n"
+"      --each                a line per fork: fork, the child's pid, its time\n"
+"                            in us\n"
 "\n"
 "PCP options (mmtop bench pcp):\n"
 "  -s, --size SIZE           memory each thread maps and touches per round\n"

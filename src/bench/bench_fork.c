@@ -24,6 +24,7 @@ struct fork_opts {
 	unsigned int forks;
 	unsigned int iterations;	/* of FORKS forks each */
 	bool thp;
+	bool each;	/* a line per fork: its child and time */
 };
 
 static bool thp_possible(void)
@@ -35,12 +36,13 @@ static bool thp_possible(void)
 }
 
 /*
- * Time one fork() in the parent; -1 if it failed. The child waits on
+ * Time one fork() in the parent, its child in @child; -1 if it failed. The
+ * child waits on
  * @go until the parent has its time: its exit (tearing down a copy of
  * SIZE) would otherwise run first on this CPU and land in the parent's
  * timing, as it would in a caller's that waits for the child at once.
  */
-static int64_t time_fork(const int go[2])
+static int64_t time_fork(const int go[2], pid_t *child)
 {
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), t1;
 	pid_t pid = fork();
@@ -54,6 +56,7 @@ static int64_t time_fork(const int go[2])
 	t1 = clock_ns(CLOCK_MONOTONIC);
 	if (pid < 0)
 		return -1;
+	*child = pid;
 	if (write(go[1], &c, 1) != 1)
 		kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -61,9 +64,10 @@ static int64_t time_fork(const int go[2])
 }
 
 /* One iteration: @forks forks timed; their mean, stddev, min, max in us. */
-static int time_forks(unsigned int forks, double *mean, double *sd, double *min,
-		      double *max)
+static int time_forks(const struct fork_opts *o, double *mean, double *sd,
+		      double *min, double *max)
 {
+	unsigned int forks = o->forks;
 	double sum = 0, sq = 0;
 	unsigned int i;
 	int go[2];
@@ -73,7 +77,8 @@ static int time_forks(unsigned int forks, double *mean, double *sd, double *min,
 		return -1;
 	}
 	for (i = 0; i < forks; i++) {
-		int64_t ns = time_fork(go);
+		pid_t child;
+		int64_t ns = time_fork(go, &child);
 		double us = ns / 1e3;
 
 		if (ns < 0) {
@@ -82,6 +87,8 @@ static int time_forks(unsigned int forks, double *mean, double *sd, double *min,
 			close(go[1]);
 			return -1;
 		}
+		if (o->each)
+			printf("fork %d %.1f\n", child, us);
 		sum += us;
 		sq += us * us;
 		*min = !i || us < *min ? us : *min;
@@ -118,7 +125,7 @@ static int fork_run(const struct fork_opts *o, struct bench_record *rec)
 	       "min_us", "max_us", "us_per_MiB");
 	fflush(stdout);
 	for (i = 0; i < o->iterations; i++) {
-		if (time_forks(o->forks, &mean, &sd, &min, &max))
+		if (time_forks(o, &mean, &sd, &min, &max))
 			return 1;
 		printf("%8u %12.1f %12.1f %12.1f %12.1f %14.3f\n", o->forks, mean, sd,
 		       min, max, mean * (1 << 20) / o->size);
@@ -131,7 +138,7 @@ static int fork_run(const struct fork_opts *o, struct bench_record *rec)
 
 static int fork_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp] [--iterations N] [--record FILE [--label NAME]]\n");
+	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp] [--each] [--iterations N] [--record FILE [--label NAME]]\n");
 	return status;
 }
 
@@ -141,6 +148,7 @@ int bench_fork(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "forks", required_argument, NULL, 'n' },
 		{ "thp", no_argument, NULL, 'H' },
+		{ "each", no_argument, NULL, 'E' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "record", required_argument, NULL, 'R' },
 		{ "label", required_argument, NULL, 'L' },
@@ -165,6 +173,9 @@ int bench_fork(int argc, char **argv)
 			break;
 		case 'H':
 			thp_only = true;
+			break;
+		case 'E':
+			o.each = true;
 			break;
 		case 'i':
 			bad = parse_uint(optarg, &o.iterations) || !o.iterations;
