@@ -66,14 +66,17 @@ check "allocator's CPU $first: refills ($refill) and its lists' shrinking ($firs
 kept=$((drain + last1 - last0))
 check "freer's CPU $last: drains ($drain) and its lists' growth ($last0 to $last1) cover 90% of its $freed pages" \
 	test "$drain" -gt 0 -a "$kept" -ge $((freed * 9 / 10))
-# The freer's list drains again and again; the allocator's only when a
-# whole list is emptied at once (reclaim's drain_all_pages, the high
-# mark's decay), thousands of pages in one go at times (14,799 once in
-# ten runs): so the check counts drains, not pages.
-bursts=$(sum "$TMP/two.csv" pcp_drains cpu "$last")
-other=$(sum "$TMP/two.csv" pcp_drains cpu "$first")
-check "the allocator's CPU $first drained far less often ($other vs $bursts drains)" \
-	test "$other" -lt $((bursts / 10 + 8))
+# The freer's list drains again and again; the allocator's only when
+# something else empties a whole list (reclaim's or compaction's
+# drain_all_pages, the high mark's decay), which the kernel does in chunks
+# of a few thousand pages (one compact_memory made 22 drains on one CPU
+# here): counting drains flaked (15 against a bound of 13, 1 run in 13).
+# Pages give a bound that holds whatever empties it: the allocator's CPU
+# drains what its lists held at the start and a few strays, never the
+# pages the other CPU frees.
+drained=$(sum "$TMP/two.csv" pcp_drain_pages cpu "$first")
+check "the allocator's CPU $first drained at most what its lists held ($drained pages against $first0 + a tenth of the $freed freed)" \
+	test "$drained" -le $((first0 + freed / 10))
 
 # Off by default: it fires once per page.
 start_mmtop_csv "$TMP/off.csv" -d 0.3
