@@ -46,6 +46,7 @@ struct task_lock {
 	__u64 holder_stack;
 	__u32 holder_write;
 	__u32 pad;
+	__u64 start_owner;	/* the writer holding it at start_locking, or 0 */
 };
 
 /*
@@ -418,13 +419,18 @@ static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
  * last release of either kind, written by the releasing task alone: a
  * release that finds another CPU's in progress leaves the record to it.
  * Kept for mms seen released; LRU, so that a dead mm's entry gives way (a
- * record older than the wait, as any of a freed mm's is, names nobody).
+ * record older than the wait, as any of a freed mm's is, names nobody,
+ * unless it is the release of the writer that held the lock when the wait
+ * began: the released tracepoint runs before the lock is let go, so a wait
+ * that begins while a writer's release is being traced finds the record
+ * already written, and waits behind that writer all the same).
  */
 struct release {
 	__u64 ns;		/* when; written last */
 	__u64 stack;
 	__u64 id;		/* tgid << 32 | tid */
 	__u64 write;
+	__u64 task;		/* the releasing task_struct, as a number */
 };
 
 struct mm_releases {
@@ -460,6 +466,7 @@ static __always_inline void write_release(struct release *r, __u64 now, __u64 id
 	r->stack = t->stack;
 	r->id = id;
 	r->write = t->write;
+	r->task = bpf_get_current_task();
 	WRITE_ONCE(r->ns, now);
 }
 
@@ -500,13 +507,16 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 		return;
 	r = t->write ? &h->any : &h->writer;
 	seen.ns = READ_ONCE(r->ns);
-	if (READ_ONCE(h->busy) || seen.ns < t->start_ns)
+	if (READ_ONCE(h->busy))
 		return;
 	seen.stack = r->stack;
 	seen.id = r->id;
 	seen.write = r->write;
+	seen.task = r->task;
 	if (READ_ONCE(h->busy) || READ_ONCE(r->ns) != seen.ns ||
 	    (__u32)seen.id == (__u32)bpf_get_current_pid_tgid())
+		return;
+	if (seen.ns < t->start_ns && seen.task != t->start_owner)
 		return;
 	t->holder_tgid = seen.id >> 32;
 	t->holder_stack = seen.stack;
@@ -761,6 +771,14 @@ static __always_inline __u64 fork_lock_start(__u64 mm, __u64 own_mm, bool write)
  * no bit outside the readers' is set.
  */
 #define RWSEM_READERS_MASK 0x7fffffffffffff00ULL
+#define RWSEM_WRITER_LOCKED 1ULL
+
+/*
+ * The rwsem's owner: the task_struct, its low two bits flags; bit 0 set
+ * means readers own it and the task is only the last of them to come in.
+ */
+#define RWSEM_OWNER_FLAGS 3ULL
+#define RWSEM_READER_OWNED 1ULL
 
 /*
  * Whether this request may wait: if not, it takes the fast path, waits
@@ -774,8 +792,16 @@ static __always_inline bool may_wait(__u64 count, bool write)
 	return write ? count != 0 : (count & ~RWSEM_READERS_MASK) != 0;
 }
 
+/* The writer holding the lock, from its count and owner; 0 if none. */
+static __always_inline __u64 writer_of(__u64 count, __u64 owner)
+{
+	if (!(count & RWSEM_WRITER_LOCKED) || (owner & RWSEM_READER_OWNED))
+		return 0;
+	return owner & ~RWSEM_OWNER_FLAGS;
+}
+
 static __always_inline void on_start(__u64 mm, __u64 own_mm, bool write,
-				     __u64 count)
+				     __u64 count, __u64 owner)
 {
 	struct task_locks *l;
 	struct task_lock *t;
@@ -793,6 +819,7 @@ static __always_inline void on_start(__u64 mm, __u64 own_mm, bool write,
 	}
 	__builtin_memset(t, 0, sizeof(*t));
 	t->write = write;
+	t->start_owner = writer_of(count, owner);
 	t->start_ns = now ?: bpf_ktime_get_ns();
 }
 
@@ -884,7 +911,8 @@ static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 	struct mm_struct *mm = TP_ARG(ctx, 0, struct mm_struct);
 
 	on_start(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx),
-		 TP_FIELD(typed, mm, mmap_lock.count.counter));
+		 TP_FIELD(typed, mm, mmap_lock.count.counter),
+		 TP_FIELD(typed, mm, mmap_lock.owner.counter));
 	return 0;
 }
 
