@@ -126,12 +126,13 @@ scrape_value() { # scrape_value URL SAMPLE
 
 # watched NAME WORKLOAD...: `mmtop bench WORKLOAD` under `mmtop -b -d 0.5`,
 # its output in $TMP/NAME.out, mmtop's CSV in $TMP/NAME.csv; sets PID to
-# the workload's pid.
+# the workload's pid. A workload that fails is a failed check.
 watched() {
 	name=$1
 	shift
 	start_mmtop_csv "$TMP/$name.csv" -d 0.5
 	"$MMTOP" bench "$@" >"$TMP/$name.out"
+	check "$name: mmtop bench $1 exits 0" test $? -eq 0
 	stop_mmtop
 	PID=$(pid_of "$TMP/$name.out")
 }

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * churn: mmap_lock writers against faulting threads of the same process.
- * Fault threads map a fresh chunk, touch every page and unmap it, over and
- * over (fresh VMAs: no anon_vma yet, so faults reach for mmap_lock), while
- * one churn thread makes a known number of mmap, mprotect, mremap, munmap
- * and brk calls (and, with --fork, forks). Every such call made by any
- * thread is counted and printed, so a tracer's per-call-site counts can be
- * checked against it. --proc-reader adds a second process that reads
- * /proc/PID/smaps of this one in a loop, as monitoring agents do: it takes
- * this process's mmap_lock from outside.
+ * Fault threads map a fresh chunk over the last one and touch every page,
+ * over and over (fresh VMAs: no anon_vma yet, so faults reach for
+ * mmap_lock), while one churn thread makes a known number of mmap,
+ * mprotect, mremap, munmap and brk calls (and, with --fork, forks). Every
+ * such call made by any thread is counted and printed, so a tracer's
+ * per-call-site counts can be checked against it. --paced makes each round
+ * and each fork wait until a fault thread has mapped a fresh chunk since
+ * the last one, so the writers run while faults are in flight however the
+ * scheduler places the threads (a test of waits needs the overlap, not the
+ * odds of it); unpaced, the churn thread runs flat out. --proc-reader adds
+ * a second process that reads /proc/PID/smaps of this one in a loop, as
+ * monitoring agents do: it takes this process's mmap_lock from outside.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <signal.h>
+#include <sched.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -26,6 +32,9 @@
 
 #include "bench.h"
 #include "util.h"
+
+/* --paced: longer than any scheduling delay, short of a hung test. */
+#define PACE_TIMEOUT_NS (10 * NSEC_PER_SEC)
 
 enum churn_call {
 	C_MMAP, C_MUNMAP, C_MPROTECT, C_MREMAP, C_BRK, C_FORK, C_MADVISE, C__COUNT
@@ -42,22 +51,25 @@ struct churn_opts {
 	uint64_t chunk;
 	bool shared_vma;
 	bool proc_reader;
+	bool paced;
 };
 
 struct churn {
 	const struct churn_opts *o;
 	atomic_ullong calls[C__COUNT];
 	atomic_ullong pages;
+	atomic_ullong laps;	/* fresh chunks mapped (or refills begun) */
+	unsigned long long laps_seen;
 	atomic_bool stop;
 	long page;
 	char *shared;		/* --shared-vma: chunk per thread, then a guard page */
 	size_t shared_len;
 };
 
-static void *counted_mmap(struct churn *c, size_t len)
+static void *counted_mmap(struct churn *c, void *addr, size_t len, int prot,
+			  int flags)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
 
 	atomic_fetch_add(&c->calls[C_MMAP], 1);
 	return p == MAP_FAILED ? NULL : p;
@@ -79,6 +91,7 @@ static void shared_faults(struct churn *c, char *part)
 	while (!atomic_load(&c->stop)) {
 		char *q;
 
+		atomic_fetch_add(&c->laps, 1);
 		for (q = part; q < part + c->o->chunk; q += c->page)
 			*(volatile char *)q = 1;
 		atomic_fetch_add(&c->pages, c->o->chunk / c->page);
@@ -87,26 +100,72 @@ static void shared_faults(struct churn *c, char *part)
 	}
 }
 
+/*
+ * Each lap maps a fresh chunk over the last one (MAP_FIXED unmaps it) in a
+ * slot between two PROT_NONE guard pages. A fresh VMA next to an anonymous
+ * neighbour with the same flags would merge into it and share its
+ * anon_vma, and its faults would never reach for mmap_lock: whether a
+ * neighbour is there depends on where the address space layout put the
+ * chunk, so without the guards some runs saw a few fallbacks in thousands
+ * of laps. The slot stays reserved, so no other mapping takes it between
+ * laps.
+ */
+static void chunk_faults(struct churn *c)
+{
+	size_t len = c->o->chunk;
+	char *guarded = counted_mmap(c, NULL, len + 2 * c->page, PROT_NONE, 0);
+	char *slot = guarded + c->page, *q;
+
+	if (!guarded)
+		return;
+	while (!atomic_load(&c->stop)) {
+		if (!counted_mmap(c, slot, len, PROT_READ | PROT_WRITE, MAP_FIXED))
+			break;
+		atomic_fetch_add(&c->laps, 1);
+		for (q = slot; q < slot + len; q += c->page)
+			*(volatile char *)q = 1;
+		atomic_fetch_add(&c->pages, len / c->page);
+	}
+	counted_munmap(c, guarded, len + 2 * c->page);
+}
+
 static void *fault_thread(void *arg)
 {
 	struct churn *c = arg;
 	static atomic_uint next_part;
 
-	if (c->shared) {
+	if (c->shared)
 		shared_faults(c, c->shared + atomic_fetch_add(&next_part, 1) * c->o->chunk);
-		return NULL;
-	}
-	while (!atomic_load(&c->stop)) {
-		char *p = counted_mmap(c, c->o->chunk), *q;
-
-		if (!p)
-			break;
-		for (q = p; q < p + c->o->chunk; q += c->page)
-			*(volatile char *)q = 1;
-		atomic_fetch_add(&c->pages, c->o->chunk / c->page);
-		counted_munmap(c, p, c->o->chunk);
-	}
+	else
+		chunk_faults(c);
 	return NULL;
+}
+
+/*
+ * --paced: wait until a fault thread begins a lap the churn thread has not
+ * seen, i.e. is about to fault a fresh chunk. Yielding, not sleeping: on
+ * one CPU the fault thread must run; on two, a wake-up would be slower
+ * than the lap. A fault thread that stops making progress is an error,
+ * not a hang.
+ */
+static int wait_lap(struct churn *c)
+{
+	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + PACE_TIMEOUT_NS;
+	unsigned long long laps;
+	unsigned int spins = 0;
+
+	if (!c->o->paced)
+		return 0;
+	while ((laps = atomic_load(&c->laps)) == c->laps_seen) {
+		if (++spins % 1024 == 0 && clock_ns(CLOCK_MONOTONIC) > deadline) {
+			fprintf(stderr, "mmtop bench churn: no fault thread made progress in %d s\n",
+				(int)(PACE_TIMEOUT_NS / NSEC_PER_SEC));
+			return -1;
+		}
+		sched_yield();
+	}
+	c->laps_seen = laps;
+	return 0;
 }
 
 static void churn_fork(struct churn *c)
@@ -149,7 +208,7 @@ static void churn_round(struct churn *c, long brk_base, unsigned int round)
 		flip_shared(c, round);
 		return;
 	}
-	p = counted_mmap(c, len);
+	p = counted_mmap(c, NULL, len, PROT_READ | PROT_WRITE, 0);
 
 	if (p) {
 		mprotect(p, len, PROT_READ);
@@ -209,6 +268,7 @@ static int churn_run(const struct churn_opts *o)
 	atomic_ullong *reads = NULL;
 	pid_t reader = 0;
 	long brk_base;
+	int err = 0;
 
 	if (!threads)
 		return 1;
@@ -221,15 +281,16 @@ static int churn_run(const struct churn_opts *o)
 		}
 		atomic_init(reads, 0);
 	}
-	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks%s, %u rounds, %u forks\n",
+	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks%s, %u %srounds, %u forks\n",
 	       getpid(), o->threads, o->threads == 1 ? "" : "s",
 	       (unsigned long long)o->chunk >> 10,
-	       o->shared_vma ? " in one shared VMA" : "", o->ops, o->forks);
+	       o->shared_vma ? " in one shared VMA" : "", o->ops,
+	       o->paced ? "paced " : "", o->forks);
 	fflush(stdout);
 	brk_base = counted_brk(&c, 0);
 	if (o->shared_vma) {
 		c.shared_len = o->chunk * o->threads + c.page;
-		c.shared = counted_mmap(&c, c.shared_len);
+		c.shared = counted_mmap(&c, NULL, c.shared_len, PROT_READ | PROT_WRITE, 0);
 		if (!c.shared) {
 			perror("mmtop bench churn: mmap");
 			return 1;
@@ -248,13 +309,15 @@ static int churn_run(const struct churn_opts *o)
 		if (pthread_create(&threads[i], NULL, fault_thread, &c))
 			break;
 	forks_every = o->forks ? (o->ops + o->forks - 1) / o->forks : 0;
-	for (i = 0; i < o->ops; i++) {
-		churn_round(&c, brk_base, i);
-		if (forks_every && i % forks_every == 0 &&
-		    atomic_load(&c.calls[C_FORK]) < o->forks)
+	for (i = 0; i < o->ops && !err; i++) {
+		err = wait_lap(&c);
+		if (!err)
+			churn_round(&c, brk_base, i);
+		if (!err && forks_every && i % forks_every == 0 &&
+		    atomic_load(&c.calls[C_FORK]) < o->forks && !(err = wait_lap(&c)))
 			churn_fork(&c);
 	}
-	while (atomic_load(&c.calls[C_FORK]) < o->forks)
+	while (!err && atomic_load(&c.calls[C_FORK]) < o->forks && !(err = wait_lap(&c)))
 		churn_fork(&c);
 	atomic_store(&c.stop, true);
 	for (i = 0; i < started; i++)
@@ -266,12 +329,12 @@ static int churn_run(const struct churn_opts *o)
 		       (unsigned long long)atomic_load(&c.calls[i]));
 	printf("%-10s %10llu\n", "pages", (unsigned long long)atomic_load(&c.pages));
 	stop_proc_reader(reader, reads);
-	return 0;
+	return err ? 1 : 0;
 }
 
 static int churn_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N] [--shared-vma] [--proc-reader]\n");
+	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N] [--shared-vma] [--paced] [--proc-reader]\n");
 	return status;
 }
 
@@ -284,6 +347,7 @@ int bench_churn(int argc, char **argv)
 		{ "fork", required_argument, NULL, 'F' },
 		{ "shared-vma", no_argument, NULL, 'S' },
 		{ "proc-reader", no_argument, NULL, 'P' },
+		{ "paced", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -312,6 +376,9 @@ int bench_churn(int argc, char **argv)
 			break;
 		case 'P':
 			o.proc_reader = true;
+			break;
+		case 'p':
+			o.paced = true;
 			break;
 		case 'h':
 			return churn_usage(stdout, 0);

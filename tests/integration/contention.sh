@@ -18,9 +18,10 @@ check "address table: $zones zone locks, $((zones * cpus)) pcp locks (mmtop: $me
 	test "${method%%;*}" = "address table ($zones zone locks, $((zones * cpus)) pcp locks)"
 
 # Writers and forks against faulting siblings: their waits are on the
-# process's own mmap_lock, told apart by address.
+# process's own mmap_lock, told apart by address. Paced, so that the
+# writers run while the sibling faults.
 start_mmtop_csv "$TMP/c.csv" -d 0.5
-"$MMTOP" bench churn -t 1 -n 1000 --fork 10 >"$TMP/churn.out"
+"$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced --fork 10 >"$TMP/churn.out"
 stop_mmtop
 pid=$(pid_of "$TMP/churn.out")
 own=$(csv_sum_where "$TMP/c.csv" acquired "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"own-mmap_lock\" && \$c[\"classified_by\"] == \"address\"")

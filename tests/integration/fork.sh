@@ -84,10 +84,11 @@ back=$(col "$TMP/4k.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $(pid_of 
 check "4k: every fork of the 4K-backed parent classed 4K-backed ($back)" test "$back" = "4k "
 
 # Sibling threads faulting during forks reach for the mmap_lock dup_mmap
-# holds. Whether the sibling runs during a given fork's dup_mmap is up to
-# the scheduler: of 20 forks, now and then none overlapped; of 100, some do.
+# holds. Paced, each fork starts as the sibling begins a fresh chunk, so
+# it is faulting during dup_mmap whatever the scheduler does (unpaced, of
+# 20 forks now and then none overlapped).
 start_mmtop_csv "$TMP/stall.csv" -d 0.5
-"$MMTOP" bench churn -t 1 -n 1000 --fork 100 >"$TMP/stall.out"
+"$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced --fork 100 >"$TMP/stall.out"
 stop_mmtop
 pid=$(pid_of "$TMP/stall.out")
 stalled=$(col "$TMP/stall.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" stalled | awk '{ s += $1 } END { print s + 0 }')

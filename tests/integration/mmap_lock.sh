@@ -11,15 +11,15 @@ count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 # 1. Call sites: each write acquisition of the churn workload lands in its
 #    class, within 5% (plus the few the C runtime makes; a sanitizer's
-#    runtime, with make test SANITIZE=1, maps memory itself too). 20,000
-#    rounds (0.3 s): in 2,000 (60 ms) the fault thread ran too little to
-#    meet a writer in one run of several dozen (its longest wait 1 us).
+#    runtime, with make test SANITIZE=1, maps memory itself too). Paced,
+#    so that the writers meet the fault thread's fallback faults (unpaced,
+#    the fault thread once ran too little to meet a writer).
 slack=30
 [ "${SANITIZE:-}" = 1 ] && slack=400
 "$MMTOP" -b -d 0.5 --format json >"$TMP/churn.json" &
 json_pid=$!
 start_mmtop_csv "$TMP/churn.csv" -d 0.5
-"$MMTOP" bench churn -t 1 -n 20000 >"$TMP/churn.out"
+"$MMTOP" bench churn -t 1 -n 2000 --chunk 64K --paced >"$TMP/churn.out"
 stop_mmtop
 check "churn: mmtop exits 0" test $? -eq 0
 pid=$(pid_of "$TMP/churn.out")
@@ -60,9 +60,10 @@ check "pft: per-VMA lock success near 1 ($took of $faults faults took mmap_lock)
 	awk -v t="$took" -v f="$faults" 'BEGIN { exit !(f > 0 && 1 - t / f >= 0.99) }'
 
 # 3. fork while siblings fault: one write hold of the parent's own mm per
-#    fork, and the siblings' faults wait behind it.
+#    fork, and the siblings' faults wait behind it (paced: each fork starts
+#    as the sibling begins a fresh chunk, so it is faulting during dup_mmap).
 start_mmtop_csv "$TMP/fork.csv" -d 0.5
-"$MMTOP" bench churn -t 1 -n 100 --fork 20 >"$TMP/fork.out"
+"$MMTOP" bench churn -t 1 -n 100 --chunk 64K --paced --fork 20 >"$TMP/fork.out"
 stop_mmtop
 pid=$(pid_of "$TMP/fork.out")
 own="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\""
