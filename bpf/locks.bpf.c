@@ -45,8 +45,7 @@ struct task_lock {
 	__u32 holder_tgid;
 	__u64 holder_stack;
 	__u32 holder_write;
-	__u32 pad;
-	__u64 start_owner;	/* the writer holding it at start_locking, or 0 */
+	__u32 start_writer;	/* tid of the writer holding it at start_locking */
 };
 
 /*
@@ -430,7 +429,6 @@ struct release {
 	__u64 stack;
 	__u64 id;		/* tgid << 32 | tid */
 	__u64 write;
-	__u64 task;		/* the releasing task_struct, as a number */
 };
 
 struct mm_releases {
@@ -466,7 +464,6 @@ static __always_inline void write_release(struct release *r, __u64 now, __u64 id
 	r->stack = t->stack;
 	r->id = id;
 	r->write = t->write;
-	r->task = bpf_get_current_task();
 	WRITE_ONCE(r->ns, now);
 }
 
@@ -512,11 +509,10 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 	seen.stack = r->stack;
 	seen.id = r->id;
 	seen.write = r->write;
-	seen.task = r->task;
 	if (READ_ONCE(h->busy) || READ_ONCE(r->ns) != seen.ns ||
 	    (__u32)seen.id == (__u32)bpf_get_current_pid_tgid())
 		return;
-	if (seen.ns < t->start_ns && seen.task != t->start_owner)
+	if (seen.ns < t->start_ns && (__u32)seen.id != t->start_writer)
 		return;
 	t->holder_tgid = seen.id >> 32;
 	t->holder_stack = seen.stack;
@@ -792,16 +788,8 @@ static __always_inline bool may_wait(__u64 count, bool write)
 	return write ? count != 0 : (count & ~RWSEM_READERS_MASK) != 0;
 }
 
-/* The writer holding the lock, from its count and owner; 0 if none. */
-static __always_inline __u64 writer_of(__u64 count, __u64 owner)
-{
-	if (!(count & RWSEM_WRITER_LOCKED) || (owner & RWSEM_READER_OWNED))
-		return 0;
-	return owner & ~RWSEM_OWNER_FLAGS;
-}
-
 static __always_inline void on_start(__u64 mm, __u64 own_mm, bool write,
-				     __u64 count, __u64 owner)
+				     __u64 count, __u32 start_writer)
 {
 	struct task_locks *l;
 	struct task_lock *t;
@@ -819,7 +807,7 @@ static __always_inline void on_start(__u64 mm, __u64 own_mm, bool write,
 	}
 	__builtin_memset(t, 0, sizeof(*t));
 	t->write = write;
-	t->start_owner = writer_of(count, owner);
+	t->start_writer = start_writer;
 	t->start_ns = now ?: bpf_ktime_get_ns();
 }
 
@@ -905,14 +893,31 @@ static __always_inline void on_released(__u64 mm)
 #define arg_success(args) \
 	((bool)(memcg_path_arg ? ctx_u64(args, 24) : ctx_u64(args, 16)))
 
+/*
+ * The tid of the writer holding @mm's mmap_lock, from its count and owner;
+ * 0 if none. Read only when the count says a writer holds it: a request
+ * that then waits anyway.
+ */
+static __always_inline __u32 writer_tid(struct mm_struct *mm, __u64 count, bool typed)
+{
+	__u64 owner;
+
+	if (!(count & RWSEM_WRITER_LOCKED))
+		return 0;
+	owner = TP_FIELD(typed, mm, mmap_lock.owner.counter);
+	if (owner & RWSEM_READER_OWNED)
+		return 0;
+	return BPF_CORE_READ((struct task_struct *)(owner & ~RWSEM_OWNER_FLAGS), pid);
+}
+
 /* mmap_lock_start_locking(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 {
 	struct mm_struct *mm = TP_ARG(ctx, 0, struct mm_struct);
+	__u64 count = TP_FIELD(typed, mm, mmap_lock.count.counter);
 
-	on_start(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx),
-		 TP_FIELD(typed, mm, mmap_lock.count.counter),
-		 TP_FIELD(typed, mm, mmap_lock.owner.counter));
+	on_start(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), count,
+		 writer_tid(mm, count, typed));
 	return 0;
 }
 

@@ -114,10 +114,11 @@ static void chunk_faults(struct churn *c)
 {
 	size_t len = c->o->chunk;
 	char *guarded = counted_mmap(c, NULL, len + 2 * c->page, PROT_NONE, 0);
-	char *slot = guarded + c->page, *q;
+	char *slot, *q;
 
 	if (!guarded)
 		return;
+	slot = guarded + c->page;
 	while (!atomic_load(&c->stop)) {
 		if (!counted_mmap(c, slot, len, PROT_READ | PROT_WRITE, MAP_FIXED))
 			break;
@@ -150,12 +151,13 @@ static void *fault_thread(void *arg)
  */
 static int wait_lap(struct churn *c)
 {
-	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + PACE_TIMEOUT_NS;
+	uint64_t deadline;
 	unsigned long long laps;
 	unsigned int spins = 0;
 
 	if (!c->o->paced)
 		return 0;
+	deadline = clock_ns(CLOCK_MONOTONIC) + PACE_TIMEOUT_NS;
 	while ((laps = atomic_load(&c->laps)) == c->laps_seen) {
 		if (++spins % 1024 == 0 && clock_ns(CLOCK_MONOTONIC) > deadline) {
 			fprintf(stderr, "mmtop bench churn: no fault thread made progress in %d s\n",
@@ -168,16 +170,21 @@ static int wait_lap(struct churn *c)
 	return 0;
 }
 
-static void churn_fork(struct churn *c)
+/* Fork once (paced, as a fault thread begins a chunk); -1 on a pace timeout. */
+static int churn_fork(struct churn *c)
 {
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (wait_lap(c))
+		return -1;
+	pid = fork();
 	if (pid == 0)
 		_exit(0);
 	if (pid > 0) {
 		waitpid(pid, NULL, 0);
 		atomic_fetch_add(&c->calls[C_FORK], 1);
 	}
+	return 0;
 }
 
 static long counted_brk(struct churn *c, long addr)
@@ -314,11 +321,11 @@ static int churn_run(const struct churn_opts *o)
 		if (!err)
 			churn_round(&c, brk_base, i);
 		if (!err && forks_every && i % forks_every == 0 &&
-		    atomic_load(&c.calls[C_FORK]) < o->forks && !(err = wait_lap(&c)))
-			churn_fork(&c);
+		    atomic_load(&c.calls[C_FORK]) < o->forks)
+			err = churn_fork(&c);
 	}
-	while (!err && atomic_load(&c.calls[C_FORK]) < o->forks && !(err = wait_lap(&c)))
-		churn_fork(&c);
+	while (!err && atomic_load(&c.calls[C_FORK]) < o->forks)
+		err = churn_fork(&c);
 	atomic_store(&c.stop, true);
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
