@@ -12,8 +12,8 @@ count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 # 1. Call sites: each write acquisition of the churn workload lands in its
 #    class, within 5% (plus the few the C runtime makes; a sanitizer's
 #    runtime, with make test SANITIZE=1, maps memory itself too). Paced,
-#    so that the writers meet the fault thread's fallback faults (unpaced,
-#    the fault thread once ran too little to meet a writer).
+#    so that the writers meet the fault thread's fallback faults (one per
+#    chunk: bench churn keeps each chunk a VMA of its own).
 slack=30
 [ "${SANITIZE:-}" = 1 ] && slack=400
 "$MMTOP" -b -d 0.5 --format json >"$TMP/churn.json" &
