@@ -49,6 +49,7 @@ OBJS     := $(patsubst %.c,$(OUT)/%.o,$(SRCS))
 LIB_OBJS := $(filter-out $(OUT)/src/main.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS    := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
+TOOLS    := $(patsubst tests/tools/%.c,$(OUT)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 .PHONY: all objects deps run test bench fuzz install uninstall clean
 .DELETE_ON_ERROR:
@@ -105,16 +106,21 @@ $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_all) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
+# Helpers of the tests and the bench (tests/tools), built as the unit tests.
+$(OUT)/tests/tools/%: tests/tools/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_all) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
 run: deps
 	@$(MAKE) --no-print-directory mmtop
 	./mmtop
 
 test: deps
-	@$(MAKE) --no-print-directory mmtop $(UNITS)
+	@$(MAKE) --no-print-directory mmtop $(UNITS) $(TOOLS)
 	@SANITIZE=$(SANITIZE) sh tests/run.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory mmtop $(OUT)/tests/floor
+	@$(MAKE) --no-print-directory mmtop $(OUT)/tests/floor $(TOOLS)
 	@sh tests/bench.sh
 
 # make bench's floor: empty programs on mmtop's hooks (bpf/floor.bpf.c).

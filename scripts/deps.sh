@@ -8,7 +8,7 @@ set -eu
 
 build="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
 libnuma-dev libmicrohttpd-dev pkg-config"
-tests="linux-perf python3 util-linux tmux curl strace"
+tests="linux-perf python3 util-linux tmux curl strace chromium fonts-dejavu-core"
 
 missing_of() {
 	for p in "$@"; do

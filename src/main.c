@@ -23,10 +23,13 @@
 #include "util.h"
 
 static const char compare_usage[] =
-"usage: mmtop compare [-f text|markdown] BASE.rec OTHER.rec...\n"
+"usage: mmtop compare [-f text|markdown | --html [-o FILE]] BASE.rec OTHER.rec...\n"
 "Recordings side by side: each metric's mean (harmonic for rates), its\n"
 "change relative to BASE and Welch's t-test p-value (see mmtop(8)).\n"
 "  -f, --format FORMAT       text (default) or markdown\n"
+"      --html                a self-contained HTML page: the tables and each\n"
+"                            metric's samples drawn per recording\n"
+"  -o, --output FILE         the page's file (default: standard output)\n"
 "  -h, --help                this help\n";
 
 static const char usage_text[] =
@@ -41,9 +44,10 @@ static const char usage_text[] =
 "                                       show or print a recording\n"
 "       mmtop serve [--listen ADDR:PORT] [--top N] [OPTIONS]\n"
 "                                       Prometheus metrics over HTTP, no terminal\n"
-"       mmtop report [-f FORMAT] [--begin TIME] [--end TIME] FILE|DIR...\n"
-"                                       a recording summed up\n"
-"       mmtop compare [-f text|markdown] BASE.rec OTHER.rec...\n"
+"       mmtop report [-f FORMAT | --html [-o FILE]] [--begin TIME] [--end TIME]\n"
+"                    FILE|DIR...\n"
+"                                       a recording summed up, or drawn\n"
+"       mmtop compare [-f text|markdown | --html [-o FILE]] BASE.rec OTHER.rec...\n"
 "                                       recordings side by side, with significance\n"
 "       mmtop probe                     what the running kernel offers\n"
 "       mmtop bench pft [PFT OPTIONS]   page-fault workload\n"
@@ -85,7 +89,9 @@ static const char usage_text[] =
 "  -o, --output FILE         record: the recording to write (mode 0600);\n"
 "                            batch: each interval replaces FILE whole (a\n"
 "                            temporary file renamed), e.g. for a textfile\n"
-"                            collector\n"
+"                            collector; report, compare --html: the page\n"
+"      --html                report, compare: a self-contained HTML page of\n"
+"                            plots (to -o FILE, mode 0600, or stdout)\n"
 "      --listen ADDR:PORT    serve: where to listen (default\n"
 "                            " SERVE_LISTEN_DEFAULT "; port 0 picks a free one)\n"
 "      --top N               serve, openmetrics: per-process series for the N\n"
@@ -222,6 +228,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, 'U' },
 	{ "label", required_argument, NULL, 'L' },
 	{ "raw-addresses", no_argument, NULL, 'X' },
+	{ "html", no_argument, NULL, 'H' },
 	{ "listen", required_argument, NULL, 'l' },
 	{ "rotate", required_argument, NULL, 'R' },
 	{ "keep", required_argument, NULL, 'K' },
@@ -311,6 +318,8 @@ static int parse_options(int argc, char **argv, struct live_opts *o, bool before
 		case 'X':
 			o->collect.raw_addresses = true;
 			break;
+		case 'H':	/* report --html: o->given says it */
+			break;
 		case 'C':
 			o->color = false;
 			break;
@@ -395,7 +404,7 @@ static const struct { const char *cmd, *takes; } mode_options[] = {
 	{ "record",  "bdnfFpSDEAuoUXRKL" },
 	{ "serve",   "dnUFpSDEAXlT" },
 	{ "replay",  "bCdnfoBe" },
-	{ "report",  "fBe" },
+	{ "report",  "fBeoH" },
 	{ "compare", "" },
 	{ "probe",   "" },
 	{ "bench",   "" },
@@ -507,35 +516,60 @@ static int report_main(int argc, char **argv, struct live_opts *o)
 		return 2;
 	if (optind >= argc)
 		return usage_error("report needs a recording (files, or a directory of rotated files)");
+	if (o->given['H'] && o->given['f'])
+		return usage_error("report: --html or --format, not both");
+	if (o->output && !o->given['H'])
+		return usage_error("report: -o FILE is for --html");
 	return report_run(&(struct report_opts){
 		.paths = argv + optind, .nr_paths = argc - optind, .range = o->range,
-		.format = o->batch_opts.format });
+		.format = o->batch_opts.format, .html = o->given['H'], .output = o->output });
 }
 
-/* mmtop compare [--format text|markdown] BASE.rec OTHER.rec... */
+/* mmtop compare [--format text|markdown | --html [-o FILE]] BASE.rec OTHER.rec... */
 static int compare_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "html", no_argument, NULL, 'H' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool markdown = false;
+	enum compare_format format = COMPARE_TEXT;
+	const char *output = NULL;
+	bool html = false;
 	int opt;
 
 	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
-	while ((opt = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
+	while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
 			fputs(compare_usage, stdout);
 			return 0;
+		case 'H':
+			html = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "markdown"))
+				return usage_error("compare: --format text or markdown");
+			format = strcmp(optarg, "markdown") ? COMPARE_TEXT : COMPARE_MARKDOWN;
+			if (html)
+				return usage_error("compare: --html or --format, not both");
+			break;
+		default:
+			return usage_error("compare: --format text or markdown, or --html [-o FILE]");
 		}
-		if (opt != 'f' || (strcmp(optarg, "text") && strcmp(optarg, "markdown")))
-			return usage_error("compare: --format text or markdown");
-		markdown = !strcmp(optarg, "markdown");
 	}
+	if (html && format != COMPARE_TEXT)
+		return usage_error("compare: --html or --format, not both");
+	if (output && !html)
+		return usage_error("compare: -o FILE is for --html");
 	if (argc - optind < 1)
 		return usage_error("compare needs recordings");
-	return compare_run(argv + optind, argc - optind, markdown);
+	return compare_run(argv + optind, argc - optind, html ? COMPARE_HTML : format, output);
 }
 
 int main(int argc, char **argv)

@@ -22,7 +22,8 @@
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
 #     per scrape, and together at Prometheus' default 15 s scrape interval.
 #  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
-#     with forks, and what that makes a day.
+#     with forks, and what that makes a day; `mmtop report --html` of a day
+#     of 1-s intervals: time to write, size, time to load in Chromium.
 # Figures are printed, never asserted: this machine is shared and noisy.
 # QUICK=1: 3 pairs, the default set, the hooks and the A/A row only.
 # PAIRS, SETS and WORKS choose the matrix's pairs, rows and columns.
@@ -296,6 +297,18 @@ busy=$(rec_size "$TMP/busy.rec" "$N")
 awk -v i="$idle" -v b="$busy" 'BEGIN {
 	printf "recording (format 2.2) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
 		i, i * 86400 / 1e6, b, b * 86400 / 1e6 }'
+
+# The HTML report of a day of 1-s intervals (tests/tools/synth_rec.c, with
+# a spike and an hour's gap): the time to write it, its size, and the time
+# headless Chromium takes from navigation to its load event.
+build/tests/tools/synth_rec "$TMP/day.rec" 86400 50000 30000 3600
+t0=$(date +%s%N)
+"$MMTOP" report --html -o "$TMP/day.html" "$TMP/day.rec"
+t1=$(date +%s%N)
+shown=$(python3 tests/browser.py "$TMP/day.html" | sed -n 's/^load_ms=//p')
+awk -v d=$((t1 - t0)) -v s="$(stat -c %s "$TMP/day.html")" -v l="$shown" 'BEGIN {
+	printf "report --html of a day of 1-s intervals: written in %.2f s, %.2f MB, loaded by Chromium in %d ms (targets: 5 s, 5 MB, 2 s)\n",
+		d / 1e9, s / 1e6, l }'
 
 # Under hostile load: ten unprivileged processes, each a fault thread
 # against mmap, mprotect, mremap, munmap and brk, forking every few ms.

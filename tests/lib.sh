@@ -159,3 +159,20 @@ stop_mmtop() {
 	kill -INT "$MMTOP_PID"
 	wait "$MMTOP_PID"
 }
+
+# A recording of samples of metric faults/sec-1, written byte by byte here
+# (the file format of mmtop(8)), for known answers from compare.
+samples_rec() { # samples_rec FILE LABEL VALUE...
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+path, label, values = sys.argv[1], sys.argv[2], sys.argv[3:]
+def frame(kind, payload):
+    head = struct.pack("<II", kind, len(payload)) + payload
+    return head + struct.pack("<I", zlib.crc32(head))
+out = b"MMTOPREC" + struct.pack("<HHI", 1, 0, 0)
+out += frame(1, ("label=%s\n" % label).encode())
+for v in values:
+    out += frame(3, ("metric=faults/sec-1\nvalue=%s\n" % v).encode())
+open(path, "wb").write(out)
+PY
+}

@@ -4,14 +4,6 @@
 
 #include "merge.h"
 
-static void add_hist(struct hist *sum, const struct hist *h)
-{
-	int i;
-
-	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
-		sum->bucket[i] += h->bucket[i];
-}
-
 static void max_into(uint64_t *m, uint64_t v)
 {
 	if (v > *m)
@@ -43,8 +35,8 @@ static int merge_lock(struct snapshot *sum, const struct lock_row *r)
 	t->hold_ns += r->hold_ns;
 	max_into(&t->wait_max_ns, r->wait_max_ns);
 	max_into(&t->hold_max_ns, r->hold_max_ns);
-	add_hist(&t->wait, &r->wait);
-	add_hist(&t->hold, &r->hold);
+	hist_add(&t->wait, &r->wait);
+	hist_add(&t->hold, &r->hold);
 	return 0;
 }
 
@@ -71,7 +63,7 @@ static int merge_cont(struct snapshot *sum, const struct cont_row *r)
 	t->count += r->count;
 	t->wait_ns += r->wait_ns;
 	max_into(&t->wait_max_ns, r->wait_max_ns);
-	add_hist(&t->wait, &r->wait);
+	hist_add(&t->wait, &r->wait);
 	return 0;
 }
 

@@ -213,6 +213,14 @@ const char *cont_class_name(enum cont_class c)
 	return c < CONT_CLASS__COUNT ? cont_class_names[c] : "?";
 }
 
+void hist_add(struct hist *sum, const struct hist *h)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		sum->bucket[i] += h->bucket[i];
+}
+
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)
 {
 	uint64_t total = 0, seen = 0;

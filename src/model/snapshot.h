@@ -334,6 +334,7 @@ const char *fork_backing(const struct fork_row *f);	/* "4k", "thp", "?" */
 double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon);
 /* Nanoseconds of fork per MiB of parent RSS; 0 without RSS. */
 double fork_cost_per_mib(uint64_t ns, uint64_t kb);
+void hist_add(struct hist *sum, const struct hist *h);
 /* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max);
 

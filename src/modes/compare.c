@@ -4,54 +4,12 @@
 #include <string.h>
 
 #include "compare.h"
+#include "html_compare.h"
 #include "recfile.h"
 #include "recset.h"
-#include "stats.h"
+#include "replace_file.h"
+#include "samples.h"
 #include "util.h"
-
-#define MAX_METRICS 256
-#define SIGNIFICANT_P 0.10
-
-struct metric {
-	char name[64];
-	double *v;
-	size_t n, cap;
-};
-
-struct run {
-	char label[128];
-	struct metric m[MAX_METRICS];
-	int nr;
-};
-
-static struct metric *metric_of(struct run *r, const char *name)
-{
-	int i;
-
-	for (i = 0; i < r->nr; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	if (r->nr == MAX_METRICS)
-		return NULL;
-	snprintf(r->m[r->nr].name, sizeof(r->m[0].name), "%s", name);
-	return &r->m[r->nr++];
-}
-
-static void add(struct run *r, const char *name, double v)
-{
-	struct metric *m = metric_of(r, name);
-	double *nv;
-
-	if (!m)
-		return;
-	if (m->n == m->cap) {
-		nv = realloc(m->v, (m->cap = m->cap ? m->cap * 2 : 16) * sizeof(*nv));
-		if (!nv)
-			return;
-		m->v = nv;
-	}
-	m->v[m->n++] = v;
-}
 
 /* SAMPLE frames: "metric=NAME\nvalue=NUMBER\n". */
 static void parse_sample(struct run *r, const unsigned char *p, size_t len)
@@ -68,7 +26,7 @@ static void parse_sample(struct run *r, const unsigned char *p, size_t len)
 			have = sscanf(line + 6, "%lf", &value) == 1;
 	}
 	if (name[0] && have)
-		add(r, name, value);
+		run_add(r, name, value);
 }
 
 /*
@@ -97,26 +55,15 @@ static int load(char *path, struct run *r)
 	if (!r->nr) {
 		rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
 		while (rec_set_next(&rd, &s) == 1)
-			add(r, "interval-faults/sec",
-			    snapshot_rate(&s, s.total.min_flt + s.total.maj_flt));
+			run_add(r, "interval-faults/sec",
+				snapshot_rate(&s, s.total.min_flt + s.total.maj_flt));
 		snapshot_free(&s);
 	}
 	rec_set_close(&rd);
 	return 0;
 }
 
-/* Rates are better higher and summarised by Hmean; latencies by mean. */
-static bool is_rate(const char *name)
-{
-	return !strncmp(name, "faults/", 7);
-}
-
-static double summary(const struct metric *m)
-{
-	return is_rate(m->name) ? stats_hmean(m->v, m->n) : stats_mean(m->v, m->n);
-}
-
-static void print_text(struct run *runs, int n)
+static void print_text(const struct run *runs, int n)
 {
 	int i, k;
 
@@ -126,30 +73,26 @@ static void print_text(struct run *runs, int n)
 	printf("\n");
 	for (i = 0; i < runs[0].nr; i++) {
 		const struct metric *base = &runs[0].m[i];
-		double b = summary(base);
 
-		printf("%-5s %-18s", is_rate(base->name) ? "Hmean" : "Mean", base->name);
+		printf("%-5s %-18s", metric_summary_name(base), base->name);
 		for (k = 0; k < n; k++) {
-			const struct metric *m = k ? metric_of(&runs[k], base->name) : base;
-			double v, pct;
-			bool sig;
+			const struct metric *m = run_find(&runs[k], base->name);
+			bool sig = m && k && metric_significant(base, m);
 
-			if (!m || !m->n) {
+			if (!m)
 				printf(" %26s", "-");
-				continue;
-			}
-			v = summary(m);
-			pct = b ? (v / b - 1) * 100 : 0;
-			sig = k && stats_welch_p(base->v, base->n, m->v, m->n) < SIGNIFICANT_P;
-			printf(" %14.2f %c%8.2f%%%c", v, sig ? '*' : '(', pct, sig ? '*' : ')');
+			else
+				printf(" %14.2f %c%8.2f%%%c", metric_summary(m), sig ? '*' : '(',
+				       metric_change_pct(base, m), sig ? '*' : ')');
 		}
 		printf("\n");
 	}
 }
 
 /* The fork tables of the PTE-batching thread: mean_rel (std_rel). */
-static void print_markdown(struct run *runs, int n)
+static void print_markdown(const struct run *runs, int n)
 {
+	double mean_rel, std_rel;
 	int i, k;
 
 	printf("| metric |");
@@ -161,39 +104,62 @@ static void print_markdown(struct run *runs, int n)
 	printf("\n");
 	for (i = 0; i < runs[0].nr; i++) {
 		const struct metric *base = &runs[0].m[i];
-		double bm = stats_mean(base->v, base->n);
 
 		printf("| %s mean_rel (std_rel) |", base->name);
 		for (k = 0; k < n; k++) {
-			const struct metric *m = k ? metric_of(&runs[k], base->name) : base;
+			const struct metric *m = run_find(&runs[k], base->name);
 
-			if (!m || !m->n || !bm) {
+			if (m && metric_rel(base, m, &mean_rel, &std_rel))
+				printf(" %.1f%% (%.1f%%) |", mean_rel, std_rel);
+			else
 				printf(" - |");
-				continue;
-			}
-			printf(" %.1f%% (%.1f%%) |", (stats_mean(m->v, m->n) / bm - 1) * 100,
-			       stats_stddev(m->v, m->n) / bm * 100);
 		}
 		printf("\n");
 	}
 }
 
-int compare_run(char **paths, int n, bool markdown)
+struct page {
+	const struct run *runs;
+	int n;
+	char *const *paths;
+};
+
+static int write_page(FILE *f, void *ctx)
+{
+	const struct page *p = ctx;
+
+	return html_compare_write(f, p->runs, p->n, p->paths);
+}
+
+/* -o FILE (0600, as report's page), or stdout. */
+static int print_html(const struct run *runs, int n, char **paths, const char *output)
+{
+	struct page p = { runs, n, paths };
+	int err = output ? replace_file(output, 0600, write_page, &p) : write_page(stdout, &p);
+
+	if (err)
+		fprintf(stderr, "mmtop: writing %s: %s\n", output ? output : "the page",
+			strerror(-err));
+	return err ? 1 : 0;
+}
+
+int compare_run(char **paths, int n, enum compare_format format, const char *output)
 {
 	struct run *runs = calloc(n, sizeof(*runs));
-	int i, k, ret = 0;
+	int k, ret = 0;
 
 	if (!runs)
 		return 1;
 	for (k = 0; k < n && !ret; k++)
 		ret = load(paths[k], &runs[k]);
-	if (!ret && markdown)
+	if (!ret && format == COMPARE_MARKDOWN)
 		print_markdown(runs, n);
+	else if (!ret && format == COMPARE_HTML)
+		ret = print_html(runs, n, paths, output);
 	else if (!ret)
 		print_text(runs, n);
 	for (k = 0; k < n; k++)
-		for (i = 0; i < runs[k].nr; i++)
-			free(runs[k].m[i].v);
+		run_free(&runs[k]);
 	free(runs);
 	return ret;
 }

@@ -2,7 +2,8 @@
 /*
  * `mmtop report FILE`: a recording summed into one interval (the batch
  * sinks print it), and for text the per-CPU fault rate over its intervals:
- * mean, harmonic mean, maximum.
+ * mean, harmonic mean, maximum. With --html, a page of plots over time
+ * that holds the text report too.
  */
 #ifndef MMTOP_REPORT_H
 #define MMTOP_REPORT_H
@@ -15,6 +16,8 @@ struct report_opts {
 	int nr_paths;
 	struct rec_range range;		/* --begin, --end */
 	enum output_format format;
+	bool html;			/* --html */
+	const char *output;		/* -o FILE for the page; NULL: stdout */
 };
 
 /* Exit status: 0, 1 (unreadable or empty), 2 (a newer format). */

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-#include <sys/stat.h>
 
 #include "metrics.h"
 #include "output_common.h"
+#include "replace_file.h"
 #include "util.h"
 
 int output_format_parse(const char *s, enum output_format *fmt)
@@ -67,40 +62,31 @@ static int write_stream(struct output *o, const struct snapshot *s)
 	return 0;
 }
 
-/* The whole interval into a new file beside @o->path, then renamed over it. */
-static int write_replacing(struct output *o, const struct snapshot *s)
-{
-	char tmp[PATH_MAX];
-	int fd, err = 0;
+struct replacing {
+	struct output *o;
+	const struct snapshot *s;
+};
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", o->path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* Read by other users' collectors (node_exporter's textfile). */
-	if (fchmod(fd, 0644) || !(o->f = fdopen(fd, "w"))) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	o->header_done = false;
-	errno = 0;
-	err = write_stream(o, s);
-	if (fclose(o->f) && !err)
-		err = errno ? -errno : -EIO;
-	o->f = NULL;
-	if (!err && rename(tmp, o->path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+static int write_file(FILE *f, void *ctx)
+{
+	struct replacing *r = ctx;
+
+	r->o->f = f;
+	r->o->header_done = false;
+	return write_format(r->o, r->s);
 }
 
 int output_snapshot(struct output *o, const struct snapshot *s)
 {
-	return o->path ? write_replacing(o, s) : write_stream(o, s);
+	struct replacing r = { o, s };
+	int err;
+
+	if (!o->path)
+		return write_stream(o, s);
+	/* Read by other users' collectors (node_exporter's textfile). */
+	err = replace_file(o->path, 0644, write_file, &r);
+	o->f = NULL;
+	return err;
 }
 
 void output_close(struct output *o)

@@ -27,25 +27,10 @@ printf '\003' | dd of="$TMP/future.rec" bs=1 seek=8 conv=notrunc 2>/dev/null
 "$MMTOP" compare "$TMP/a.rec" "$TMP/future.rec" >/dev/null 2>&1
 check "compare refuses a newer format (exit 2)" test $? -eq 2
 
-# A known difference, in recordings written byte by byte here (the file
-# format of mmtop(8)): samples of 100 +- 2 against 150 +- 2.
-mkrec() { # mkrec FILE LABEL VALUE...
-	python3 - "$@" <<'PY'
-import struct, sys, zlib
-path, label, values = sys.argv[1], sys.argv[2], sys.argv[3:]
-def frame(kind, payload):
-    head = struct.pack("<II", kind, len(payload)) + payload
-    return head + struct.pack("<I", zlib.crc32(head))
-out = b"MMTOPREC" + struct.pack("<HHI", 1, 0, 0)
-out += frame(1, ("label=%s\n" % label).encode())
-for v in values:
-    out += frame(3, ("metric=faults/sec-1\nvalue=%s\n" % v).encode())
-open(path, "wb").write(out)
-PY
-}
-mkrec "$TMP/low.rec" low 100 102 98 101 99
-mkrec "$TMP/high.rec" high 150 152 148 151 149
-mkrec "$TMP/same.rec" same 101 99 100 98 102
+# A known difference: samples of 100 +- 2 against 150 +- 2.
+samples_rec "$TMP/low.rec" low 100 102 98 101 99
+samples_rec "$TMP/high.rec" high 150 152 148 151 149
+samples_rec "$TMP/same.rec" same 101 99 100 98 102
 "$MMTOP" compare "$TMP/low.rec" "$TMP/high.rec" "$TMP/same.rec" >"$TMP/known.txt"
 want=$(python3 -c 'h = lambda v: len(v) / sum(1 / x for x in v); a = h([100, 102, 98, 101, 99]); b = h([150, 152, 148, 151, 149]); print("%.2f %.2f %.2f" % (a, b, (b / a - 1) * 100))')
 set -- $want

@@ -39,5 +39,7 @@ comp "--listen" mmtop serve --l
 comp "--batch --begin" mmtop replay --b
 comp "a.rec b.rec run.d" mmtop replay ""
 comp "a.rec b.rec run.d" mmtop report --begin 10:00 ""
+comp "--help --html" mmtop report --h
+comp "--format --help --html --output" mmtop compare --
 comp "auto raw_tp tp_btf" mmtop --attach ""
 comp "--shared-vma" mmtop bench churn --sh
