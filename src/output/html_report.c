@@ -455,26 +455,26 @@ static bool fork_drawn(const struct snapshot *sum, int i, uint64_t slow_ns)
 	return n <= FORK_POINTS || sum->forks.v[i].latency_ns >= slow_ns || i % every == 0;
 }
 
+static int by_latency_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The FORK_SLOWEST-th largest latency (0: every fork is drawn). */
 static uint64_t fork_slow_ns(const struct snapshot *sum)
 {
-	uint64_t *v, t = 0;
+	uint64_t *v, t;
 	int i, n = sum->forks.nr;
 
 	if (n <= FORK_POINTS || !(v = malloc(n * sizeof(*v))))
 		return 0;
 	for (i = 0; i < n; i++)
 		v[i] = sum->forks.v[i].latency_ns;
-	/* The FORK_SLOWEST-th largest latency, by partial selection sort. */
-	for (i = 0; i < FORK_SLOWEST; i++) {
-		int j, m = i;
-
-		for (j = i + 1; j < n; j++)
-			if (v[j] > v[m])
-				m = j;
-		t = v[m];
-		v[m] = v[i];
-		v[i] = t;
-	}
+	/* O(n log n): a day can hold millions of forks. */
+	qsort(v, n, sizeof(*v), by_latency_desc);
+	t = v[FORK_SLOWEST - 1];
 	free(v);
 	return t;
 }
