@@ -4,8 +4,10 @@
  * tracepoints mmtop's families hook, one per mmtop program, so that the
  * bench can tell the cost of being hooked at all (the tracepoint's call
  * into BPF) from the cost of what mmtop's programs do. Named
- * floor_<family>_*; the fork family also takes the mmap_lock ones, as in
- * mmtop (a fork begins at dup_mmap's lock request).
+ * floor_<family>_*; the mmap_lock and fork families also take
+ * contention_begin, and fork the mmap_lock ones, as in mmtop (an mmap_lock
+ * wait, and a fork that waits, begin there; a fork that does not, at
+ * dup_mmap's acquisition).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -20,7 +22,6 @@ int floor_##name(void *ctx)						\
 }
 
 EMPTY(sched_switch, faults_switch)
-EMPTY(mmap_lock_start_locking, mmap_lock_start)
 EMPTY(mmap_lock_acquire_returned, mmap_lock_acquired)
 EMPTY(mmap_lock_released, mmap_lock_released)
 EMPTY(sched_switch, contention_vma_sleep)

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Lock signals, in one object so that they share state:
- *  - mmap_lock waits and holds from the mmap_lock tracepoints: every
- *    acquisition is counted in the kernel, keyed by (process, kernel stack,
- *    mode, own/other mm), with wait (start_locking -> acquire_returned) and
- *    hold (acquire_returned -> released) times. The stack is taken once per
- *    acquisition, on mmap_lock events only; user space turns it into a
- *    call site.
+ *  - mmap_lock waits and holds: every acquisition is counted in the
+ *    kernel, keyed by (process, kernel stack, mode, own/other mm), with
+ *    wait (contention_begin -> acquire_returned) and hold
+ *    (acquire_returned -> released) times. Two programs run per
+ *    acquisition: a wait exists only where a request takes the rwsem's
+ *    slow path, which fires contention_begin, so start_locking, which
+ *    fires on every request, is hooked only with spin_waits (--spin-waits):
+ *    what the slow path leaves out is a writer's optimistic spin, before
+ *    contention_begin (see the man page). The
+ *    stack is taken once per acquisition, on mmap_lock events only; user
+ *    space turns it into a call site.
  *  - lock contention (lock:contention_begin/end) by class: the task's own
- *    mmap_lock, another mm's (known from the per-task mmap_lock state),
+ *    mmap_lock, another mm's (one whose release the blame records keep),
  *    zone and pcp locks (an address table collected at start), else by
  *    stack in user space.
  *  - VMA write-lock waits on 6.15+: D-state sleeps of write holders.
@@ -33,9 +38,12 @@ const volatile __u64 slow_ns = 1000000;
 /* The families on: the mmap_lock programs serve both. */
 const volatile bool stats_on = true;	/* mmap_lock waits, holds, sites */
 const volatile bool fork_on = true;	/* fork cost */
+const volatile bool cont_on = true;	/* lock contention by class */
+/* mmap_lock waits from the request (start_locking), spins included. */
+const volatile bool spin_waits = false;
 
 struct task_lock {
-	__u64 start_ns;		/* start_locking; 0 if not seen */
+	__u64 start_ns;		/* contention_begin; 0 if it did not wait */
 	__u64 acquired_ns;	/* acquire_returned; 0 while waiting */
 	__u64 wait_ns;
 	__u64 stack;
@@ -45,7 +53,7 @@ struct task_lock {
 	__u32 holder_tgid;
 	__u64 holder_stack;
 	__u32 holder_write;
-	__u32 start_writer;	/* tid of the writer holding it at start_locking */
+	__u32 start_writer;	/* tid of the writer holding it as the wait began */
 };
 
 /*
@@ -324,9 +332,11 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 /*
  * Forks in flight, from dup_mmap() asking for the parent's mmap_lock to
  * sched_process_fork: their start, the parent's mmap_lock write hold
- * (dup_mmap's) and the siblings that reached for that mmap_lock meanwhile.
- * Nothing runs per syscall: a fork is recognised at the mmap_lock write
- * request of a task whose current syscall is a fork.
+ * (dup_mmap's) and the siblings that waited for that mmap_lock meanwhile.
+ * Nothing runs per syscall: a fork is recognised at the first mmap_lock
+ * write wait or write acquisition of its own mm by a task whose current
+ * syscall is a fork; it starts when that request began to wait, else at
+ * the acquisition (the request itself is a few instructions earlier).
  */
 struct fork_start {
 	__u64 start_ns;
@@ -376,15 +386,6 @@ static __always_inline struct fork_start *my_fork(__u64 mm)
 	return f && f->mm == mm ? f : NULL;
 }
 
-/* dup_mmap's write hold of the parent's mm, for the fork record. */
-static __always_inline void fork_lock_acquired(__u64 mm, bool write, __u64 now)
-{
-	struct fork_start *f = write ? my_fork(mm) : NULL;
-
-	if (f)
-		f->hold_start_ns = now;
-}
-
 static __always_inline void fork_lock_released(__u64 mm, __u64 now)
 {
 	struct fork_start *f = my_fork(mm);
@@ -395,7 +396,7 @@ static __always_inline void fork_lock_released(__u64 mm, __u64 now)
 	}
 }
 
-/* A sibling reached for the mmap_lock of an mm being forked. */
+/* A sibling began to wait for the mmap_lock of an mm being forked. */
 static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
 {
 	__u32 *tid = bpf_map_lookup_elem(&forking_mms, &mm);
@@ -718,10 +719,13 @@ static __always_inline bool is_fork(long id)
 	return id == NR_CLONE || id == NR_FORK || id == NR_VFORK || id == NR_CLONE3;
 }
 
-static __always_inline void fork_begins(long id, __u64 mm, __u64 now)
+/* The current task's fork of @mm begins: it asked for the lock at @start. */
+static __always_inline void fork_begins(long id, __u64 mm, __u64 start, __u64 held)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fork_start f = { .start_ns = now, .mm = mm, .syscall = id };
+	struct fork_start f = {
+		.start_ns = start, .mm = mm, .syscall = id, .hold_start_ns = held,
+	};
 
 	if (bpf_map_update_elem(&fork_starts, &tid, &f, BPF_ANY)) {
 		drop(BPF_DROP_FORK_TASK);
@@ -731,33 +735,51 @@ static __always_inline void fork_begins(long id, __u64 mm, __u64 now)
 		__sync_fetch_and_add(&nr_forking, 1);
 }
 
-/*
- * A task asks for the mmap_lock of its own mm. For write, inside a fork
- * syscall, that is dup_mmap(): the fork begins (only forks that copy an mm
- * get there). While a fork is in flight, a sibling asking counts as
- * stalled by it, whether it gets the lock before or after the fork ends
- * (dup_mmap's write hold delays it either way).
- */
-/* The clock, if it was read for the fork (0: it was not). */
-static __always_inline __u64 fork_lock_start(__u64 mm, __u64 own_mm, bool write)
+/* The clock, read once by whichever use comes first (0: not yet). */
+static __always_inline __u64 clock_once(__u64 *now)
 {
-	__u64 now = 0;
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	return *now;
+}
+
+/*
+ * The current task's request for its own mm's mmap_lock begins to wait
+ * (or, with spin_waits, is made): a sibling of a fork in flight is stalled
+ * by it; a write in a fork syscall is dup_mmap()'s, and the fork begins
+ * (only forks that copy an mm get there).
+ */
+static __always_inline void fork_wait_begins(__u64 mm, bool write, __u64 *now)
+{
 	long id;
 
-	if ((!write && nr_forking <= 0) || mm != own_mm)
-		return 0;
-	if (nr_forking > 0) {
-		now = bpf_ktime_get_ns();
-		fork_stall(mm, now);
-	}
+	if (nr_forking > 0)
+		fork_stall(mm, clock_once(now));
 	if (!write)
-		return now;
+		return;
 	id = current_syscall();
-	if (!is_fork(id))
-		return now;
-	now = now ?: bpf_ktime_get_ns();
-	fork_begins(id, mm, now);
-	return now;
+	if (is_fork(id))
+		fork_begins(id, mm, clock_once(now), 0);
+}
+
+/*
+ * The current task took its own mm's mmap_lock for write at @now: in a
+ * fork syscall, dup_mmap()'s hold begins, in the fork that began when it
+ * waited, or in one that begins now. A fork of this task with a hold
+ * already is an earlier one that failed after dup_mmap.
+ */
+static __always_inline void fork_lock_acquired(__u64 mm, __u64 now)
+{
+	struct fork_start *f = nr_forking > 0 ? my_fork(mm) : NULL;
+	long id;
+
+	if (f && !f->hold_ns && !f->hold_start_ns) {
+		f->hold_start_ns = now;
+		return;
+	}
+	id = current_syscall();
+	if (is_fork(id))
+		fork_begins(id, mm, now, now);
 }
 
 /*
@@ -777,6 +799,54 @@ static __always_inline __u64 fork_lock_start(__u64 mm, __u64 own_mm, bool write)
 #define RWSEM_READER_OWNED 1ULL
 
 /*
+ * The tid of the writer that owns the rwsem (@owner, read only when the
+ * count says a writer holds it: a request that waits anyway); 0 if none.
+ */
+static __always_inline __u32 writer_of(__u64 owner)
+{
+	if (!owner || (owner & RWSEM_READER_OWNED))
+		return 0;
+	return BPF_CORE_READ((struct task_struct *)(owner & ~RWSEM_OWNER_FLAGS), pid);
+}
+
+/*
+ * The current task's request for @mm's mmap_lock begins to wait at @now,
+ * behind @writer (0: no writer held it): its acquisition counts the wait
+ * from here, and blames that writer if its release is being traced.
+ */
+static __always_inline void wait_begins(__u64 mm, bool write, __u64 now, __u32 writer)
+{
+	struct task_locks *l;
+	struct task_lock *t = slot_of(&l, mm, true);
+
+	if (!t) {
+		drop(BPF_DROP_TASK_FULL);
+		return;
+	}
+	__builtin_memset(t, 0, sizeof(*t));
+	t->write = write;
+	t->start_writer = writer;
+	t->start_ns = now;
+}
+
+/* contention_begin for @mm's mmap_lock (@lock), the rwsem's slow path. */
+static __always_inline void mmap_wait_begins(__u64 mm, __u64 own_mm, __u64 lock,
+					     bool write, __u64 now)
+{
+	struct rw_semaphore *sem = (struct rw_semaphore *)lock;
+	__u64 owner = 0;
+
+	if (fork_on && mm == own_mm)
+		fork_wait_begins(mm, write, &now);
+	if (!stats_on)
+		return;
+	/* Probe reads: the lock argument is untyped; a wait is rare. */
+	if (BPF_CORE_READ(sem, count.counter) & RWSEM_WRITER_LOCKED)
+		owner = BPF_CORE_READ(sem, owner.counter);
+	wait_begins(mm, write, now, writer_of(owner));
+}
+
+/*
  * Whether this request may wait: if not, it takes the fast path, waits
  * nothing and needs no clock (a read of kvm-clock costs 140 ns on a
  * virtual machine here). A holder arriving between this look and the
@@ -788,27 +858,20 @@ static __always_inline bool may_wait(__u64 count, bool write)
 	return write ? count != 0 : (count & ~RWSEM_READERS_MASK) != 0;
 }
 
-static __always_inline void on_start(__u64 mm, __u64 own_mm, bool write,
-				     __u64 count, __u32 start_writer)
+/*
+ * mmap_lock_start_locking, hooked with spin_waits only: every request, so
+ * that a wait counts from the request, a writer's optimistic spin included.
+ */
+static __always_inline void on_request(__u64 mm, __u64 own_mm, bool write,
+				       __u64 count, __u64 owner)
 {
-	struct task_locks *l;
-	struct task_lock *t;
 	__u64 now = 0;
 
-	if (fork_on)
-		now = fork_lock_start(mm, own_mm, write);
+	if (fork_on && mm == own_mm)
+		fork_wait_begins(mm, write, &now);
 	/* A request that cannot wait has nothing to pass on, as a trylock. */
-	if (!stats_on || !may_wait(count, write))
-		return;
-	t = slot_of(&l, mm, true);
-	if (!t) {
-		drop(BPF_DROP_TASK_FULL);
-		return;
-	}
-	__builtin_memset(t, 0, sizeof(*t));
-	t->write = write;
-	t->start_writer = start_writer;
-	t->start_ns = now ?: bpf_ktime_get_ns();
+	if (stats_on && may_wait(count, write))
+		wait_begins(mm, write, clock_once(&now), writer_of(owner));
 }
 
 static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
@@ -820,13 +883,13 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	struct lock_stats *s;
 	__u64 stack;
 
-	if (fork_on && nr_forking > 0 && success)
-		fork_lock_acquired(mm, write, now);
+	if (fork_on && success && write && mm == own_mm)
+		fork_lock_acquired(mm, now);
 	if (!stats_on)
 		return;
 	/* First: the verifier then walks it with one state, not one per path. */
 	stack = stack_of(ctx, MMAP_SITE_RETS);
-	/* Created if new: a trylock has no start_locking. */
+	/* Created if new: a request that did not wait has none yet. */
 	t = slot_of(&l, mm, true);
 	if (!t || !l) {
 		drop(BPF_DROP_TASK_FULL);
@@ -893,31 +956,15 @@ static __always_inline void on_released(__u64 mm)
 #define arg_success(args) \
 	((bool)(memcg_path_arg ? ctx_u64(args, 24) : ctx_u64(args, 16)))
 
-/*
- * The tid of the writer holding @mm's mmap_lock, from its count and owner;
- * 0 if none. Read only when the count says a writer holds it: a request
- * that then waits anyway.
- */
-static __always_inline __u32 writer_tid(struct mm_struct *mm, __u64 count, bool typed)
-{
-	__u64 owner;
-
-	if (!(count & RWSEM_WRITER_LOCKED))
-		return 0;
-	owner = TP_FIELD(typed, mm, mmap_lock.owner.counter);
-	if (owner & RWSEM_READER_OWNED)
-		return 0;
-	return BPF_CORE_READ((struct task_struct *)(owner & ~RWSEM_OWNER_FLAGS), pid);
-}
-
 /* mmap_lock_start_locking(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 {
 	struct mm_struct *mm = TP_ARG(ctx, 0, struct mm_struct);
-	__u64 count = TP_FIELD(typed, mm, mmap_lock.count.counter);
+	__u64 count = TP_FIELD(typed, mm, mmap_lock.count.counter), owner = 0;
 
-	on_start(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), count,
-		 writer_tid(mm, count, typed));
+	if (count & RWSEM_WRITER_LOCKED)
+		owner = TP_FIELD(typed, mm, mmap_lock.owner.counter);
+	on_request(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), count, owner);
 	return 0;
 }
 
@@ -990,28 +1037,37 @@ struct {
 	__type(value, __u32);
 } lock_addrs SEC(".maps");
 
-static __always_inline __u32 cont_classify(__u64 lock, __u64 own_mm, __u32 *tgid)
+/*
+ * The mm whose mmap_lock @lock is, if it is one: the current task's own,
+ * or another process's (a /proc reader's, remote GUP's) released since
+ * mmtop attached, as mm_releases keeps every traced release's mm; 0 if
+ * neither (another lock, or an mm whose lock nobody has let go yet).
+ */
+static __always_inline __u64 mmap_lock_mm(__u64 lock, __u64 own_mm)
 {
-	__u64 off = bpf_core_field_offset(struct mm_struct, mmap_lock);
-	struct task_locks *l;
-	struct task_lock *t;
+	__u64 mm = lock - bpf_core_field_offset(struct mm_struct, mmap_lock);
+
+	if (own_mm && mm == own_mm)
+		return mm;
+	return bpf_map_lookup_elem(&mm_releases, &mm) ? mm : 0;
+}
+
+static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
+					   __u32 *tgid)
+{
 	__u32 *cls;
 
 	*tgid = bpf_get_current_pid_tgid() >> 32;
-	if (own_mm && lock == own_mm + off)
-		return CONT_OWN_MMAP;
-	/* Waiting, through the mmap_lock tracepoints, for that mm's lock. */
-	l = bpf_task_storage_get(&lock_tasks, bpf_get_current_task_btf(), 0, 0);
-	t = l ? find_slot(l, lock - off, false) : NULL;
-	if (t && !t->acquired_ns)
-		return CONT_OTHER_MMAP;
+	if (mm)
+		return mm == own_mm ? CONT_OWN_MMAP : CONT_OTHER_MMAP;
 	*tgid = 0;
 	cls = bpf_map_lookup_elem(&lock_addrs, &lock);
 	return cls ? *cls : CONT_STACK;
 }
 
-static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
-					  __u64 own_mm)
+/* The contention family's record of a wait beginning now. */
+static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
+					     __u64 mm, __u64 own_mm, __u64 now)
 {
 	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
 	struct cont_wait *w, fresh = {};
@@ -1028,18 +1084,32 @@ static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
 		}
 	} else {
 		w = bpf_map_lookup_elem(&cont_tasks, &tid);
-		/* rwsem and mutex waits can begin more than once. */
+		/* A mutex's wait begins twice: spinning, then sleeping. */
 		if (w && w->lock == lock)
 			return;
 		w = &fresh;
 	}
 	w->lock = lock;
-	w->start_ns = bpf_ktime_get_ns();
+	w->start_ns = now;
 	w->flags = flags;
 	w->stack = stack_of(ctx, CONT_SITE_RETS);
-	w->cls = cont_classify(lock, own_mm, &w->tgid);
+	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
 	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
 		drop(BPF_DROP_CONT_TASK);
+}
+
+/* A sleeping wait for an mmap_lock (an rwsem) begins with its slow path. */
+static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
+					  __u64 own_mm)
+{
+	__u64 now = bpf_ktime_get_ns(), mm = 0;
+
+	if (flags & (LCB_F_READ | LCB_F_WRITE))
+		mm = mmap_lock_mm(lock, own_mm);
+	if (mm && !spin_waits && (stats_on || fork_on))
+		mmap_wait_begins(mm, own_mm, lock, flags & LCB_F_WRITE, now);
+	if (cont_on)
+		cont_wait_begins(ctx, lock, flags, mm, own_mm, now);
 }
 
 static __always_inline void on_cont_end(__u64 lock)

@@ -109,6 +109,9 @@ static const char usage_text[] =
 "                            TIME in UTC: 2026-11-30T14:05[:09], 14:05, @SECS\n"
 "      --raw-addresses       kernel addresses of call sites in JSON, CSV and\n"
 "                            recordings (by default: symbol names only)\n"
+"      --spin-waits          mmap_lock waits from the request, a writer's\n"
+"                            optimistic spin included (a third program on\n"
+"                            every acquisition; default: from the slow path)\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -228,6 +231,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, 'U' },
 	{ "label", required_argument, NULL, 'L' },
 	{ "raw-addresses", no_argument, NULL, 'X' },
+	{ "spin-waits", no_argument, NULL, 'W' },
 	{ "html", no_argument, NULL, 'H' },
 	{ "listen", required_argument, NULL, 'l' },
 	{ "rotate", required_argument, NULL, 'R' },
@@ -318,6 +322,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o, bool before
 		case 'X':
 			o->collect.raw_addresses = true;
 			break;
+		case 'W':
+			o->collect.spin_waits = true;
+			break;
 		case 'H':	/* report --html: o->given says it */
 			break;
 		case 'C':
@@ -400,9 +407,9 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUX" },		/* the viewer, batch */
-	{ "record",  "bdnfFpSDEAuoUXRKL" },
-	{ "serve",   "dnUFpSDEAXlT" },
+	{ "",        "bCdnfFpSDEAuoUXW" },		/* the viewer, batch */
+	{ "record",  "bdnfFpSDEAuoUXWRKL" },
+	{ "serve",   "dnUFpSDEAXWlT" },
 	{ "replay",  "bCdnfoBe" },
 	{ "report",  "fBeoH" },
 	{ "compare", "" },

@@ -274,6 +274,7 @@ static int churn_run(const struct churn_opts *o)
 	unsigned int i, started = 0, forks_every;
 	atomic_ullong *reads = NULL;
 	pid_t reader = 0;
+	uint64_t cpu_ns;
 	long brk_base;
 	int err = 0;
 
@@ -316,6 +317,7 @@ static int churn_run(const struct churn_opts *o)
 		if (pthread_create(&threads[i], NULL, fault_thread, &c))
 			break;
 	forks_every = o->forks ? (o->ops + o->forks - 1) / o->forks : 0;
+	cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	for (i = 0; i < o->ops && !err; i++) {
 		err = wait_lap(&c);
 		if (!err)
@@ -326,6 +328,7 @@ static int churn_run(const struct churn_opts *o)
 	}
 	while (!err && atomic_load(&c.calls[C_FORK]) < o->forks)
 		err = churn_fork(&c);
+	cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_ns;
 	atomic_store(&c.stop, true);
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
@@ -335,6 +338,7 @@ static int churn_run(const struct churn_opts *o)
 		printf("%-10s %10llu\n", call_names[i],
 		       (unsigned long long)atomic_load(&c.calls[i]));
 	printf("%-10s %10llu\n", "pages", (unsigned long long)atomic_load(&c.pages));
+	printf("%-10s %10llu\n", "cpu-ns", (unsigned long long)cpu_ns);
 	stop_proc_reader(reader, reads);
 	return err ? 1 : 0;
 }

@@ -25,6 +25,7 @@ struct collector_opts {
 	uint64_t slow_ns;
 	const struct pid_filter *pids;	/* NULL: every process */
 	bool raw_addresses;		/* call-site kernel addresses in rows */
+	bool spin_waits;		/* mmap_lock waits from the request */
 };
 
 struct collector {

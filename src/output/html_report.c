@@ -506,7 +506,7 @@ static void fork_title(const struct fork_row *k, char *buf, size_t len)
 	char a[32], b[32], c[16];
 
 	snprintf(buf, len, "%d %s -> %d (%s), %s parent of %.1f MiB (THP %" PRId64
-		 " KiB)\nlatency %s, dup_mmap hold %s, sibling acquisitions stalled %u",
+		 " KiB)\nlatency %s, dup_mmap hold %s, sibling waits stalled %u",
 		 k->pid, text_safe(k->comm, c, sizeof(c)), k->child, k->syscall,
 		 fork_backing(k), fork_mib(k), k->thp_kb, format_ns(k->latency_ns, a, sizeof(a)),
 		 format_ns(k->dup_hold_ns, b, sizeof(b)), k->stalled);
@@ -520,7 +520,7 @@ static void fork_scatter(FILE *f, const struct snapshot *sum, const char *id, co
 		[FORK_RSS] = { 0, 0, UNIT_MIB, "parent RSS", NULL },
 		[FORK_LATENCY] = { 0, 0, UNIT_NS, "fork latency", NULL },
 		[FORK_HOLD] = { 0, 0, UNIT_NS, "dup_mmap write hold", NULL },
-		[FORK_STALLED] = { 0, 0, UNIT_COUNT, "sibling acquisitions stalled", NULL },
+		[FORK_STALLED] = { 0, 0, UNIT_COUNT, "sibling waits stalled", NULL },
 	};
 	struct plot p = { .f = f, .id = id, .kind = "scatter", .x = axes[x], .y = axes[y],
 			  .points = true };
@@ -584,7 +584,7 @@ static void fork_plots(FILE *f, const struct html_report *r, const struct snapsh
 		     FORK_LATENCY);
 	fork_scatter(f, sum, "fork-hold", "mmap_lock write hold in dup_mmap against parent RSS",
 		     FORK_RSS, FORK_HOLD);
-	fork_scatter(f, sum, "fork-stall", "Sibling acquisitions stalled against the dup_mmap hold",
+	fork_scatter(f, sum, "fork-stall", "Sibling waits stalled against the dup_mmap hold",
 		     FORK_HOLD, FORK_STALLED);
 	html_section_end(f);
 }

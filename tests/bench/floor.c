@@ -14,7 +14,10 @@
 
 #include "floor.skel.h"
 
-/* "floor_fork_x" belongs to fork; the mmap_lock programs to fork as well. */
+/*
+ * "floor_fork_x" belongs to fork; the mmap_lock programs to fork as well,
+ * and contention_begin to mmap_lock and fork (as in mmtop).
+ */
 static bool wanted(const char *prog, int argc, char **argv)
 {
 	const char *family = prog + strlen("floor_");
@@ -22,10 +25,13 @@ static bool wanted(const char *prog, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		size_t n = strlen(argv[i]);
+		bool locks = !strcmp(argv[i], "mmap_lock") || !strcmp(argv[i], "fork");
 
 		if (!strncmp(family, argv[i], n) && family[n] == '_')
 			return true;
 		if (!strcmp(argv[i], "fork") && !strncmp(family, "mmap_lock_", 10))
+			return true;
+		if (locks && !strcmp(family, "contention_begin"))
 			return true;
 	}
 	return false;

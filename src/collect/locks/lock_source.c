@@ -74,6 +74,8 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->nr_nodes = a->opts->nr_nodes;
 	skel->rodata->stats_on = a->opts->mmap_lock;
 	skel->rodata->fork_on = a->opts->fork;
+	skel->rodata->cont_on = a->opts->contention;
+	skel->rodata->spin_waits = a->opts->spin_waits;
 	/* Call sites are told apart by return addresses into kernel text. */
 	skel->rodata->text_lo = ksyms_addr(a->ksyms, "_stext");
 	skel->rodata->text_hi = ksyms_addr(a->ksyms, "_etext");
@@ -84,14 +86,21 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	size_rows(skel);
 	/*
 	 * A family left off: its programs are not even loaded. The mmap_lock
-	 * programs also serve fork cost (a fork begins at dup_mmap's lock).
+	 * programs also serve fork cost (a fork begins at dup_mmap's lock),
+	 * and contention_begin serves both (an mmap_lock wait begins there,
+	 * or, with --spin-waits only, at start_locking).
 	 */
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
+		bool lock_users = a->opts->mmap_lock || a->opts->fork;
 
-		if ((has_prefix(name, "mmap_lock_") && !a->opts->mmap_lock && !a->opts->fork) ||
-		    (has_prefix(name, "contention_") && !a->opts->contention) ||
-		    (has_prefix(name, "fork_") && !a->opts->fork))
+		if (has_prefix(name, "contention_begin"))
+			bpf_program__set_autoload(prog, lock_users || a->opts->contention);
+		else if (has_prefix(name, "mmap_lock_start"))
+			bpf_program__set_autoload(prog, lock_users && a->opts->spin_waits);
+		else if ((has_prefix(name, "mmap_lock_") && !lock_users) ||
+			 (has_prefix(name, "contention_") && !a->opts->contention) ||
+			 (has_prefix(name, "fork_") && !a->opts->fork))
 			bpf_program__set_autoload(prog, false);
 	}
 	*obj = skel->obj;

@@ -19,6 +19,7 @@ struct lock_source_opts {
 	bool contention;	/* the lock:contention_* programs */
 	bool fork;		/* the fork cost programs */
 	bool raw_addresses;	/* call-site addresses into the rows */
+	bool spin_waits;	/* waits from start_locking: a third program */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	const struct pid_filter *pids;	/* read at every sample; NULL: all */
