@@ -43,6 +43,19 @@ struct {
 	__type(value, struct fault_mark);
 } fault_marks SEC(".maps");
 
+/*
+ * The lock families' sched_switch program (the VMA-sleep check), put here
+ * by user space when both run: called at the end of fault_switch, so that
+ * a context switch enters BPF once, not twice (each entry costs about as
+ * much as the work of either program). Empty: nothing is called.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} switch_next SEC(".maps");
+
 /* Set by user space; see struct proc_fault_key. */
 volatile __u32 proc_epoch;
 /* Set by user space before attach: tasks started later fault from 0. */
@@ -137,8 +150,10 @@ static __always_inline int fault_switch_fn(__u64 *ctx, bool typed)
 {
 	struct task_struct *next = TP_ARG(ctx, 2, struct task_struct);
 
-	return fault_account((__u64)next, TP_FIELD(typed, next, min_flt),
-			     TP_FIELD(typed, next, maj_flt));
+	fault_account((__u64)next, TP_FIELD(typed, next, min_flt),
+		      TP_FIELD(typed, next, maj_flt));
+	bpf_tail_call(ctx, &switch_next, 0);
+	return 0;
 }
 
 TP_PAIR(sched_switch, fault_switch, fault_switch_fn)

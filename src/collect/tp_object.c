@@ -73,6 +73,25 @@ static void choose_flavours(struct tp_object *o, struct bpf_object *obj,
 	}
 }
 
+int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
+		     size_t errlen)
+{
+	struct bpf_link *link;
+
+	if (o->nr_links == TP_OBJECT_MAX_LINKS) {
+		snprintf(err, errlen, "too many programs");
+		return -1;
+	}
+	link = bpf_program__attach(prog);
+	if (!link) {
+		snprintf(err, errlen, "attaching %s: %s", bpf_program__name(prog),
+			 strerror(errno));
+		return -1;
+	}
+	o->links[o->nr_links++] = link;
+	return 0;
+}
+
 static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 		      size_t errlen)
 {
@@ -80,21 +99,12 @@ static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 
 	bpf_object__for_each_program(prog, obj) {
 		const char *sec = bpf_program__section_name(prog);
-		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || !strchr(sec, '/'))
+		if (!bpf_program__autoload(prog) || !bpf_program__autoattach(prog) ||
+		    !strchr(sec, '/'))
 			continue;
-		if (o->nr_links == TP_OBJECT_MAX_LINKS) {
-			snprintf(err, errlen, "too many programs");
+		if (tp_object_attach(o, prog, err, errlen))
 			return -1;
-		}
-		link = bpf_program__attach(prog);
-		if (!link) {
-			snprintf(err, errlen, "attaching %s: %s",
-				 bpf_program__name(prog), strerror(errno));
-			return -1;
-		}
-		o->links[o->nr_links++] = link;
 	}
 	return 0;
 }

@@ -6,7 +6,8 @@
  * program is attached to it, as libbpf-tools' probe_tp_btf does) and only
  * its chosen program is loaded: the object is loaded once. Programs in a
  * bare SEC("raw_tp") are not attached: user space runs them with
- * BPF_PROG_TEST_RUN.
+ * BPF_PROG_TEST_RUN; nor are those set not to autoattach (another program
+ * calls them, or they are attached later with tp_object_attach).
  */
 #ifndef MMTOP_TP_OBJECT_H
 #define MMTOP_TP_OBJECT_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 
 struct bpf_object;
+struct bpf_program;
 struct bpf_link;
 struct btf;
 
@@ -49,6 +51,9 @@ struct tp_object {
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 		   enum tp_flavour flavour, const struct btf *btf, void *arg,
 		   char *err, size_t errlen);
+/* Attach a loaded program of the object: 0, or -1 with the reason. */
+int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
+		     size_t errlen);
 void tp_object_close(struct tp_object *o);
 
 #endif

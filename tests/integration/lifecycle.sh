@@ -72,7 +72,7 @@ done
 # left off costs nothing. The mmap_lock programs also serve fork cost (a
 # fork begins at dup_mmap's lock request): they go with both families.
 progs_named() { bpftool prog show 2>/dev/null | grep -c "name $1" || true; }
-# disabled_run "FAMILIES" "PREFIXES OFF" "PREFIXES ON"
+# disabled_run "FAMILIES" "NAME PREFIXES OFF" "NAME PREFIXES ON"
 disabled_run() {
 	args=
 	for f in $1; do args="$args --disable-probe $f"; done
@@ -89,17 +89,18 @@ disabled_run() {
 	i=0
 	while ! grep -q ',total,' "$TMP/dis.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	off=0 on=0
-	for p in $2; do off=$((off + $(progs_named "${p}_"))); done
-	for p in $3; do on=$((on + $(progs_named "${p}_"))); done
+	for p in $2; do off=$((off + $(progs_named "$p"))); done
+	for p in $3; do on=$((on + $(progs_named "$p"))); done
 	kill -INT $pid
 	wait $pid
 	check "--disable-probe $1: no $2 program loaded ($off), $3 ones are ($on)$(grep -m1 'mmtop:' "$TMP/dis.csv")" \
 		test "$off" -eq 0 -a "$on" -gt 0
 }
-disabled_run contention contention "mmap_lock fork"
-disabled_run fork fork "mmap_lock contention"
-disabled_run "mmap_lock fork" "mmap_lock fork" contention
-disabled_run "mmap_lock contention" contention "mmap_lock fork"
+# contention_begin serves mmap_lock and fork too: their waits begin there.
+disabled_run contention "contention_end contention_vma" "mmap_lock_ fork_ contention_begin"
+disabled_run fork fork_ "mmap_lock_ contention_"
+disabled_run "mmap_lock fork" "mmap_lock_ fork_" contention_
+disabled_run "mmap_lock contention" "contention_end contention_vma" "mmap_lock_ fork_ contention_begin"
 
 # -- COMMAND: mmtop exits with the command's status, as perf stat and time
 # do (128 + N when signal N killed it), in batch mode and when recording;

@@ -217,10 +217,24 @@ static const struct proc_faults *sched_processes(struct fault_source *fs, int *n
 	return p->procs ? p->procs : none;
 }
 
+/* A tail call from fault_switch: see switch_next in bpf/faults.bpf.c. */
+static int sched_chain_switch(struct fault_source *fs, int prog_fd)
+{
+	struct sched_priv *p = fs->priv;
+	struct faults_bpf *skel = p->tp.skel;
+	__u32 zero = 0;
+
+	if (bpf_map__update_elem(skel->maps.switch_next, &zero, sizeof(zero),
+				 &prog_fd, sizeof(prog_fd), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
 const struct fault_source_ops fault_sched_ops = {
 	.name = "sched",
 	.open = sched_open,
 	.read = sched_read,
 	.processes = sched_processes,
+	.chain_switch = sched_chain_switch,
 	.close = sched_close,
 };

@@ -54,6 +54,12 @@ struct fault_source_ops {
 	 * source has no per-process counts (perf).
 	 */
 	const struct proc_faults *(*processes)(struct fault_source *fs, int *nr);
+	/*
+	 * Run program @prog_fd (on sched_switch too, of the same flavour) at
+	 * the end of the source's own sched_switch program: 0, or -errno.
+	 * NULL where the source has no such program (perf).
+	 */
+	int (*chain_switch)(struct fault_source *fs, int prog_fd);
 	void (*close)(struct fault_source *fs);
 };
 
