@@ -7,7 +7,8 @@
  * floor_<family>_*; the mmap_lock and fork families also take
  * contention_begin, and fork the mmap_lock ones, as in mmtop (an mmap_lock
  * wait, and a fork that waits, begin there; a fork that does not, at
- * dup_mmap's acquisition).
+ * dup_mmap's acquisition). One program on sched_switch: mmtop's VMA-sleep
+ * check is a tail call from the faults family's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -24,7 +25,6 @@ int floor_##name(void *ctx)						\
 EMPTY(sched_switch, faults_switch)
 EMPTY(mmap_lock_acquire_returned, mmap_lock_acquired)
 EMPTY(mmap_lock_released, mmap_lock_released)
-EMPTY(sched_switch, contention_vma_sleep)
 EMPTY(contention_begin, contention_begin)
 EMPTY(contention_end, contention_end)
 EMPTY(sched_process_exit, fork_task_exit)
