@@ -105,7 +105,8 @@ run_all() {
 		"$MMTOP" -b -d 1 -f csv $(set_args "$1") >"$TMP/watch.csv" 2>/dev/null &
 		watch=$!
 		until grep -q ',total,' "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
-		echo "start $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$TMP/start"
+		# Start-up: the first interval's line, less the interval (1 s).
+		echo "start $(( ($(date +%s%N) - t0) / 1000000 - 1000 ))" >>"$TMP/start"
 	fi
 	for w in $WORKS; do
 		: >"$TMP/cpu"
@@ -167,7 +168,7 @@ echo "matrix: untraced/traced CPU time of the work (user + system) for the same 
 header
 cat "$TMP/cpu_rows"
 awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
-[ -s "$TMP/start" ] && printf "start to first interval: median %s ms, max %s ms (%d starts)\n" \
+[ -s "$TMP/start" ] && printf "start-up (to the first interval, less the interval): median %s ms, max %s ms (%d starts; target 500)\n" \
 	"$(cat "$TMP/startmed")" "$(awk '{ print $2 }' "$TMP/start" | sort -g | tail -1)" \
 	"$(wc -l <"$TMP/start")"
 
@@ -252,8 +253,8 @@ set -- $(batch_cost)
 kill $crowd 2>/dev/null
 crowd=''
 awk -v c="$1" -v n="$N" -v h="$2" -v f="$4" 'BEGIN {
-	printf "mmtop -b -d 1 with 2000 more processes: %.3f ms CPU per interval (%.3f%% of one core), peak RSS %.1f MiB, first interval after %d ms\n",
-		c / n / 1e6, c / n / 1e7, h / 1024, f }'
+	printf "mmtop -b -d 1 with 2000 more processes: %.3f ms CPU per interval (%.3f%% of one core), peak RSS %.1f MiB, start-up %d ms (first interval less the interval)\n",
+		c / n / 1e6, c / n / 1e7, h / 1024, f - 1000 }'
 
 # The exporter's own cost: collection per interval as above; per scrape,
 # the time it takes to render the exposition (mmtop_scrape_duration_seconds,
@@ -368,8 +369,8 @@ awk -v t0="$t0" '{ t[NR] = $1 } /"drops":/ { d = $0; sub(/.*"drops":\{/, "", d);
 	END {
 		lo = 1e18; hi = 0
 		for (i = 2; i <= NR; i++) { g = (t[i] - t[i - 1]) / 1e9; if (g < lo) lo = g; if (g > hi) hi = g }
-		printf "hostile load (%d unprivileged churn+fork loops): first interval after %.0f ms, then every %.2f-%.2f s (%d intervals), %d fork records; drops at the end: %s\n",
-			'"$HOSTILE"', (t[1] - t0) / 1e6, lo, hi, NR, n, d }' "$TMP/hostile"
+		printf "hostile load (%d unprivileged churn+fork loops): start-up %.0f ms (first interval less the interval; target 1500), then every %.2f-%.2f s (%d intervals), %d fork records; drops at the end: %s\n",
+			'"$HOSTILE"', (t[1] - t0) / 1e6 - 1000, lo, hi, NR, n, d }' "$TMP/hostile"
 
 # A fork storm: 5000 forks (fork+exit of a small process) as fast as they
 # go, watched with the default map sizes: every fork recorded, nothing lost.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The call-site table against stacks as this kernel produces them. */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "callsite.h"
 #include "unit.h"
@@ -82,6 +84,38 @@ static void test_contention(const struct ksyms *k)
 	      CONT_CLASS_OTHER && !caller[0], "nothing past the locking: other, no caller");
 }
 
+/* /proc/kallsyms as the kernel writes it: text symbols kept, the rest not. */
+static void test_kallsyms(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000010 t short_fn\n"
+		"ffffffff82000000 D some_data\n"
+		"ffffffff81000020 W weak_fn\n"
+		"ffffffffc0001000 t mod_fn\t[some_module]\n"
+		"garbage line\n"
+		"\n"
+		"ffffffff81000030 T\n"
+		"ffffffff81ffffff T _etext\n";
+	char path[] = "/tmp/mmtop-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	struct ksyms k;
+
+	CHECK(fd >= 0 && write(fd, text, sizeof(text) - 1) == sizeof(text) - 1,
+	      "kallsyms fixture written");
+	close(fd);
+	CHECK(!ksyms_load(&k, path) && k.nr == 4, "4 text symbols of 9 lines (%d)", k.nr);
+	CHECK(ksyms_addr(&k, "_stext") == 0xffffffff81000000ull &&
+	      ksyms_addr(&k, "_etext") == 0xffffffff81ffffffull, "_stext and _etext found");
+	CHECK(ksyms_name(&k, 0xffffffffc0001004ull) &&
+	      !strcmp(ksyms_name(&k, 0xffffffffc0001004ull), "mod_fn"),
+	      "a module's function is named without its module");
+	CHECK(!ksyms_addr(&k, "some_data") && !ksyms_addr(&k, "weak_fn"),
+	      "data and weak symbols left out");
+	ksyms_free(&k);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct ksym syms[ARRAY_SIZE(names)];
@@ -119,5 +153,6 @@ int main(void)
 	      "address inside a function resolves to it");
 	CHECK(ksyms_name(&k, 0x10) == NULL, "address below every symbol resolves to nothing");
 	test_contention(&k);
+	test_kallsyms();
 	UNIT_EXIT();
 }
