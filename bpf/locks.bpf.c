@@ -416,7 +416,8 @@ static __always_inline void fork_stall(__u64 mm, __u64 start_ns)
  * last of them leaves the lock is its); for a read, the last writer (a
  * reader waits only for writers, holding or queued before it; readers
  * granted with it leave meanwhile and blocked it not). Each mm keeps its
- * last release of either kind, written by the releasing task alone: a
+ * last release of either kind that waiters were queued behind (see
+ * on_released), written by the releasing task alone: a
  * release that finds another CPU's in progress leaves the record to it.
  * Kept for mms seen released; LRU, so that a dead mm's entry gives way (a
  * record older than the wait, as any of a freed mm's is, names nobody,
@@ -543,7 +544,7 @@ static __always_inline void blame(const struct task_lock *t, __u32 tgid)
  * the row it was acquired from, with one lookup (an acquisition is
  * counted when it is released).
  */
-static __always_inline void end_hold(__u64 mm, __u64 now, const struct task_lock *t)
+static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 {
 	__u64 hold = now - t->acquired_ns;
 	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
@@ -562,7 +563,6 @@ static __always_inline void end_hold(__u64 mm, __u64 now, const struct task_lock
 	}
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
-	note_release(mm, now, t);
 }
 
 /* The task's syscall number: -1 (or an error code) outside a syscall. */
@@ -897,7 +897,8 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	}
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
 	if (t->acquired_ns) {
-		end_hold(mm, now, t);
+		end_hold(now, t);
+		note_release(mm, now, t);
 		t->start_ns = 0;
 	}
 	t->stack = stack;
@@ -922,9 +923,21 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	t->acquired_ns = now;
 }
 
-static __always_inline void on_released(__u64 mm)
+/*
+ * A release lets through only the waiters queued behind it, and a queued
+ * waiter sets the rwsem's waiters bit before its contention_begin: a
+ * release that finds the bit clear has nobody to be blamed by, and its
+ * record is not written (one map lookup and an atomic less on the common
+ * path). The bit is read last, so that a waiter queueing while the release
+ * is traced is seen (it would find the record older than its wait). With
+ * spin_waits a wait begins at the request, before it queues: every release
+ * is noted.
+ */
+#define RWSEM_FLAG_WAITERS 2ULL
+
+static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 {
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now = bpf_ktime_get_ns(), mm = (__u64)mmp;
 	struct task_locks *l;
 	struct task_lock *t;
 
@@ -936,7 +949,9 @@ static __always_inline void on_released(__u64 mm)
 	/* Taken before mmtop attached, or released by another task. */
 	if (!t || !l || !t->acquired_ns)
 		return;
-	end_hold(mm, now, t);
+	end_hold(now, t);
+	if (spin_waits || (TP_FIELD(typed, mmp, mmap_lock.count.counter) & RWSEM_FLAG_WAITERS))
+		note_release(mm, now, t);
 	free_slot(l, t);
 }
 
@@ -978,7 +993,7 @@ static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 /* mmap_lock_released(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_released_fn(__u64 *ctx, bool typed)
 {
-	on_released(ctx[0]);
+	on_released(TP_ARG(ctx, 0, struct mm_struct), typed);
 	return 0;
 }
 
@@ -1039,16 +1054,23 @@ struct {
 
 /*
  * The mm whose mmap_lock @lock is, if it is one: the current task's own,
- * or another process's (a /proc reader's, remote GUP's) released since
- * mmtop attached, as mm_releases keeps every traced release's mm; 0 if
- * neither (another lock, or an mm whose lock nobody has let go yet).
+ * or another process's (a /proc reader's, remote GUP's): an mm whose
+ * owner task (memcg's mm->owner) points back to it, or one whose release
+ * blame has recorded; 0 if neither (another lock). Probe reads: @lock may
+ * be any rwsem, and what precedes it anything; a wait is rare.
  */
 static __always_inline __u64 mmap_lock_mm(__u64 lock, __u64 own_mm)
 {
 	__u64 mm = lock - bpf_core_field_offset(struct mm_struct, mmap_lock);
+	struct task_struct *owner;
 
 	if (own_mm && mm == own_mm)
 		return mm;
+	if (bpf_core_field_exists(struct mm_struct, owner)) {
+		owner = BPF_CORE_READ((struct mm_struct *)mm, owner);
+		if (owner && (__u64)BPF_CORE_READ(owner, mm) == mm)
+			return mm;
+	}
 	return bpf_map_lookup_elem(&mm_releases, &mm) ? mm : 0;
 }
 
