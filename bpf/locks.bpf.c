@@ -848,9 +848,9 @@ static __always_inline void mmap_wait_begins(__u64 mm, __u64 own_mm, __u64 lock,
 
 /*
  * Whether this request may wait: if not, it takes the fast path, waits
- * nothing and needs no clock (a read of kvm-clock costs 140 ns on a
- * virtual machine here). A holder arriving between this look and the
- * request itself makes a wait counted as 0: a window of a few
+ * nothing and needs no clock (some tens of ns with the TSC, several times
+ * that with a paravirtual clock). A holder arriving between this look and
+ * the request itself makes a wait counted as 0: a window of a few
  * instructions, against the holds it would wait for.
  */
 static __always_inline bool may_wait(__u64 count, bool write)

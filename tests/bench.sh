@@ -176,6 +176,8 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
 # ns per run of its own), under each work run once; and their sum against
 # the work's wall time. Steadier than the ratios: no untraced twin.
+# fault_switch's figure holds the VMA-sleep check it tail-calls (its runs
+# are not counted apart), and so is the sched_switch work in all.
 prog_stats() { # "name run_time_ns run_cnt" per loaded program
 	bpftool prog show 2>/dev/null | awk '/ name / { n = t = c = ""
 		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1)
