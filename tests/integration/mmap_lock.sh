@@ -47,14 +47,18 @@ cpu_fb=$(csv_sum_where "$TMP/churn.csv" fallbacks "\$c[\"kind\"] == \"cpu\"")
 all_fb=$(csv_sum_where "$TMP/churn.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"site\"] == \"fault\"")
 check "per-CPU fallbacks add up to the fault-site acquisitions ($cpu_fb = $all_fb)" \
 	test "$cpu_fb" -eq "$all_fb"
-# Waits from the slow path (contention_begin) against waits from the
-# request (--spin-waits), on the same acquisitions: never longer in sum;
-# for the faults, whose reads do not spin, within 20% (measured: 2.6-3.5%
-# shorter, the slow path's entry); for the writers, whatever their spins
-# were (measured: a third to three quarters shorter).
+# --spin-waits watched the same acquisitions, but for any an observer
+# counted as dropped (its task storage busy: see Drops in the man page).
 acq=$(csv_sum_where "$TMP/churn.csv" acquired "$own")
 spin_acq=$(csv_sum_where "$TMP/spin.csv" acquired "$own")
-check "--spin-waits: the same acquisitions ($spin_acq = $acq)" test "$spin_acq" -eq "$acq"
+dropped=$(( $(csv_sum_where "$TMP/churn.csv" drops "\$c[\"kind\"] == \"total\"") + \
+	$(csv_sum_where "$TMP/spin.csv" drops "\$c[\"kind\"] == \"total\"") ))
+check "--spin-waits: the same acquisitions ($spin_acq = $acq, $dropped dropped)" \
+	awk -v a="$acq" -v b="$spin_acq" -v d="$dropped" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(a > 0 && x <= d) }'
+# Waits from the slow path (contention_begin) against waits from the
+# request (--spin-waits): never longer in sum; for the faults, whose reads
+# do not spin, within 20% (measured: 3-9% shorter, the slow path's entry);
+# for the writers, whatever their spins were (measured: 35-75% shorter).
 for mode in read write; do
 	rows="$own && \$c[\"mode\"] == \"$mode\""
 	[ $mode = read ] && rows="$rows && \$c[\"site\"] == \"fault\""
