@@ -83,6 +83,10 @@ disabled_run() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	# The wait below must not see the last run's file: the shell empties it
+	# only in the child, which may not have run yet (loop run 10 of 10
+	# counted no program at all, before mmtop had loaded any).
+	rm -f "$TMP/dis.csv"
 	# shellcheck disable=SC2086
 	"$MMTOP" -b -d 0.2 -f csv $args >"$TMP/dis.csv" 2>&1 &
 	pid=$!
