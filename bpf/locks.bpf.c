@@ -646,6 +646,124 @@ static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
 	return found >= want ? h : 0;
 }
 
+/*
+ * Return addresses taken into a site's key by return_addrs_hash():
+ * contention needs several, past the lock's slow path and its entry point
+ * (each address more scans further up the stack, on every event). An
+ * mmap_lock site needs one, past the tracing glue (see site_hash()); only
+ * where the glue is not known are the first two taken, the hook's and the
+ * call into it.
+ */
+#define MMAP_SITE_RETS 2
+#define CONT_SITE_RETS 5
+
+/*
+ * The tracing glue between the function that took an mmap_lock and this
+ * program, from /proc/kallsyms (hook_hi 0: unknown, and sites are found
+ * by return_addrs_hash()): the trace hook
+ * (__mmap_lock_do_trace_acquire_returned), whose return address is on the
+ * stack on some paths and not on others (where it is left by a jump), and
+ * the tracepoint's iterator (__traceiter_*), whose is there while another
+ * program is on the tracepoint too (a second tracer). An acquisition's site
+ * is the first return address above the program that is neither: the call
+ * in the function that took the lock. Taking the first two text addresses
+ * instead named the glue alone, the same at every site, whenever a second
+ * tracer was on.
+ */
+const volatile __u64 hook_lo;
+const volatile __u64 hook_hi;
+const volatile __u64 iter_lo;
+const volatile __u64 iter_hi;
+
+/*
+ * Where to read for the site's return address: the word, above the
+ * tracepoint's arguments, a little below where it was last found, plus 1
+ * (0: not yet found). The frames below it are nearly the same at every
+ * acquisition (a word less where the hook jumps: seen on the fault path),
+ * so it comes within a few words of the same place each time, until a
+ * tracer comes or goes, and is looked for there, in one read, not by a
+ * scan (about 100 ns of each acquisition).
+ */
+__u64 site_window;
+
+#define WINDOW_WORDS 8
+#define WINDOW_BELOW 3	/* words the site may come below where it was */
+
+struct site_find {
+	__u64 at;		/* the arguments' address */
+	__u64 site;
+	__u64 site_at;
+};
+
+/* 1 if @a is a return address into the function that took the lock. */
+static __always_inline __u64 site_bit(__u64 a)
+{
+	__u64 glue = (__u64)(a - hook_lo < hook_hi - hook_lo) |
+		     (__u64)(a - iter_lo < iter_hi - iter_lo);
+
+	return text_bit(a) & ~glue & 1;
+}
+
+/* bpf_loop step: word @i above the arguments; 1 ends the search. */
+static long find_step(__u64 i, void *data)
+{
+	struct site_find *f = data;
+	__u64 w;
+
+	if (bpf_probe_read_kernel(&w, sizeof(w), (void *)(f->at + i * 8)))
+		return 1;
+	if (!site_bit(w))
+		return 0;
+	f->site = w;
+	f->site_at = i;
+	return 1;
+}
+
+/* Search the stack for the site, word by word; 0 if not found. */
+static __always_inline __u64 find_site(void *ctx)
+{
+	struct site_find f = { .at = addr_of(ctx) };
+
+	bpf_loop(SCAN_CHUNK * SCAN_CHUNKS, find_step, &f, 0);
+	if (!f.site)
+		return 0;
+	WRITE_ONCE(site_window, (f.site_at > WINDOW_BELOW ? f.site_at - WINDOW_BELOW : 0) + 1);
+	return f.site;
+}
+
+/* The first site address in @w, as find_step() takes it; 0 if none. */
+static __always_inline __u64 window_site(const __u64 *w)
+{
+	__u64 site = 0, done = 0;
+	int i;
+
+	/* Without branches, as return_addrs_hash(); a loop: unrolled, its
+	 * registers spill past the BPF stack. */
+#pragma clang loop unroll(disable)
+	for (i = 0; i < WINDOW_WORDS; i++) {
+		__u64 take = site_bit(w[i]) & ~done & 1;
+
+		site |= w[i] & -take;
+		done |= take;
+	}
+	return site;
+}
+
+/* The site of an mmap_lock acquisition, as a hash of its return address. */
+static __always_inline __u64 site_hash(void *ctx)
+{
+	__u64 start = READ_ONCE(site_window), w[WINDOW_WORDS], site = 0;
+
+	if (!hook_hi)
+		return return_addrs_hash(ctx, MMAP_SITE_RETS);
+	if (start && start <= SCAN_CHUNK * SCAN_CHUNKS &&
+	    !bpf_probe_read_kernel(w, sizeof(w), (void *)(addr_of(ctx) + (start - 1) * 8)))
+		site = window_site(w);
+	if (!site)
+		site = find_site(ctx);
+	return site ? fnv1a(FNV_OFFSET, site) : 0;
+}
+
 /* A hash of the whole current kernel stack, in @st; 0 if not taken. */
 static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
 {
@@ -662,32 +780,23 @@ static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
 }
 
 /*
- * Return addresses taken into a site's key: for mmap_lock, the trace hook
- * (__mmap_lock_do_trace_*) and the call into it in the function that took
- * the lock, which with the syscall is the site (where the hook was
- * tail-called, the first is already that call, and the second the frame
- * above); contention needs more, past the lock's slow path and its entry
- * point. Each address more scans further up the stack, on every event.
- */
-#define MMAP_SITE_RETS 2
-#define CONT_SITE_RETS 5
-
-/*
  * The call site of the current lock operation, as a key for user space: a
- * hash of the innermost return addresses and of the syscall the task is in
+ * hash of the innermost return addresses (@rets of them; MMAP_SITE_RETS: an
+ * mmap_lock acquisition's site) and of @syscall, the one the task is in
  * (exec's mmap calls and mmap(2) share their innermost frames). The full
  * stack of the first event with a key is stored under it, once; without
  * the text range, the key is the full stack's hash. 0 if lost.
  */
-static __always_inline __u64 stack_of(void *ctx, const int rets)
+static __always_inline __u64 stack_of(void *ctx, const int rets, long syscall)
 {
-	__u64 h = return_addrs_hash(ctx, rets), full, *seen = NULL;
+	__u64 h, full, *seen = NULL;
 	__u32 zero = 0;
 	struct lock_stack *st;
 	struct site_cache *c;
 
+	h = rets == MMAP_SITE_RETS ? site_hash(ctx) : return_addrs_hash(ctx, rets);
 	if (h) {
-		h = fnv1a(h, current_syscall()) | 1;	/* never 0 */
+		h = fnv1a(h, syscall) | 1;	/* never 0 */
 		c = bpf_map_lookup_elem(&site_cache, &zero);
 		seen = c ? &c->key[h & (SITE_CACHE - 1)] : NULL;
 		if (seen && *seen == h)
@@ -768,16 +877,14 @@ static __always_inline void fork_wait_begins(__u64 mm, bool write, __u64 *now)
  * waited, or in one that begins now. A fork of this task with a hold
  * already is an earlier one that failed after dup_mmap.
  */
-static __always_inline void fork_lock_acquired(__u64 mm, __u64 now)
+static __always_inline void fork_lock_acquired(__u64 mm, __u64 now, long id)
 {
 	struct fork_start *f = nr_forking > 0 ? my_fork(mm) : NULL;
-	long id;
 
 	if (f && !f->hold_ns && !f->hold_start_ns) {
 		f->hold_start_ns = now;
 		return;
 	}
-	id = current_syscall();
 	if (is_fork(id))
 		fork_begins(id, mm, now, now);
 }
@@ -881,14 +988,17 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	struct task_locks *l;
 	struct task_lock *t;
 	struct lock_stats *s;
+	bool own_write = success && write && mm == own_mm;
+	/* Read once: in the site's key, and a write in a fork is dup_mmap's. */
+	long id = stats_on || own_write ? current_syscall() : -1;
 	__u64 stack;
 
-	if (fork_on && success && write && mm == own_mm)
-		fork_lock_acquired(mm, now);
+	if (fork_on && own_write)
+		fork_lock_acquired(mm, now, id);
 	if (!stats_on)
 		return;
 	/* First: the verifier then walks it with one state, not one per path. */
-	stack = stack_of(ctx, MMAP_SITE_RETS);
+	stack = stack_of(ctx, MMAP_SITE_RETS, id);
 	/* Created if new: a request that did not wait has none yet. */
 	t = slot_of(&l, mm, true);
 	if (!t || !l) {
@@ -1114,7 +1224,7 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->lock = lock;
 	w->start_ns = now;
 	w->flags = flags;
-	w->stack = stack_of(ctx, CONT_SITE_RETS);
+	w->stack = stack_of(ctx, CONT_SITE_RETS, current_syscall());
 	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
 	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
 		drop(BPF_DROP_CONT_TASK);
@@ -1214,7 +1324,7 @@ static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 	if (!t || !t->acquired_ns || !t->write || t->foreign)
 		return;
 	w.start_ns = bpf_ktime_get_ns();
-	w.stack = stack_of(ctx, CONT_SITE_RETS);
+	w.stack = stack_of(ctx, CONT_SITE_RETS, current_syscall());
 	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
 		drop(BPF_DROP_CONT_TASK);
 		return;

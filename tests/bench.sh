@@ -184,12 +184,14 @@ prog_stats() { # "name run_time_ns run_cnt" per loaded program
 			if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
 		if (c != "") print n, t, c }'
 }
-stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
-if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
-	echo "per program (default set, kernel.bpf_stats_enabled): ns per run (runs) during one run of each work"
-	"$MMTOP" -b -d 1 -f csv >"$TMP/watch.csv" 2>/dev/null &
+# per_program READY CMD...: with CMD watching (ready once its output
+# matches READY), each work once: "work name ns (runs) ..." per line.
+per_program() {
+	ready=$1
+	shift
+	"$@" >"$TMP/watch.csv" 2>/dev/null &
 	watch=$!
-	until grep -q ',total,' "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
+	until grep -q "$ready" "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
 	for w in $WORKS; do
 		prog_stats >"$TMP/p0"
 		t0=$(date +%s%N)
@@ -205,6 +207,29 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	kill $watch
 	wait $watch 2>/dev/null
 	watch=''
+}
+# per_unit FILE WORK ACQ REL: ns per acquisition (ACQ's runs and REL's,
+# per run of REL) or, without REL, per run of ACQ, from per_program lines.
+per_unit() {
+	awk -v w="$2" -v a="$3" -v r="$4" '$1 == w { for (i = 2; i < NF; i++) {
+			if ($i == a) { an = $(i + 2); gsub(/[()]/, "", an); at = $(i + 1) * an }
+			if ($i == r) { rn = $(i + 2); gsub(/[()]/, "", rn); rt = $(i + 1) * rn } } }
+		END { if (r == "") printf "%.0f", at / an; else printf "%.0f", (at + rt) / rn }' "$1"
+}
+stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
+if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
+	echo "per program (default set, kernel.bpf_stats_enabled): ns per run (runs) during one run of each work"
+	per_program ',total,' "$MMTOP" -b -d 1 -f csv | tee "$TMP/progs"
+	# bpf_stats charges a program its own clock reads and the call: the
+	# floor's empty programs on the same tracepoints, under the same works.
+	echo "the same, empty programs on the same tracepoints (make bench's floor)"
+	per_program '^ready' "$FLOOR" faults mmap_lock contention fork | tee "$TMP/floor_progs"
+	acq=$(per_unit "$TMP/progs" churn mmap_lock_acquired mmap_lock_released)
+	acq0=$(per_unit "$TMP/floor_progs" churn floor_mmap_lock_acquired floor_mmap_lock_released)
+	sw=$(per_unit "$TMP/progs" ctxsw fault_switch)
+	sw0=$(per_unit "$TMP/floor_progs" ctxsw floor_faults_switch)
+	echo "per mmap_lock acquisition (churn): $acq ns in all, $acq0 ns empty, $((acq - acq0)) ns net (target 250)"
+	echo "per context switch (ctxsw): $sw ns in all, $sw0 ns empty, $((sw - sw0)) ns net (target 80)"
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 

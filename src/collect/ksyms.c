@@ -131,12 +131,31 @@ const char *ksyms_name(const struct ksyms *k, uint64_t addr)
 	return k->syms[lo].name;
 }
 
-uint64_t ksyms_addr(const struct ksyms *k, const char *name)
+static int ksyms_index(const struct ksyms *k, const char *name)
 {
 	int i;
 
 	for (i = 0; i < k->nr; i++)
 		if (!strcmp(k->syms[i].name, name))
-			return k->syms[i].addr;
+			return i;
+	return -1;
+}
+
+uint64_t ksyms_addr(const struct ksyms *k, const char *name)
+{
+	int i = ksyms_index(k, name);
+
+	return i < 0 ? 0 : k->syms[i].addr;
+}
+
+uint64_t ksyms_end(const struct ksyms *k, const char *name)
+{
+	int i = ksyms_index(k, name), j;
+
+	if (i < 0)
+		return 0;
+	for (j = i + 1; j < k->nr; j++)
+		if (k->syms[j].addr > k->syms[i].addr)
+			return k->syms[j].addr;
 	return 0;
 }

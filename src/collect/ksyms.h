@@ -24,5 +24,7 @@ const char *ksyms_name(const struct ksyms *k, uint64_t addr);
 
 /* Address of the symbol @name, or 0. */
 uint64_t ksyms_addr(const struct ksyms *k, const char *name);
+/* Where the function @name ends: the next symbol's address; 0 if unknown. */
+uint64_t ksyms_end(const struct ksyms *k, const char *name);
 
 #endif

@@ -112,6 +112,9 @@ static void test_kallsyms(void)
 	      "a module's function is named without its module");
 	CHECK(!ksyms_addr(&k, "some_data") && !ksyms_addr(&k, "weak_fn"),
 	      "data and weak symbols left out");
+	CHECK(ksyms_end(&k, "short_fn") == 0xffffffff81ffffffull &&
+	      !ksyms_end(&k, "mod_fn") && !ksyms_end(&k, "no_fn"),
+	      "a function ends at the next text symbol (0: the last, or unknown)");
 	ksyms_free(&k);
 	unlink(path);
 }

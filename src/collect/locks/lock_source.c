@@ -61,6 +61,10 @@ static void size_rows(struct locks_bpf *skel)
 	bpf_map__set_max_entries(skel->maps.blame_stats, rows_max(sizeof(struct cont_stats)));
 }
 
+/* The tracing glue above an mmap_lock acquisition's site (bpf/locks.bpf.c). */
+#define MMAP_LOCK_HOOK "__mmap_lock_do_trace_acquire_returned"
+#define MMAP_LOCK_ITER "__traceiter_mmap_lock_acquire_returned"
+
 static void *skel_open(void *arg, struct bpf_object **obj)
 {
 	const struct open_arg *a = arg;
@@ -81,6 +85,14 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->text_hi = ksyms_addr(a->ksyms, "_etext");
 	if (skel->rodata->text_lo >= skel->rodata->text_hi)
 		skel->rodata->text_hi = 0;
+	/* An mmap_lock site is the first return address past the glue. */
+	skel->rodata->hook_lo = ksyms_addr(a->ksyms, MMAP_LOCK_HOOK);
+	skel->rodata->hook_hi = ksyms_end(a->ksyms, MMAP_LOCK_HOOK);
+	skel->rodata->iter_lo = ksyms_addr(a->ksyms, MMAP_LOCK_ITER);
+	skel->rodata->iter_hi = ksyms_end(a->ksyms, MMAP_LOCK_ITER);
+	if (!skel->rodata->text_hi || skel->rodata->hook_lo >= skel->rodata->hook_hi ||
+	    skel->rodata->iter_lo >= skel->rodata->iter_hi)
+		skel->rodata->hook_hi = 0;
 	/* The site cache has room for every stack the map can hold. */
 	bpf_map__set_max_entries(skel->maps.lock_stacks, SITES_MAX);
 	size_rows(skel);
