@@ -1527,6 +1527,7 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 	e->syscall = f->syscall;
 	e->mm = f->mm;
 	e->mm_id = f->mm_id;
+	e->spawn = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	/*
 	 * A parent that may hold huge pages has its page tables walked by
@@ -1542,7 +1543,35 @@ struct fork_info {
 	__u64 parent_mm;
 	__u64 child_mm;
 	__u32 child;
+	bool process;		/* a new process, not a thread */
 };
+
+/* Set when user space follows a process tree (-- COMMAND). */
+const volatile bool spawns_on = false;
+
+/*
+ * A new process that no fork record will announce (its memory not copied:
+ * vfork, posix_spawn; or its fork's start not seen): one record with its
+ * parent, so that a followed tree grows by it even if it is gone within
+ * the interval.
+ */
+static __always_inline void spawn_send(const struct fork_info *i)
+{
+	struct fork_event *e;
+
+	if (!spawns_on || !i->process || !i->child_mm)
+		return;
+	e = bpf_ringbuf_reserve(&fork_events, sizeof(*e), 0);
+	if (!e) {
+		drop(BPF_DROP_FORK_EVENTS);
+		return;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->child = i->child;
+	e->spawn = 1;
+	bpf_ringbuf_submit(e, ring_wakeup(&fork_events, FORK_EVENTS_SIZE));
+}
 
 /* The mm counters: percpu_counter.count, the value less per-CPU drift. */
 static __always_inline void read_rss(struct mm_struct *mm, __s64 *rss)
@@ -1558,12 +1587,15 @@ static __always_inline void fork_done(const struct fork_info *i, struct mm_struc
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
 
-	if (!f)
+	if (!f) {
+		spawn_send(i);
 		return;
+	}
 	fork_copied(f);
 	/* A thread (CLONE_VM) or no mm copied: not a fork of memory. */
 	if (!i->child_mm || i->child_mm == i->parent_mm) {
 		bpf_map_delete_elem(&fork_starts, &tid);
+		spawn_send(i);
 		return;
 	}
 	f->child = i->child;
@@ -1606,6 +1638,7 @@ static __always_inline int fork_sched_fork_fn(__u64 *ctx, bool typed)
 		.parent_mm = (__u64)mm,
 		.child_mm = (__u64)TP_FIELD(typed, child, mm),
 		.child = TP_FIELD(typed, child, pid),
+		.process = TP_FIELD(typed, child, pid) == TP_FIELD(typed, child, tgid),
 	};
 
 	fork_done(&i, mm);

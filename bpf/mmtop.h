@@ -170,6 +170,12 @@ struct fork_event {
 	__u32 stalled;		/* siblings' mmap_lock acquisitions begun meanwhile */
 	__u32 syscall;		/* syscall number */
 	__u32 mm_id;		/* the parent's mm: for the backing walk */
+	/*
+	 * 1: a new process whose memory was not copied (vfork, posix_spawn,
+	 * CLONE_VM): only pid and child are set, for following a process
+	 * tree (spawns_on); not a fork of memory, and not shown.
+	 */
+	__u32 spawn;
 	__u64 mm;
 	char comm[MMTOP_COMM_LEN];
 };

@@ -23,7 +23,7 @@ struct collector_opts {
 	uint32_t disabled;		/* bitmask of 1 << enum probe_family */
 	uint32_t enabled;		/* opt-in families turned on */
 	uint64_t slow_ns;
-	const struct pid_filter *pids;	/* NULL: every process */
+	struct pid_filter *pids;	/* NULL: every process; a tree grows */
 	bool raw_addresses;		/* call-site kernel addresses in rows */
 	bool spin_waits;		/* mmap_lock waits from the request */
 };

@@ -38,6 +38,13 @@ int pid_filter_add(struct pid_filter *f, int pid)
 	return 0;
 }
 
+int pid_filter_fork(struct pid_filter *f, int parent, int child)
+{
+	if (!f || !f->tree || !pid_filter_has(f, parent) || pid_filter_has(f, child))
+		return 0;
+	return pid_filter_add(f, child) ? -1 : 1;
+}
+
 static int parent_of(int pid)
 {
 	char path[64], buf[512], *p;

@@ -244,6 +244,8 @@ int live_run(struct live_opts *o)
 	/* A closed pipe shows up as EPIPE from the write instead. */
 	signal(SIGPIPE, SIG_IGN);
 	o->collect.pids = o->pids.active || o->command ? &o->pids : NULL;
+	/* Before the collector opens: it reads a tree's new processes. */
+	o->pids.tree = o->command != NULL;
 	ret = collector_open(&l.c, &o->collect, msg, sizeof(msg));
 	/* Stopped while BPF was loading: a clean exit, nothing to show. */
 	if (stop_requested()) {

@@ -108,3 +108,16 @@ n=$(col "$TMP/storm.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" lat
 drops=$(col "$TMP/storm.csv" "\$c[\"kind\"] == \"total\"" drops | sort -n | tail -1)
 check "storm: 5000 forks recorded ($n), nothing dropped (${drops:-?})" \
 	test "$n" -eq 5000 -a "${drops:-1}" -eq 0
+
+# -- COMMAND follows a process tree: a great-grandchild that forks and is
+# gone within one interval is in it through the records of its birth (the
+# /proc look at each interval never sees it), with its forks and its lock
+# rows. The shell forks a subshell (a fork record), which spawns it (dash:
+# vfork, a spawn record); "; true" keeps each from exec'ing in place.
+"$MMTOP" -b -d 2 --format csv -- sh -c "( \"$MMTOP\" bench fork -s 4M -n 5 >\"$TMP/tree.out\"; true ); true" \
+	>"$TMP/tree.csv" 2>"$TMP/tree.err"
+pid=$(pid_of "$TMP/tree.out")
+n=$(col "$TMP/tree.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == ${pid:-0}" latency_ns | wc -l)
+check "-- COMMAND: the 5 forks of a grandchild gone within the interval ($n)" test "$n" -eq 5
+n=$(csv_sum_where "$TMP/tree.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == ${pid:-0} && \$c[\"site\"] == \"fork\" && \$c[\"mm\"] == \"own\"")
+check "-- COMMAND: its 5 dup_mmap write acquisitions ($n)" test "$n" -eq 5

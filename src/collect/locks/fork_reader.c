@@ -49,6 +49,13 @@ static int on_fork(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return 0;
+	if (e->spawn) {
+		struct spawn *sp = snapshot_push(&ls->spawns);
+
+		if (sp)
+			*sp = (struct spawn){ e->pid, e->child };
+		return 0;
+	}
 	f = snapshot_push(&ls->forks);
 	if (!f)
 		return 0;
@@ -129,6 +136,27 @@ int fork_reader_start(struct lock_source *ls)
 	return 0;
 }
 
+/*
+ * A followed tree grows by the new processes read (forks and spawns, kept
+ * apart): until no more join, as a child's own children may come first.
+ */
+static void grow_tree(struct lock_source *ls)
+{
+	bool grew = true;
+	int i;
+
+	while (grew) {
+		grew = false;
+		for (i = 0; i < ls->spawns.nr; i++)
+			grew |= pid_filter_fork(ls->opts.pids, ls->spawns.v[i].parent,
+						ls->spawns.v[i].child) > 0;
+		for (i = 0; i < ls->forks.nr; i++)
+			grew |= pid_filter_fork(ls->opts.pids, ls->forks.v[i].pid,
+						ls->forks.v[i].child) > 0;
+	}
+	ls->spawns.nr = 0;
+}
+
 void fork_reader_drain(struct lock_source *ls, struct snapshot *s)
 {
 	int i;
@@ -137,15 +165,16 @@ void fork_reader_drain(struct lock_source *ls, struct snapshot *s)
 		return;
 	pthread_mutex_lock(&ls->fr.lock);
 	ring_buffer__consume(ls->fr.rb);
+	grow_tree(ls);
 	for (i = 0; i < ls->forks.nr; i++) {
+		const struct fork_row *r = &ls->forks.v[i];
 		struct fork_row *f;
 
-		/* Here: the filter grows in the collector's thread (-- COMMAND's children). */
-		if (!pid_filter_has(ls->opts.pids, ls->forks.v[i].pid))
+		if (!pid_filter_has(ls->opts.pids, r->pid))
 			continue;
 		f = snapshot_push(&s->forks);
 		if (f)
-			*f = ls->forks.v[i];
+			*f = *r;
 	}
 	ls->forks.nr = 0;
 	pthread_mutex_unlock(&ls->fr.lock);

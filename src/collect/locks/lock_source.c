@@ -80,6 +80,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->fork_on = a->opts->fork;
 	skel->rodata->cont_on = a->opts->contention;
 	skel->rodata->spin_waits = a->opts->spin_waits;
+	skel->rodata->spawns_on = a->opts->pids && a->opts->pids->tree;
 	/* Call sites are told apart by return addresses into kernel text. */
 	skel->rodata->text_lo = ksyms_addr(a->ksyms, "_stext");
 	skel->rodata->text_hi = ksyms_addr(a->ksyms, "_etext");
@@ -324,7 +325,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct slow_event *ev;
 	bool by_address;
 
-	if (size < sizeof(*e) || !pid_filter_has(ls->opts.pids, e->pid))
+	if (size < sizeof(*e))
 		return 0;
 	ev = snapshot_push(&ls->events);
 	if (!ev)
@@ -417,13 +418,17 @@ int lock_source_fd(const struct lock_source *ls)
 	return ring_buffer__epoll_fd(ls->rb);
 }
 
+/* After the forks: a process tree's new children are in the filter. */
 static void move_events(struct lock_source *ls, struct snapshot *s)
 {
 	int i;
 
 	for (i = 0; i < ls->events.nr; i++) {
-		struct slow_event *e = snapshot_push(&s->events);
+		struct slow_event *e;
 
+		if (!pid_filter_has(ls->opts.pids, ls->events.v[i].pid))
+			continue;
+		e = snapshot_push(&s->events);
 		if (e)
 			*e = ls->events.v[i];
 	}
@@ -447,8 +452,9 @@ static void forget_gone(struct lock_source *ls)
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
 	lock_source_poll(ls);
-	move_events(ls, s);
+	/* Forks first: the filter grows by them (see pid_filter.h). */
 	fork_reader_drain(ls, s);
+	move_events(ls, s);
 	if (ls->opts.mmap_lock) {
 		lock_rows_read(ls, s, drops);
 		blame_rows_read(ls, s, drops);
@@ -476,6 +482,7 @@ void lock_source_close(struct lock_source *ls)
 	site_cache_free(&ls->sites);
 	free(ls->events.v);
 	free(ls->forks.v);
+	free(ls->spawns.v);
 	ksyms_free(&ls->ksyms);
 	free(ls);
 }

@@ -23,7 +23,8 @@ struct lock_source_opts {
 	bool switch_chained;	/* sched_switch program left for the caller */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
-	const struct pid_filter *pids;	/* read at every sample; NULL: all */
+	struct pid_filter *pids;	/* read at every sample; NULL: all; a
+					 * tree grows by the forks read */
 	int nr_nodes;		/* NUMA nodes, for the lock address table */
 	const struct btf *btf;	/* the kernel's, while opening (NULL: none) */
 };

@@ -70,6 +70,11 @@ struct row_index {
 	unsigned int cap;		/* a power of two, or 0 */
 };
 
+/* A new process of a followed tree, from its birth (fork_event.spawn). */
+struct spawn {
+	int parent, child;
+};
+
 struct lock_source {
 	struct tp_object tp;
 	struct locks_bpf *skel;
@@ -90,6 +95,7 @@ struct lock_source {
 	 */
 	SNAPSHOT_ARRAY(struct slow_event, events);
 	SNAPSHOT_ARRAY(struct fork_row, forks);
+	SNAPSHOT_ARRAY(struct spawn, spawns);	/* also by the fork reader */
 	struct fork_reader fr;
 	struct lock_source_opts opts;
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
