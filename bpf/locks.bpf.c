@@ -780,21 +780,20 @@ static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
 }
 
 /*
- * The call site of the current lock operation, as a key for user space: a
- * hash of the innermost return addresses (@rets of them; MMAP_SITE_RETS: an
- * mmap_lock acquisition's site) and of @syscall, the one the task is in
- * (exec's mmap calls and mmap(2) share their innermost frames). The full
+ * The call site of the current lock operation, as a key for user space: @h,
+ * a hash of its innermost return addresses (site_hash() or
+ * return_addrs_hash(); 0: none found), with @syscall, the one the task is
+ * in (exec's mmap calls and mmap(2) share their innermost frames). The full
  * stack of the first event with a key is stored under it, once; without
- * the text range, the key is the full stack's hash. 0 if lost.
+ * return addresses, the key is the full stack's hash. 0 if lost.
  */
-static __always_inline __u64 stack_of(void *ctx, const int rets, long syscall)
+static __always_inline __u64 stack_of(void *ctx, __u64 h, long syscall)
 {
-	__u64 h, full, *seen = NULL;
+	__u64 full, *seen = NULL;
 	__u32 zero = 0;
 	struct lock_stack *st;
 	struct site_cache *c;
 
-	h = rets == MMAP_SITE_RETS ? site_hash(ctx) : return_addrs_hash(ctx, rets);
 	if (h) {
 		h = fnv1a(h, syscall) | 1;	/* never 0 */
 		c = bpf_map_lookup_elem(&site_cache, &zero);
@@ -998,7 +997,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	if (!stats_on)
 		return;
 	/* First: the verifier then walks it with one state, not one per path. */
-	stack = stack_of(ctx, MMAP_SITE_RETS, id);
+	stack = stack_of(ctx, site_hash(ctx), id);
 	/* Created if new: a request that did not wait has none yet. */
 	t = slot_of(&l, mm, true);
 	if (!t || !l) {
@@ -1224,7 +1223,7 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->lock = lock;
 	w->start_ns = now;
 	w->flags = flags;
-	w->stack = stack_of(ctx, CONT_SITE_RETS, current_syscall());
+	w->stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
 	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
 	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
 		drop(BPF_DROP_CONT_TASK);
@@ -1324,7 +1323,7 @@ static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 	if (!t || !t->acquired_ns || !t->write || t->foreign)
 		return;
 	w.start_ns = bpf_ktime_get_ns();
-	w.stack = stack_of(ctx, CONT_SITE_RETS, current_syscall());
+	w.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
 	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
 		drop(BPF_DROP_CONT_TASK);
 		return;
@@ -1638,7 +1637,9 @@ static __always_inline int fork_sched_fork_fn(__u64 *ctx, bool typed)
 		.parent_mm = (__u64)mm,
 		.child_mm = (__u64)TP_FIELD(typed, child, mm),
 		.child = TP_FIELD(typed, child, pid),
-		.process = TP_FIELD(typed, child, pid) == TP_FIELD(typed, child, tgid),
+		/* Read only where a spawn may be sent: every clone comes here. */
+		.process = spawns_on &&
+			   TP_FIELD(typed, child, pid) == TP_FIELD(typed, child, tgid),
 	};
 
 	fork_done(&i, mm);

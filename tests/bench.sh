@@ -219,11 +219,11 @@ per_unit() {
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
 if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
 	echo "per program (default set, kernel.bpf_stats_enabled): ns per run (runs) during one run of each work"
-	per_program ',total,' "$MMTOP" -b -d 1 -f csv | tee "$TMP/progs"
+	per_program ',total,' "$MMTOP" -b -d 1 -f csv
 	# bpf_stats charges a program its own clock reads and the call: the
 	# floor's empty programs on the same tracepoints, under the same works.
 	echo "the same, empty programs on the same tracepoints (make bench's floor)"
-	per_program '^ready' "$FLOOR" faults mmap_lock contention fork | tee "$TMP/floor_progs"
+	per_program '^ready' "$FLOOR" faults mmap_lock contention fork
 	# Per acquisition and per switch, mmtop's and the floor's alternating,
 	# 5 times: one run of a work is at the mercy of a neighbour's burst.
 	works=$WORKS
@@ -238,19 +238,16 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 			"$(per_unit "$TMP/pf" ctxsw floor_faults_switch)" >>"$TMP/units"
 	done
 	WORKS=$works
-	unit_line() { # unit_line WHAT COLUMN TARGET: columns COLUMN (all), +1 (empty)
-		for k in "$2" "$(($2 + 1))" net; do
-			if [ $k = net ]; then
-				awk -v c="$2" '{ print $c - $(c + 1) }' "$TMP/units"
-			else
-				awk -v c="$k" '{ print $c }' "$TMP/units"
-			fi >"$TMP/col"
-			printf "%s %s (%s-%s)" "$k" "$(median <"$TMP/col")" \
-				"$(sort -g "$TMP/col" | head -1)" "$(sort -g "$TMP/col" | tail -1)"
-			echo
-		done | awk -v w="$1" -v t="$3" '{ v[NR] = $2 " " $3 }
-			END { printf "%s, ns, median (min-max) of 5: %s in all, %s empty, %s net (target %s)\n",
-				w, v[1], v[2], v[3], t }'
+	# spread FILE: "median (min-max)" of its numbers
+	spread() {
+		printf "%s (%s-%s)" "$(median <"$1")" "$(sort -g "$1" | head -1)" "$(sort -g "$1" | tail -1)"
+	}
+	unit_line() { # unit_line WHAT COLUMN TARGET: COLUMN mmtop's, the next the floor's
+		awk -v c="$2" '{ print $c }' "$TMP/units" >"$TMP/all"
+		awk -v c="$2" '{ print $(c + 1) }' "$TMP/units" >"$TMP/empty"
+		awk -v c="$2" '{ print $c - $(c + 1) }' "$TMP/units" >"$TMP/net"
+		echo "$1, ns, median (min-max) of 5: $(spread "$TMP/all") in all," \
+			"$(spread "$TMP/empty") empty, $(spread "$TMP/net") net (target $3)"
 	}
 	unit_line "per mmap_lock acquisition (churn)" 1 250
 	unit_line "per context switch (ctxsw)" 3 80

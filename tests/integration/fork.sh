@@ -118,6 +118,6 @@ check "storm: 5000 forks recorded ($n), nothing dropped (${drops:-?})" \
 	>"$TMP/tree.csv" 2>"$TMP/tree.err"
 pid=$(pid_of "$TMP/tree.out")
 n=$(col "$TMP/tree.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == ${pid:-0}" latency_ns | wc -l)
-check "-- COMMAND: the 5 forks of a grandchild gone within the interval ($n)" test "$n" -eq 5
+check "-- COMMAND: the 5 forks of a great-grandchild gone within the interval ($n)" test "$n" -eq 5
 n=$(csv_sum_where "$TMP/tree.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == ${pid:-0} && \$c[\"site\"] == \"fork\" && \$c[\"mm\"] == \"own\"")
 check "-- COMMAND: its 5 dup_mmap write acquisitions ($n)" test "$n" -eq 5
