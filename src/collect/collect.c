@@ -154,7 +154,7 @@ static void baseline_locks(struct collector *c)
 int collector_open(struct collector *c, const struct collector_opts *opts,
 		   char *msg, size_t msglen)
 {
-	int nr, ret;
+	int nr, ret, pid, at = 0;
 
 	memset(c, 0, sizeof(*c));
 	ret = topology_load(&c->topo);
@@ -171,8 +171,8 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		return -1;
 	}
 	c->slow_ns = opts->slow_ns;
-	for (ret = 0; opts->pids && ret < opts->pids->nr; ret++)
-		vma_track(&c->vmas, opts->pids->pids[ret], "", 0);
+	while (opts->pids && (pid = pid_filter_next(opts->pids, &at)))
+		vma_track(&c->vmas, pid, "", 0);
 	ret = open_families(c, opts, msg, msglen);
 	if (ret < 0)
 		return -1;

@@ -98,7 +98,7 @@ void follow_update(struct follow *f)
 {
 	if (f->running && waitpid(f->pid, &f->status, WNOHANG) == f->pid)
 		f->running = false;
-	pid_filter_add_descendants(f->filter);
+	pid_filter_refresh(f->filter);
 	if (f->running)
 		snprintf(f->note, sizeof(f->note), "following %s (pid %d)", f->name, f->pid);
 	else if (WIFEXITED(f->status))
