@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "pid_filter.h"
+#include "snapshot.h"
 #include "util.h"
 
 /*
@@ -103,31 +104,20 @@ static void note_exited(struct pid_filter *f)
 			f->slots[i] = -f->slots[i];
 }
 
+/* Pids whose children are still to be read (a SNAPSHOT_ARRAY's shape). */
 struct pid_list {
 	int *v;
 	int nr, cap;
 };
 
-static int list_push(struct pid_list *l, int pid)
-{
-	if (l->nr == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-		int *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->nr++] = pid;
-	return 0;
-}
-
 /* Add @child to the tree and to @todo, whose children are read next. */
 static void take_child(struct pid_filter *f, struct pid_list *todo, int child)
 {
-	if (child > 0 && state_of(f, child) <= 0 && !pid_filter_add(f, child))
-		list_push(todo, child);
+	int *next;
+
+	if (child > 0 && state_of(f, child) <= 0 && !pid_filter_add(f, child) &&
+	    (next = snapshot_push(todo)))
+		*next = child;
 }
 
 /* Every thread's children file of @pid (CONFIG_PROC_CHILDREN). */
@@ -206,15 +196,15 @@ static void take_by_parent(struct pid_filter *f)
 static void take_descendants(struct pid_filter *f)
 {
 	struct pid_list todo = { 0 };
-	int at = 0, pid, i;
+	int at = 0, pid, i, *next;
 
 	if (access("/proc/thread-self/children", F_OK)) {
 		take_by_parent(f);
 		return;
 	}
 	while ((pid = pid_filter_next(f, &at)))
-		if (state_of(f, pid) > 0)
-			list_push(&todo, pid);
+		if (state_of(f, pid) > 0 && (next = snapshot_push(&todo)))
+			*next = pid;
 	for (i = 0; i < todo.nr; i++)
 		take_children(f, &todo, todo.v[i]);
 	free(todo.v);
