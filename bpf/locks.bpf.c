@@ -30,6 +30,7 @@
 #include "mmtop.h"
 #include "arch.h"
 #include "tp_pair.h"
+#include "core_fixes.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -348,7 +349,7 @@ struct fork_start {
 	__u32 syscall;
 	/* Filled at sched_process_fork, and sent. */
 	__u32 child;
-	__u32 mm_id;
+	__u32 mm_ident;
 	__s64 rss[4];
 };
 
@@ -756,12 +757,20 @@ static __always_inline __u64 window_site(const __u64 *w)
 /* The site of an mmap_lock acquisition, as a hash of its return address. */
 static __always_inline __u64 site_hash(void *ctx)
 {
-	__u64 start = READ_ONCE(site_window), w[WINDOW_WORDS], site = 0;
+	__u64 at = READ_ONCE(site_window) - 1, w[WINDOW_WORDS], site = 0;
 
 	if (!hook_hi)
 		return return_addrs_hash(ctx, MMAP_SITE_RETS);
-	if (start && start <= SCAN_CHUNK * SCAN_CHUNKS &&
-	    !bpf_probe_read_kernel(w, sizeof(w), (void *)(ctx_addr(ctx) + (start - 1) * 8)))
+	/*
+	 * The bound is checked on the very register that is added to the
+	 * context pointer: clang would otherwise test at and add a copy of
+	 * site_window, whose bounds the verifiers before 6.18 do not carry
+	 * over ("math between ctx pointer and register with unbounded min
+	 * value"). 0, not yet found, wraps above the bound.
+	 */
+	barrier_var(at);
+	if (at < SCAN_CHUNK * SCAN_CHUNKS &&
+	    !bpf_probe_read_kernel(w, sizeof(w), (void *)(ctx_addr(ctx) + at * 8)))
 		site = window_site(w);
 	if (!site)
 		site = find_site(ctx);
@@ -801,9 +810,13 @@ static __always_inline __u64 stack_of(void *ctx, __u64 h, long syscall)
 	if (h) {
 		h = fnv1a(h, syscall) | 1;	/* never 0 */
 		c = bpf_map_lookup_elem(&site_cache, &zero);
-		seen = c ? &c->key[h & (SITE_CACHE - 1)] : NULL;
-		if (seen && *seen == h)
-			return h;
+		/* Indexed only once checked: the verifiers before 6.18 refuse
+		 * arithmetic on a pointer that may be NULL. */
+		if (c) {
+			seen = &c->key[h & (SITE_CACHE - 1)];
+			if (*seen == h)
+				return h;
+		}
 		if (bpf_map_lookup_elem(&lock_stacks, &h)) {
 			if (seen)
 				*seen = h;
@@ -1529,7 +1542,7 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 	e->stalled = f->stalled;
 	e->syscall = f->syscall;
 	e->mm = f->mm;
-	e->mm_id = f->mm_id;
+	e->mm_ident = f->mm_ident;
 	e->spawn = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	/*
@@ -1576,15 +1589,6 @@ static __always_inline void spawn_send(const struct fork_info *i)
 	bpf_ringbuf_submit(e, ring_wakeup(&fork_events, FORK_EVENTS_SIZE));
 }
 
-/* The mm counters: percpu_counter.count, the value less per-CPU drift. */
-static __always_inline void read_rss(struct mm_struct *mm, __s64 *rss)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)	/* MM_FILEPAGES, MM_ANONPAGES, _, MM_SHMEMPAGES */
-		rss[i] = BPF_CORE_READ(mm, rss_stat[i].count);
-}
-
 static __always_inline void fork_done(const struct fork_info *i, struct mm_struct *mm)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -1602,8 +1606,8 @@ static __always_inline void fork_done(const struct fork_info *i, struct mm_struc
 		return;
 	}
 	f->child = i->child;
-	f->mm_id = BPF_CORE_READ(mm, mm_id);
-	read_rss(mm, f->rss);
+	f->mm_ident = mm_ident(mm);
+	mm_rss(mm, f->rss);
 	fork_send(f, tid, bpf_ktime_get_ns());
 	bpf_map_delete_elem(&fork_starts, &tid);
 }
@@ -1657,7 +1661,7 @@ TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)
  * The parent's PMD-mapped (huge) memory, for a fork record's 4K/THP
  * backing, read without its mmap_lock and outside its fork: user space
  * runs this program (BPF_PROG_TEST_RUN) for each fork record it drains,
- * in its own context, with the mm and its mm_id from the record. The walk
+ * in its own context, with the mm and its identity (mm_ident()) from the record. The walk
  * reads the user half of the page tables down to the PMDs (x86_64, 4
  * levels): present PMDs with PSE set are huge mappings. Page tables are
  * reached through the direct map, whose base user space found at start
@@ -1761,17 +1765,17 @@ static long walk_pgd(__u32 i, void *data)
 }
 
 /*
- * @mm is still the parent's, with its page tables: the same mm_id (its
+ * @mm is still the parent's, with its page tables: the same identity (its
  * memory was not reused), and users left (exit_mmap() frees the tables
  * once the last is gone: a walk then reads freed pages as "no huge PMD").
  */
-static __always_inline bool mm_live(struct mm_struct *mm, __u32 mm_id)
+static __always_inline bool mm_live(struct mm_struct *mm, __u32 ident)
 {
-	return BPF_CORE_READ(mm, mm_id) == mm_id &&
+	return mm_ident(mm) == ident &&
 	       BPF_CORE_READ(mm, mm_users.counter) > 0;
 }
 
-/* ctx: the mm and its mm_id, as the fork record carried them. */
+/* ctx: the mm and its identity, as the fork record carried them. */
 SEC("raw_tp")
 int fork_thp_walk(__u64 *ctx)
 {

@@ -169,7 +169,7 @@ struct fork_event {
 	__u32 child;
 	__u32 stalled;		/* siblings' mmap_lock acquisitions begun meanwhile */
 	__u32 syscall;		/* syscall number */
-	__u32 mm_id;		/* the parent's mm: for the backing walk */
+	__u32 mm_ident;		/* the parent mm's identity (core_fixes.bpf.h): for the backing walk */
 	/*
 	 * 1: a new process whose memory was not copied (vfork, posix_spawn,
 	 * CLONE_VM): only pid and child are set, for following a process

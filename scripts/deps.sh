@@ -8,7 +8,8 @@ set -eu
 
 build="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
 libnuma-dev libmicrohttpd-dev pkg-config"
-tests="linux-perf python3 util-linux tmux curl strace chromium fonts-dejavu-core"
+tests="linux-perf python3 util-linux tmux curl strace chromium fonts-dejavu-core \
+qemu-system-x86 busybox-static cpio"
 
 missing_of() {
 	for p in "$@"; do

@@ -77,6 +77,9 @@ csv_max_where() {
 start_mmtop_csv() { # start_mmtop_csv FILE ARGS...
 	out=$1
 	shift
+	# Emptied here: the redirection below empties it only in the child,
+	# after the wait may have seen an earlier run's intervals.
+	: >"$out"
 	"$MMTOP" -b --format csv "$@" >"$out" 2>"$out.err" &
 	MMTOP_PID=$! MMTOP_OUT=$out
 	i=0

@@ -42,7 +42,7 @@ struct cont_prev {
 struct thp_walks {
 	struct {
 		uint64_t mm, when_ns;
-		uint32_t mm_id;
+		uint32_t mm_ident;
 		int64_t kb;
 	} cache[WALK_CACHE];
 	uint64_t window_ns;		/* start of the current second */
@@ -124,7 +124,7 @@ void fork_reader_stop(struct lock_source *ls);
 
 /* Find the direct map once; then a fork parent's huge kB, -1 if unknown. */
 void thp_walk_init(struct lock_source *ls);
-int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_id);
+int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident);
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);

@@ -89,10 +89,10 @@ void thp_walk_init(struct lock_source *ls)
 	ls->thp_method = find_direct_map(ls);
 }
 
-static int64_t walk(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
+static int64_t walk(struct lock_source *ls, uint64_t mm, uint32_t mm_ident)
 {
 	int fd = bpf_program__fd(ls->skel->progs.fork_thp_walk);
-	uint64_t args[2] = { mm, mm_id };
+	uint64_t args[2] = { mm, mm_ident };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
 	const struct thp_walk_result *r = &ls->skel->bss->thp_walk;
 
@@ -104,15 +104,15 @@ static int64_t walk(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
 #define WALK_REUSE_NS NSEC_PER_SEC
 #define WALKS_PER_SEC 100
 
-int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
+int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident)
 {
 	struct thp_walks *w = &ls->walks;
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
-	__typeof__(w->cache[0]) *c = &w->cache[(mm_id ^ (mm >> 6)) % WALK_CACHE];
+	__typeof__(w->cache[0]) *c = &w->cache[(mm_ident ^ (mm >> 6)) % WALK_CACHE];
 
 	if (!ls->skel->bss->direct_map)
 		return -1;
-	if (c->mm == mm && c->mm_id == mm_id && now - c->when_ns < WALK_REUSE_NS)
+	if (c->mm == mm && c->mm_ident == mm_ident && now - c->when_ns < WALK_REUSE_NS)
 		return c->kb;
 	if (now - w->window_ns >= NSEC_PER_SEC) {
 		w->window_ns = now;
@@ -122,8 +122,8 @@ int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_id)
 	if (w->in_window++ >= WALKS_PER_SEC)
 		return -1;
 	c->mm = mm;
-	c->mm_id = mm_id;
+	c->mm_ident = mm_ident;
 	c->when_ns = now;
-	c->kb = walk(ls, mm, mm_id);
+	c->kb = walk(ls, mm, mm_ident);
 	return c->kb;
 }
