@@ -1661,12 +1661,13 @@ TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)
  * The parent's PMD-mapped (huge) memory, for a fork record's 4K/THP
  * backing, read without its mmap_lock and outside its fork: user space
  * runs this program (BPF_PROG_TEST_RUN) for each fork record it drains,
- * in its own context, with the mm and its identity (mm_ident()) from the record. The walk
- * reads the user half of the page tables down to the PMDs (x86_64, 4
- * levels): present PMDs with PSE set are huge mappings. Page tables are
- * reached through the direct map, whose base user space found at start
- * (fork_direct_map_find below) and wrote in direct_map. Tables freed meanwhile read as garbage,
- * never fault: bpf_probe_read_kernel. The result lands in thp_walk.
+ * in its own context, with the mm and its identity (mm_ident()) from the
+ * record. The walk reads the user half of the page tables down to the
+ * PMDs (x86_64, 4 levels): present PMDs with PSE set are huge mappings.
+ * Page tables are reached through the direct map, whose base user space
+ * found at start (fork_direct_map_find below) and wrote in direct_map.
+ * Tables freed meanwhile read as garbage, never fault:
+ * bpf_probe_read_kernel. The result lands in thp_walk.
  */
 __u64 direct_map;	/* page_offset_base, once found; 0: unknown */
 

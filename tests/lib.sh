@@ -56,6 +56,42 @@ within() {
 	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }
 
+# The count a `mmtop bench` workload printed on its line NAME ("mmap 326").
+count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+# col FILE CONDITION COLUMN: the column's values of the CSV rows meeting
+# the awk CONDITION (columns by header name, as c["name"]).
+col() {
+	awk -F, -v want="$3" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } $2 { print \$c[want] }" "$1"
+}
+
+# check_call_sites NAME CSV OUT SLACK: each write acquisition of the churn
+# workload whose output is OUT lands in its call's row of mmtop's CSV,
+# within 5% + SLACK (the C runtime's own calls) of the calls it counted.
+# Sets pid (the workload's) and own (the awk condition of its rows).
+check_call_sites() {
+	pid=$(pid_of "$3")
+	own="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\""
+	for call in mmap munmap mprotect mremap brk; do
+		want=$(count_of $call "$3")
+		got=$(csv_sum_where "$2" acquired "$own && \$c[\"site\"] == \"$call\" && \$c[\"mode\"] == \"write\"")
+		check "$1: $call write acquisitions $got for $want calls (within 5% + $4)" \
+			awk -v g="$got" -v w="$want" -v s="$4" 'BEGIN { exit !(g >= w && g <= w * 1.05 + s) }'
+	done
+}
+
+# check_address_table: mmtop's zone and pcp lock table holds one lock per
+# populated zone of /proc/zoneinfo, and one pcp lock per such zone and
+# online CPU. Sets method, mmtop's whole description of its classes.
+check_address_table() {
+	"$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/table.json"
+	zones=$(awk '$1 == "managed" && $2 > 0' /proc/zoneinfo | wc -l)
+	cpus=$(online_cpus | wc -w)
+	method=$(sed -n 's/.*"contention_method":"\([^"]*\)".*/\1/p' "$TMP/table.json")
+	check "address table: $zones zone locks, $((zones * cpus)) pcp locks (mmtop: $method)" \
+		test "${method%%;*}" = "address table ($zones zone locks, $((zones * cpus)) pcp locks)"
+}
+
 # The pid a `mmtop bench` workload prints in its first line.
 pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
 

@@ -8,14 +8,7 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-# The address table holds one lock per populated zone, and one pcp lock per
-# populated zone and online CPU.
-"$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/one.json"
-zones=$(awk '$1 == "managed" && $2 > 0' /proc/zoneinfo | wc -l)
-cpus=$(online_cpus | wc -w)
-method=$(sed -n 's/.*"contention_method":"\([^"]*\)".*/\1/p' "$TMP/one.json")
-check "address table: $zones zone locks, $((zones * cpus)) pcp locks (mmtop: $method)" \
-	test "${method%%;*}" = "address table ($zones zone locks, $((zones * cpus)) pcp locks)"
+check_address_table
 
 # Writers and forks against faulting siblings: their waits are on the
 # process's own mmap_lock, told apart by address. Paced, so that the

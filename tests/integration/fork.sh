@@ -6,9 +6,6 @@ if [ -n "$why" ]; then
 	skip "fork: $why"
 	exit 0
 fi
-col() { # col FILE CONDITION COLUMN: the column's values of matching rows
-	awk -F, -v want="$3" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } $2 { print \$c[want] }" "$1"
-}
 
 # What mmtop's window (dup_mmap's lock request to sched_process_fork)
 # leaves out of the workload's fork() (copy_process before dup_mmap,

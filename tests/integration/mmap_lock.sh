@@ -7,8 +7,6 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-
 # 1. Call sites: each write acquisition of the churn workload lands in its
 #    class, within 5% (plus the few the C runtime makes; a sanitizer's
 #    runtime, with make test SANITIZE=1, maps memory itself too). Paced,
@@ -28,14 +26,7 @@ check "churn: mmtop exits 0" test $? -eq 0
 MMTOP_PID=$spin_pid MMTOP_OUT=$TMP/spin.csv
 stop_mmtop
 check "churn: mmtop --spin-waits exits 0" test $? -eq 0
-pid=$(pid_of "$TMP/churn.out")
-own="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\""
-for call in mmap munmap mprotect mremap brk; do
-	want=$(count_of $call "$TMP/churn.out")
-	got=$(csv_sum_where "$TMP/churn.csv" acquired "$own && \$c[\"site\"] == \"$call\" && \$c[\"mode\"] == \"write\"")
-	check "churn: $call write acquisitions $got for $want calls (within 5% + $slack)" \
-		awk -v g="$got" -v w="$want" -v s=$slack 'BEGIN { exit !(g >= w && g <= w * 1.05 + s) }'
-done
+check_call_sites churn "$TMP/churn.csv" "$TMP/churn.out" $slack
 wmax=$(csv_max_where "$TMP/churn.csv" wait_max_ns "$own && \$c[\"site\"] ~ /^fault/ && \$c[\"mode\"] == \"read\"")
 check "churn: faults waited for mmap_lock while writers ran (max wait ${wmax}ns >= 5us)" \
 	test "$wmax" -ge 5000

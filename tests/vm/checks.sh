@@ -14,11 +14,6 @@ shift $(($# - 1))
 last=$1
 [ "$first" != "$last" ] || { fail "need two online CPUs"; exit 0; }
 
-count_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-col() { # col FILE CONDITION COLUMN: the column's values of matching rows
-	awk -F, -v want="$3" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } $2 { print \$c[want] }" "$1"
-}
-
 # probe: the default set runs in full; its summary line is in the check.
 "$MMTOP" probe >"$TMP/probe" 2>&1
 rc=$?
@@ -63,14 +58,7 @@ taskset -cp "$first,$last" $$ >/dev/null
 start_mmtop_csv "$TMP/c.csv" -d 0.5
 "$MMTOP" bench churn -t 1 -n 2000 --chunk 64K >"$TMP/churn"
 stop_mmtop
-pid=$(pid_of "$TMP/churn")
-own="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\""
-for call in mmap munmap mprotect mremap brk; do
-	want=$(count_of $call "$TMP/churn")
-	got=$(csv_sum_where "$TMP/c.csv" acquired "$own && \$c[\"site\"] == \"$call\" && \$c[\"mode\"] == \"write\"")
-	check "mmap_lock: $call write acquisitions $got for $want calls" \
-		awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w && g <= w * 1.05 + 30) }'
-done
+check_call_sites mmap_lock "$TMP/c.csv" "$TMP/churn" 30
 
 # Contention and blame: writers and forks against a faulting sibling
 # (paced: each round and fork starts as the sibling begins a fresh chunk,
@@ -87,13 +75,7 @@ check "blame: faults waited behind the process's own writers ($n waits)" test "$
 n=$(col "$TMP/b.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" latency_ns | wc -l)
 check "fork: churn's 20 forks reported ($n)" test "$n" -eq 20
 
-# The zone and pcp locks by address: one per populated zone, one per
-# populated zone and online CPU.
-"$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/one.json"
-zones=$(awk '$1 == "managed" && $2 > 0' /proc/zoneinfo | wc -l)
-cpus=$(online_cpus | wc -w)
-check "contention: address table of $zones zone locks, $((zones * cpus)) pcp locks" \
-	grep -q "\"contention_method\":\"address table ($zones zone locks, $((zones * cpus)) pcp locks)" "$TMP/one.json"
+check_address_table
 
 # Blame of a holder from another process: a /proc/PID/smaps reader.
 start_mmtop_csv "$TMP/r.csv" -d 0.5
