@@ -1547,11 +1547,15 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	/*
 	 * A parent that may hold huge pages has its page tables walked by
-	 * user space, which must come while they are there: woken at once.
-	 * Forks of smaller parents (a storm of them is the common case) wait
-	 * for the end of the interval like slow events.
+	 * user space, which must come while they are there: woken at once,
+	 * by force. The default wake-up is adaptive: it comes only when the
+	 * reader has caught up, and the records of smaller parents before
+	 * this one (a storm of them is the common case) wait unread for the
+	 * end of the interval like slow events; so did the big parent's,
+	 * which had exited when it was read (its backing then unknown).
 	 */
-	bpf_ringbuf_submit(e, f->rss[1] + f->rss[3] >= FORK_WALK_MIN_PAGES ? 0 :
+	bpf_ringbuf_submit(e, f->rss[1] + f->rss[3] >= FORK_WALK_MIN_PAGES ?
+			      BPF_RB_FORCE_WAKEUP :
 			      ring_wakeup(&fork_events, FORK_EVENTS_SIZE));
 }
 

@@ -12,6 +12,6 @@ mount -t tracefs nodev /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
 cd /mmtop || poweroff -f
 echo "mmtop-vm: begin $(uname -r)"
-MMTOP=/mmtop/mmtop MMTOP_VM=1 sh tests/vm/checks.sh
+MMTOP=/mmtop/mmtop sh tests/vm/checks.sh
 echo "mmtop-vm: end $?"
 poweroff -f
