@@ -67,6 +67,52 @@ static int chain_switch(struct collector *c, char *msg, size_t msglen)
 	return -1;
 }
 
+static const enum probe_family lock_families[] = {
+	FAMILY_MMAP_LOCK, FAMILY_CONTENTION, FAMILY_FORK,
+};
+
+static bool asked(const struct lock_source_opts *lo, enum probe_family f)
+{
+	return f == FAMILY_MMAP_LOCK ? lo->mmap_lock :
+	       f == FAMILY_CONTENTION ? lo->contention : lo->fork;
+}
+
+/* The lock families asked for and not yet told why they are off: @why. */
+static void lock_families_na(struct collector *c, const struct lock_source_opts *lo,
+			     const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lock_families); i++)
+		if (asked(lo, lock_families[i]) && !c->na[lock_families[i]][0])
+			set_na(c, lock_families[i], why);
+}
+
+/*
+ * The lock families asked for that the kernel refused (the rest runs): a
+ * warning in @msg naming them and the first reason; false if none.
+ */
+static bool lock_families_refused(struct collector *c, const struct lock_source_opts *lo,
+				  char *msg, size_t msglen)
+{
+	const char *why = NULL;
+	char names[64] = "";
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lock_families); i++) {
+		enum probe_family f = lock_families[i];
+
+		if (!asked(lo, f) || !c->na[f][0])
+			continue;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 names[0] ? ", " : "", family_name(f));
+		why = why ? why : c->na[f];
+	}
+	if (why)
+		snprintf(msg, msglen, "%s unavailable: %s", names, why);
+	return why;
+}
+
 static int open_with_btf(struct collector *c, const struct collector_opts *o,
 			 const struct btf *btf, char *msg, size_t msglen)
 {
@@ -104,17 +150,15 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 	if (!lo.mmap_lock && !lo.contention && !lo.fork)
 		return ret;
 	lo.switch_chained = c->faults.ops && c->faults.ops->chain_switch;
-	c->locks = lock_source_open(&lo, c->topo.nr_cpus, err, sizeof(err));
+	/* A family whose program the kernel refused gets its reason here. */
+	c->locks = lock_source_open(&lo, c->topo.nr_cpus, c->na, err, sizeof(err));
 	if (!c->locks) {
-		if (lo.mmap_lock)
-			set_na(c, FAMILY_MMAP_LOCK, err);
-		if (lo.contention)
-			set_na(c, FAMILY_CONTENTION, err);
-		if (lo.fork)
-			set_na(c, FAMILY_FORK, err);
+		lock_families_na(c, &lo, err);
 		snprintf(msg, msglen, "lock probes unavailable: %s", err);
 		return 1;
 	}
+	if (lock_families_refused(c, &lo, msg, msglen))
+		ret = 1;
 	return chain_switch(c, msg, msglen) ? 1 : ret;
 }
 

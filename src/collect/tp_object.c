@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 
@@ -109,6 +111,110 @@ static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 	return 0;
 }
 
+/*
+ * libbpf's messages while an object loads, read for the program the kernel
+ * refused and the verifier's message, then passed on to the printer that
+ * was set (-v shows them). Objects are opened by one thread.
+ */
+static struct tp_object *loading;
+static libbpf_print_fn_t outer_print;
+
+/* The verifier's message in @log: the line before "processed N insns",
+ * where it stopped; else (refused before verifying) the last line. */
+static void verifier_line(const char *log, char *out, size_t len)
+{
+	const char *line = log, *best = NULL, *end;
+
+	for (; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		if (!strncmp(line, "processed ", 10) || !strncmp(line, "-- END PROG LOAD LOG", 20))
+			break;
+		if (end > line)
+			best = line;
+	}
+	if (best)
+		snprintf(out, len, "%.*s", (int)(strchrnul(best, '\n') - best), best);
+}
+
+static void note_refusal(struct tp_object *o, const char *msg)
+{
+	const char *name = strstr(msg, "prog '"), *log;
+	size_t n;
+
+	/* Only what libbpf says of a failed load (not, say, a relocation
+	 * of dead code it warns about and loads all the same). */
+	if (!name || !(strstr(name, "load failed: ") || strstr(name, "PROG LOAD LOG")) ||
+	    (o->refused[0] && strncmp(name + 6, o->refused, strlen(o->refused))))
+		return;
+	name += 6;
+	n = strcspn(name, "'");
+	if (!o->refused[0])
+		snprintf(o->refused, sizeof(o->refused), "%.*s", (int)n, name);
+	log = strstr(name, "-- BEGIN PROG LOAD LOG --\n");
+	if (log)
+		verifier_line(log + 26, o->refused_why, sizeof(o->refused_why));
+	else if (!o->refused_why[0] && (log = strstr(name, "load failed: ")))
+		snprintf(o->refused_why, sizeof(o->refused_why), "%.*s",
+			 (int)strcspn(log + 13, "\n"), log + 13);
+}
+
+static int catch_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	va_list copy;
+	int ret = 0;
+
+	va_copy(copy, ap);
+	if (level == LIBBPF_WARN && strstr(fmt, "prog '") && vasprintf(&msg, fmt, copy) >= 0)
+		note_refusal(loading, msg);
+	va_end(copy);
+	free(msg);
+	if (outer_print)
+		ret = outer_print(level, fmt, ap);
+	return ret;
+}
+
+/* Load the object, noting what the kernel refused. */
+static int load(struct tp_object *o)
+{
+	int ret;
+
+	loading = o;
+	outer_print = libbpf_set_print(catch_print);
+	ret = o->ops->load(o->skel);
+	libbpf_set_print(outer_print);
+	loading = NULL;
+	return ret;
+}
+
+/*
+ * MMTOP_TEST_REFUSE: each program named (either flavour) is loaded as
+ * sleepable, which the kernel refuses for tracepoint programs: a real
+ * refusal, with the verifier's own message.
+ */
+static void test_refusals(struct bpf_object *obj)
+{
+	const char *list = getenv("MMTOP_TEST_REFUSE");
+	struct bpf_program *prog;
+	char want[80];
+
+	if (!list)
+		return;
+	bpf_object__for_each_program(prog, obj) {
+		const char *name = bpf_program__name(prog), *at = list;
+		size_t n;
+
+		for (; *at; at += n + !!at[n]) {
+			n = strcspn(at, ",");
+			snprintf(want, sizeof(want), "%.*s", (int)n, at);
+			if (!strcmp(name, want) ||
+			    (!strncmp(name, want, n) && !strcmp(name + n, "_raw")))
+				bpf_program__set_flags(prog, bpf_program__flags(prog) |
+						       BPF_F_SLEEPABLE);
+		}
+	}
+}
+
 int tp_flavour_parse(const char *s, enum tp_flavour *f)
 {
 	if (!strcmp(s, "auto"))
@@ -137,8 +243,12 @@ int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 		return -1;
 	}
 	choose_flavours(o, obj, flavour, btf);
-	ret = ops->load(o->skel);
-	if (ret)
+	test_refusals(obj);
+	ret = load(o);
+	if (ret && o->refused[0])
+		snprintf(err, errlen, "the kernel refused %s: %s", o->refused,
+			 o->refused_why[0] ? o->refused_why : strerror(-ret));
+	else if (ret)
 		snprintf(err, errlen, "loading (%s): %s", o->btf ? "tp_btf" : "raw_tp",
 			 strerror(-ret));
 	if (ret || attach_all(o, obj, err, errlen)) {

@@ -45,9 +45,21 @@ struct tp_object {
 	bool btf;			/* every attached program is tp_btf */
 	struct bpf_link *links[TP_OBJECT_MAX_LINKS];
 	int nr_links;
+	/*
+	 * After a failed open: the program the kernel refused ("" if the
+	 * failure was another) and the verifier's message, the line before
+	 * its "processed N insns" (or libbpf's error where it gave no log).
+	 */
+	char refused[64];
+	char refused_why[160];
 };
 
-/* 0, or -1 with the reason in @err. @btf: the kernel's, for probing. */
+/*
+ * 0, or -1 with the reason in @err (and the refused program in @o).
+ * @btf: the kernel's, for probing. MMTOP_TEST_REFUSE=PROG[,PROG...] in the
+ * environment makes the kernel refuse those programs (their code replaced
+ * by an invalid load), for tests of what a refusal leaves running.
+ */
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 		   enum tp_flavour flavour, const struct btf *btf, void *arg,
 		   char *err, size_t errlen);

@@ -21,6 +21,14 @@ summary=$(tail -n 1 "$TMP/probe")
 check "probe: $summary (exit $rc)" test "$rc" -eq 0 -a "$summary" = "default probe set: can run"
 grep ' no  ' "$TMP/probe" | grep -E '^(default|opt-in)' | sed 's/^/# /'
 
+# A program this kernel refuses takes down its family alone, which says
+# why in the verifier's own words (tests/integration/refusal.sh has more).
+MMTOP_TEST_REFUSE=contention_end "$MMTOP" probe >"$TMP/refuse" 2>&1
+line=$(grep '^default: lock contention' "$TMP/refuse")
+check "refusal: contention alone n/a ($(tail -n 1 "$TMP/refuse")), naming the program: ${line#* no  }" \
+	sh -c "grep -q '^default probe set: can run in part (n/a: contention)\$' '$TMP/refuse' &&
+		echo '$line' | grep -q ' no  the kernel refused contention_end: .'"
+
 # The VMA lock, as mmtop reads it from BTF, is the kernel's.
 case ${VMA_LOCKS:-} in
 none) want="VMA write waits: n/a (kernel without per-VMA locks)" ;;

@@ -27,7 +27,15 @@ struct open_arg {
 	const struct lock_source_opts *opts;
 	bool memcg_path_arg;
 	const struct ksyms *ksyms;
+	bool no_walk;		/* the backing walk refused: leave it out */
 };
+
+/* The fork records' backing walk (thp_walk.c): without it, fork cost
+ * runs and the backing is unknown. */
+static bool walk_prog(const char *name)
+{
+	return !strcmp(name, "fork_thp_walk") || !strcmp(name, "fork_direct_map_find");
+}
 
 static bool has_prefix(const char *s, const char *prefix)
 {
@@ -65,6 +73,51 @@ static void size_rows(struct locks_bpf *skel)
 #define MMAP_LOCK_HOOK "__mmap_lock_do_trace_acquire_returned"
 #define MMAP_LOCK_ITER "__traceiter_mmap_lock_acquire_returned"
 
+/*
+ * Whether program @name is loaded for the families @o has on. The
+ * mmap_lock programs also serve fork cost (a fork begins at dup_mmap's
+ * lock), and contention_begin serves all three (an mmap_lock wait begins
+ * there, or, with --spin-waits only, at start_locking).
+ */
+static bool wanted(const char *name, const struct lock_source_opts *o)
+{
+	bool lock_users = o->mmap_lock || o->fork;
+
+	if (has_prefix(name, "contention_begin"))
+		return lock_users || o->contention;
+	if (has_prefix(name, "mmap_lock_start"))
+		return lock_users && o->spin_waits;
+	if (has_prefix(name, "mmap_lock_"))
+		return lock_users;
+	if (has_prefix(name, "contention_") || has_prefix(name, "lock_addrs"))
+		return o->contention;
+	if (has_prefix(name, "fork_"))
+		return o->fork;
+	return true;
+}
+
+/* The families @o has on (1 << FAMILY_*) that need program @name. */
+static unsigned int families_of(const char *name, const struct lock_source_opts *o)
+{
+	static const enum probe_family family[] = {
+		FAMILY_MMAP_LOCK, FAMILY_CONTENTION, FAMILY_FORK,
+	};
+	const bool on[] = { o->mmap_lock, o->contention, o->fork };
+	unsigned int need = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(family); i++) {
+		struct lock_source_opts one = *o;
+
+		one.mmap_lock = i == 0;
+		one.contention = i == 1;
+		one.fork = i == 2;
+		if (on[i] && wanted(name, &one))
+			need |= 1u << family[i];
+	}
+	return need;
+}
+
 static void *skel_open(void *arg, struct bpf_object **obj)
 {
 	const struct open_arg *a = arg;
@@ -97,24 +150,12 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	/* The site cache has room for every stack the map can hold. */
 	bpf_map__set_max_entries(skel->maps.lock_stacks, SITES_MAX);
 	size_rows(skel);
-	/*
-	 * A family left off: its programs are not even loaded. The mmap_lock
-	 * programs also serve fork cost (a fork begins at dup_mmap's lock),
-	 * and contention_begin serves both (an mmap_lock wait begins there,
-	 * or, with --spin-waits only, at start_locking).
-	 */
+	/* A family left off: its programs are not even loaded. */
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
-		bool lock_users = a->opts->mmap_lock || a->opts->fork;
 
-		if (has_prefix(name, "contention_begin"))
-			bpf_program__set_autoload(prog, lock_users || a->opts->contention);
-		else if (has_prefix(name, "mmap_lock_start"))
-			bpf_program__set_autoload(prog, lock_users && a->opts->spin_waits);
-		else if ((has_prefix(name, "mmap_lock_") && !lock_users) ||
-			 (has_prefix(name, "contention_") && !a->opts->contention) ||
-			 (has_prefix(name, "fork_") && !a->opts->fork))
-			bpf_program__set_autoload(prog, false);
+		bpf_program__set_autoload(prog, wanted(name, a->opts) &&
+					  !(a->no_walk && walk_prog(name)));
 		/* Called from the faults' sched_switch program, if it runs. */
 		if (has_prefix(name, "contention_vma_sleep"))
 			bpf_program__set_autoattach(prog, !a->opts->switch_chained);
@@ -209,10 +250,46 @@ static void build_addr_table(struct lock_source *ls)
 	}
 }
 
+/*
+ * Load the object. A program the kernel refuses takes down only the
+ * families that need it (families_of()), each told why in @refused, and
+ * the object is loaded again without them (a refused backing walk, only
+ * the backing); -1 when nothing is left, or when the failure is not a
+ * refusal of one program.
+ */
+static int open_object(struct lock_source *ls, const struct btf *btf,
+		       struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN],
+		       char *err, size_t errlen)
+{
+	unsigned int need;
+	int f;
+
+	while (tp_object_open(&ls->tp, &skel_ops, ls->opts.attach, btf, arg, err, errlen)) {
+		if (walk_prog(ls->tp.refused) && !arg->no_walk) {
+			arg->no_walk = true;
+			snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", err);
+			continue;
+		}
+		need = ls->tp.refused[0] ? families_of(ls->tp.refused, &ls->opts) : 0;
+		if (!need)
+			return -1;
+		for (f = 0; f < FAMILY__COUNT; f++)
+			if (need & 1u << f)
+				snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", err);
+		ls->opts.mmap_lock &= !(need & 1u << FAMILY_MMAP_LOCK);
+		ls->opts.contention &= !(need & 1u << FAMILY_CONTENTION);
+		ls->opts.fork &= !(need & 1u << FAMILY_FORK);
+		if (!ls->opts.mmap_lock && !ls->opts.contention && !ls->opts.fork)
+			return -1;
+	}
+	return 0;
+}
+
 static int on_event(void *ctx, void *data, size_t size);
 
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
-				     int nr_cpus, char *err, size_t errlen)
+				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
+				     char *err, size_t errlen)
 {
 	struct lock_source *ls = calloc(1, sizeof(*ls));
 	const struct btf *btf = opts->btf;
@@ -223,8 +300,9 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	arg = (struct open_arg){ opts, has_memcg_path_arg(btf), &ls->ksyms };
+	/* Families the kernel refuses are taken off ls->opts as it opens. */
 	ls->opts = *opts;
+	arg = (struct open_arg){ &ls->opts, has_memcg_path_arg(btf), &ls->ksyms, false };
 	ls->opts.btf = NULL;	/* the collector's, freed once it is open */
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
@@ -247,7 +325,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		goto fail;
 	}
 	if (!ls->walk.values || site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
-	    tp_object_open(&ls->tp, &skel_ops, opts->attach, btf, &arg, err, errlen))
+	    open_object(ls, btf, &arg, refused, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
@@ -257,18 +335,22 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
 	}
-	if (opts->contention)
+	if (ls->opts.contention)
 		build_addr_table(ls);
 	ls->thp_method = "n/a (needs the fork probes)";
-	if (opts->fork) {
-		thp_walk_init(ls);
+	if (ls->opts.fork) {
+		/* Without the walk (direct_map stays 0) the backing is unknown. */
+		if (ls->walk_refused[0])
+			ls->thp_method = ls->walk_refused;
+		else
+			thp_walk_init(ls);
 		ret = fork_reader_start(ls);
 		if (ret) {
 			snprintf(err, errlen, "fork records' reader: %s", strerror(-ret));
 			goto fail;
 		}
 	}
-	ls->vma_waits = opts->mmap_lock ? vma_wait_method(btf) :
+	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(btf) :
 			"n/a (needs the mmap_lock probes)";
 	return ls;
 fail:

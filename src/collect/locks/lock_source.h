@@ -31,9 +31,15 @@ struct lock_source_opts {
 
 struct lock_source;
 
-/* NULL with the reason in @err. */
+/*
+ * NULL with the reason in @err. A program the kernel refuses leaves off
+ * only the families that need it: each such family's reason (the program
+ * and the verifier's message) goes to @refused[family], indexed by enum
+ * probe_family, and the rest runs.
+ */
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
-				     int nr_cpus, char *err, size_t errlen);
+				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
+				     char *err, size_t errlen);
 /*
  * With switch_chained: the loaded, unattached sched_switch program (the
  * VMA-sleep check), for another program to call; -1 if none.

@@ -101,6 +101,8 @@ struct lock_source {
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 	const char *thp_method;		/* how a fork parent's THP is found */
+	/* The backing walk's programs refused by the kernel: why ("": not). */
+	char walk_refused[SNAPSHOT_NA_LEN];
 	struct thp_walks walks;
 };
 
