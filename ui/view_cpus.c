@@ -21,7 +21,7 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 {
 	const struct snapshot *s = &st->shown;
 	bool faults = !family_na(st, FAMILY_FAULTS)[0];
-	bool locks = !family_na(st, FAMILY_MMAP_LOCK)[0];
+	bool vma = !snapshot_vma_na(s);
 	uint64_t all = f->min_flt + f->maj_flt;
 
 	cell_set(&c[0], 0, "%s", name);
@@ -34,7 +34,7 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 		cell_set(&c[3], -1, "n/a");
 		cell_set(&c[4], -1, "n/a");
 	}
-	if (locks) {
+	if (vma) {
 		double ok = all ? 100.0 * vma_ok(all, fallbacks, anon) : -1;
 
 		cell_set(&c[5], fallbacks, "%.1f", snapshot_rate(s, fallbacks));

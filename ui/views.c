@@ -57,7 +57,9 @@ static void draw_header(const struct ui_state *st)
 	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s%s  %s",
 		  st->host, st->kernel, when, st->interval_ns / 1e9,
 		  st->paused ? "PAUSED" : st->mode, speed, st->status);
-	if (!family_na(st, FAMILY_MMAP_LOCK)[0] && faults)
+	if (snapshot_vma_na(s))
+		snprintf(ok, sizeof(ok), "n/a");
+	else if (faults)
 		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * vma_ok(faults, s->fallbacks, s->anon));
 	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu%s%s",
 		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :

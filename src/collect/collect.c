@@ -296,7 +296,8 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	snapshot_clear_rows(s);
 	if (c->locks) {
 		lock_source_read(c->locks, s, c->drops);
-		vma_rows(c, s);
+		if (!s->vma_na[0])
+			vma_rows(c, s);
 	}
 	if (c->pcp)
 		pcp_source_read(c->pcp, s, c->drops);

@@ -189,8 +189,10 @@ static int load(struct tp_object *o)
 
 /*
  * MMTOP_TEST_REFUSE: each program named (either flavour) is loaded as
- * sleepable, which the kernel refuses for tracepoint programs: a real
- * refusal, with the verifier's own message.
+ * sleepable. Every kernel's verifier refuses that of a raw_tp program,
+ * with its own message (only a few program types may sleep); a tp_btf
+ * one is of the tracing type, which older kernels (6.1) let sleep on any
+ * hook, so a refusal on every kernel wants --attach raw_tp.
  */
 static void test_refusals(struct bpf_object *obj)
 {

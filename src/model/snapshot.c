@@ -310,6 +310,13 @@ bool lock_row_same(const struct lock_row *a, const struct lock_row *b)
 	       callsite_same(a->site, a->symbol, b->site, b->symbol);
 }
 
+const char *snapshot_vma_na(const struct snapshot *s)
+{
+	if (s->na[FAMILY_MMAP_LOCK][0])
+		return s->na[FAMILY_MMAP_LOCK];
+	return s->vma_na[0] ? s->vma_na : NULL;
+}
+
 double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon)
 {
 	if (!faults)

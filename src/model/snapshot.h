@@ -276,6 +276,9 @@ struct snapshot {
 	char cont_method[SNAPSHOT_NA_LEN];
 	/* How a fork parent's THP-backed memory is found. */
 	char fork_method[SNAPSHOT_NA_LEN];
+	/* Why the VMA-lock outcome is n/a though mmap_lock runs ("": it is
+	 * not): the kernel has no per-VMA locks. See snapshot_vma_na(). */
+	char vma_na[SNAPSHOT_NA_LEN];
 };
 
 /* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
@@ -332,6 +335,11 @@ const char *fork_backing(const struct fork_row *f);	/* "4k", "thp", "?" */
  * faults, 0 at worst; -1 without faults.
  */
 double vma_ok(uint64_t faults, uint64_t fallbacks, uint64_t anon);
+/*
+ * Why the VMA-lock outcome (fallbacks, anon, VMA-OK) is n/a: the mmap_lock
+ * family's reason, or the kernel's lack of per-VMA locks; NULL if known.
+ */
+const char *snapshot_vma_na(const struct snapshot *s);
 /* Nanoseconds of fork per MiB of parent RSS; 0 without RSS. */
 double fork_cost_per_mib(uint64_t ns, uint64_t kb);
 void hist_add(struct hist *sum, const struct hist *h);

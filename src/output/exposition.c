@@ -230,12 +230,14 @@ static void locks(struct expo *e, const struct metrics *m)
 
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
-	cpu_counter(e, m, "mmtop_vma_lock_fallbacks",
-		    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU.",
-		    offsetof(struct metric_cpu, fallbacks));
-	cpu_counter(e, m, "mmtop_vma_lock_anon_vma",
-		    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU.",
-		    offsetof(struct metric_cpu, anon));
+	if (m->vma_on) {
+		cpu_counter(e, m, "mmtop_vma_lock_fallbacks",
+			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU.",
+			    offsetof(struct metric_cpu, fallbacks));
+		cpu_counter(e, m, "mmtop_vma_lock_anon_vma",
+			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU.",
+			    offsetof(struct metric_cpu, anon));
+	}
 	family(e, "mmtop_mmap_lock_acquisitions", "counter",
 	       "mmap_lock acquisitions, by the kernel call site that took it and mode.");
 	for (i = 0; i < m->nr_locks; i++)
@@ -288,9 +290,10 @@ static void procs(struct expo *e, const struct metrics *m)
 	proc_family(e, m, "mmtop_process_mmap_lock_hold_seconds",
 		    "Time the busiest processes (--top) held mmap_lock; the rest as comm=\"other\".",
 		    offsetof(struct metric_proc, hold_ns), true);
-	proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
-		    "Faults of the busiest processes (--top) that took mmap_lock; the rest as comm=\"other\".",
-		    offsetof(struct metric_proc, fallbacks), false);
+	if (m->vma_on)
+		proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
+			    "Faults of the busiest processes (--top) that took mmap_lock; the rest as comm=\"other\".",
+			    offsetof(struct metric_proc, fallbacks), false);
 }
 
 static void conts(struct expo *e, const struct metrics *m)

@@ -117,9 +117,9 @@ static void add_faults(struct html_report *r, const struct snapshot *s)
 	for (i = 0; i < r->nr_nodes && i < s->nr_nodes; i++)
 		timeline_set(&r->tl, r->at.node + i,
 			     snapshot_rate(s, s->nodes[i].faults.min_flt + s->nodes[i].faults.maj_flt));
-	/* No faults: no share to draw (a gap in that line only). */
-	timeline_set(&r->tl, r->at.vma,
-		     faults ? vma_ok(faults, s->fallbacks, s->anon) * 100 : NAN);
+	/* No faults, or no outcome (no per-VMA locks): a gap in that line. */
+	timeline_set(&r->tl, r->at.vma, faults && !snapshot_vma_na(s) ?
+		     vma_ok(faults, s->fallbacks, s->anon) * 100 : NAN);
 }
 
 static void add_locks(struct html_report *r, const struct snapshot *s)

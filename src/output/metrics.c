@@ -314,6 +314,7 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 			m->drops[i] = s->drops[i];
 	for (i = 0; i < FAMILY__COUNT; i++)
 		m->family_on[i] = !s->na[i][0];
+	m->vma_on = !snapshot_vma_na(s);
 	m->intervals++;
 	m->last_wall_ns = s->wall_ns;
 	return 0;

@@ -71,6 +71,7 @@ struct metrics {
 	struct metric_fork forks[BACKING__COUNT];
 	uint64_t drops[DROP__COUNT];
 	bool family_on[FAMILY__COUNT];
+	bool vma_on;			/* the VMA-lock outcome is known */
 	struct metric_proc *procs;	/* [top], the first nr_procs used */
 	int nr_procs;
 	struct metric_proc other;

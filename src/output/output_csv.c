@@ -138,7 +138,7 @@ static void vma_cells(struct row *r, const struct snapshot *s, uint64_t faults,
 {
 	double ok = vma_ok(faults, fallbacks, anon);
 
-	if (s->na[FAMILY_MMAP_LOCK][0])
+	if (snapshot_vma_na(s))
 		return;
 	cell(r, COL_FALLBACKS, "%" PRIu64, fallbacks);
 	cell(r, COL_ANON, "%" PRIu64, anon);

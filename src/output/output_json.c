@@ -49,7 +49,7 @@ static void json_faults(FILE *f, const struct snapshot *s,
 		fprintf(f, "\"minflt\":%" PRIu64 ",\"majflt\":%" PRIu64 ",\"minflt_per_s\":%.3f,\"majflt_per_s\":%.3f",
 			fc->min_flt, fc->maj_flt, snapshot_rate(s, fc->min_flt),
 			snapshot_rate(s, fc->maj_flt));
-	if (s->na[FAMILY_MMAP_LOCK][0]) {
+	if (snapshot_vma_na(s)) {
 		fputs(",\"fallbacks\":null,\"anon\":null,\"vma_ok\":null", f);
 		return;
 	}
@@ -307,7 +307,13 @@ void write_json(FILE *f, const struct snapshot *s)
 		fputs(i ? "," : "", f);
 		json_lock(f, &s->locks.v[i]);
 	}
-	fprintf(f, "],\"vma_lock\":[");
+	/* Why the VMA-lock outcome is n/a though mmap_lock runs; null: not. */
+	fprintf(f, "],\"vma_lock_na\":");
+	if (s->vma_na[0])
+		json_str(f, s->vma_na);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"vma_lock\":[");
 	for (i = 0; i < s->vmas.nr; i++) {
 		fputs(i ? "," : "", f);
 		json_vma(f, &s->vmas.v[i]);

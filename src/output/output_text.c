@@ -48,7 +48,7 @@ static bool lock_na(const struct snapshot *s)
 	return s->na[FAMILY_MMAP_LOCK][0];
 }
 
-/* Fault columns, then the VMA-lock columns (n/a without mmap_lock probes). */
+/* Fault columns, then the VMA-lock columns (n/a: snapshot_vma_na()). */
 static void fault_cols(FILE *f, const struct snapshot *s,
 		       const struct fault_counts *fc, uint64_t fallbacks,
 		       uint64_t anon)
@@ -61,7 +61,7 @@ static void fault_cols(FILE *f, const struct snapshot *s,
 		fprintf(f, " %11.1f %10.1f %10" PRIu64 " %9" PRIu64,
 			snapshot_rate(s, fc->min_flt), snapshot_rate(s, fc->maj_flt),
 			fc->min_flt, fc->maj_flt);
-	if (lock_na(s)) {
+	if (snapshot_vma_na(s)) {
 		fprintf(f, " %9s %7s %7s\n", "n/a", "n/a", "n/a");
 		return;
 	}
@@ -77,17 +77,23 @@ static void write_header(FILE *f, const struct snapshot *s)
 
 	local_time(s->wall_ns, when, sizeof(when));
 	probe_list(s, probes, sizeof(probes), ",", "");
-	percent(ok, sizeof(ok), lock_na(s) ? -1 :
-		vma_ok(s->total.min_flt + s->total.maj_flt, s->fallbacks, s->anon));
-	fprintf(f, "%s  interval %.3fs  faults/s %.1f (minor %.1f, major %.1f)  vma-lock ok %s%%  drops %" PRIu64 "  probes %s\n",
+	if (snapshot_vma_na(s))
+		snprintf(ok, sizeof(ok), "n/a");
+	else
+		percent(ok, sizeof(ok),
+			vma_ok(s->total.min_flt + s->total.maj_flt, s->fallbacks, s->anon));
+	fprintf(f, "%s  interval %.3fs  faults/s %.1f (minor %.1f, major %.1f)  vma-lock ok %s%s  drops %" PRIu64 "  probes %s\n",
 		when, s->interval_ns / 1e9,
 		snapshot_rate(s, s->total.min_flt + s->total.maj_flt),
 		snapshot_rate(s, s->total.min_flt),
-		snapshot_rate(s, s->total.maj_flt), ok, snapshot_drops(s),
+		snapshot_rate(s, s->total.maj_flt), ok, snapshot_vma_na(s) ? "" : "%",
+		snapshot_drops(s),
 		probes[0] ? probes : "none");
 	for (i = 0; i < FAMILY__COUNT; i++)
 		if (s->na[i][0])
 			fprintf(f, "  %s: n/a (%s)\n", family_name(i), safe(s->na[i]));
+	if (s->vma_na[0] && !s->na[FAMILY_MMAP_LOCK][0])
+		fprintf(f, "  vma-lock: n/a (%s)\n", safe(s->vma_na));
 }
 
 static void write_cpus(FILE *f, const struct snapshot *s)
@@ -187,7 +193,7 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 {
 	int i;
 
-	if (lock_na(s) || !s->vmas.nr)
+	if (snapshot_vma_na(s) || !s->vmas.nr)
 		return;
 	fprintf(f, " VMA lock per process\n");
 	fprintf(f, "    PID COMM                 FAULTS  FALLBACK     ANON VMA-OK%%\n");

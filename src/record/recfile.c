@@ -297,6 +297,8 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		row_close(b, at);
 	}
 	put_extras(b, s);
+	/* 2.3, appended: older readers stop before it. */
+	put_str(b, s->vma_na);
 }
 
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
@@ -684,7 +686,9 @@ unsigned int rec_layout_of(unsigned int major, unsigned int minor)
 {
 	if (major < 2)
 		return 0;
-	if (major > 2 || minor >= 2)
+	if (major > 2 || minor >= 3)
+		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA;
+	if (minor == 2)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS;
 	return REC_VARINT | (minor >= 1 ? REC_EXTRAS : 0);
 }
@@ -736,6 +740,8 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 	get_rows(&c, s);
 	if (layout & REC_EXTRAS)
 		get_extras(&c, s);
+	if (layout & REC_VMA_NA)
+		get_str(&c, s->vma_na, sizeof(s->vma_na));
 	if (c.bad) {
 		snapshot_free(s);
 		return -1;

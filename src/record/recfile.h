@@ -25,7 +25,8 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 2	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows */
+#define REC_MINOR 3	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
+			 * 2.3: why the VMA-lock outcome is n/a */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */
@@ -56,6 +57,7 @@ enum rec_layout {
 	REC_VARINT = 1,		/* 2.0: integers as varints */
 	REC_EXTRAS = 2,		/* 2.1: blame rows, fork method, holders appended */
 	REC_SIZED_ROWS = 4,	/* 2.2: every row prefixed by its length */
+	REC_VMA_NA = 8,		/* 2.3: the VMA-lock outcome's n/a, appended */
 };
 
 unsigned int rec_layout_of(unsigned int major, unsigned int minor);

@@ -1,7 +1,8 @@
 # A program the kernel refuses takes down only what needs it. The kernel
-# really refuses it (MMTOP_TEST_REFUSE loads it as sleepable, which no
-# tracepoint program may be): each n/a names the program and the
-# verifier's own message, and the families left count their known answers.
+# really refuses it (MMTOP_TEST_REFUSE loads it as sleepable, which no raw
+# tracepoint program may be, on any kernel: hence --attach raw_tp): each
+# n/a names the program and the verifier's own message, and the families
+# left count their known answers.
 . tests/lib.sh
 
 why=$(bpf_refused)
@@ -15,39 +16,38 @@ refused() { # refused FILE PROGRAM: FILE says the kernel refused PROGRAM, with i
 
 # contention_end: the contention family alone is off; mmap_lock counts
 # churn's calls, fork its forks.
-MMTOP_TEST_REFUSE=contention_end start_mmtop_csv "$TMP/c.csv" -d 0.5
+MMTOP_TEST_REFUSE=contention_end start_mmtop_csv "$TMP/c.csv" -d 0.5 --attach raw_tp
 "$MMTOP" bench churn -t 1 -n 2000 --fork 5 >"$TMP/c.out"
 stop_mmtop
-check "contention_end refused: a warning says so" refused "$TMP/c.csv.err" contention_end
+check "contention_end refused: a warning says so" refused "$TMP/c.csv.err" contention_end_raw
 check "contention_end refused: mmap_lock and fork attached, contention not" \
-	grep -q ',faults:tp_btf;mmap_lock:tp_btf;fork:tp_btf,' "$TMP/c.csv"
+	grep -q ',faults:raw_tp;mmap_lock:raw_tp;fork:raw_tp,' "$TMP/c.csv"
 check_call_sites "contention_end refused" "$TMP/c.csv" "$TMP/c.out" 30
 n=$(col "$TMP/c.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" latency_ns | wc -l)
 check "contention_end refused: churn's 5 forks recorded ($n)" test "$n" -eq 5
-MMTOP_TEST_REFUSE=contention_end "$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/c.json" 2>/dev/null
+MMTOP_TEST_REFUSE=contention_end "$MMTOP" -b -n 1 -d 0.2 --attach raw_tp --format json >"$TMP/c.json" 2>/dev/null
 check "contention_end refused: JSON na names it for contention only" \
-	sh -c "grep -o '\"na\":{[^}]*}' '$TMP/c.json' | grep -q '\"mmap_lock\":null,\"contention\":\"the kernel refused contention_end: [^\"]*sleepable[^\"]*\",\"fork\":null'"
-MMTOP_TEST_REFUSE=contention_end "$MMTOP" probe >"$TMP/c.probe" 2>&1
-check "contention_end refused: probe says so on the contention line" \
-	sh -c "grep '^default: lock contention' '$TMP/c.probe' | grep -q ' no  the kernel refused contention_end: .*sleepable'"
-check "contention_end refused: probe's summary is n/a: contention" \
-	grep -q '^default probe set: can run in part (n/a: contention)$' "$TMP/c.probe"
+	sh -c "grep -o '\"na\":{[^}]*}' '$TMP/c.json' | grep -q '\"mmap_lock\":null,\"contention\":\"the kernel refused contention_end_raw: [^\"]*sleepable[^\"]*\",\"fork\":null'"
+MMTOP_TEST_REFUSE=contention_end "$MMTOP" -b -n 1 -d 0.2 --attach raw_tp >"$TMP/c.txt" 2>/dev/null
+check "contention_end refused: the text header says why" \
+	grep -q '^  contention: n/a (the kernel refused contention_end_raw: .*sleepable' "$TMP/c.txt"
 
 # mmap_lock_acquired: mmap_lock and fork (which begins at dup_mmap's
 # lock) are off, contention counts the paced churn's waits on its own
 # mmap_lock.
-MMTOP_TEST_REFUSE=mmap_lock_acquired start_mmtop_csv "$TMP/m.csv" -d 0.5
+MMTOP_TEST_REFUSE=mmap_lock_acquired start_mmtop_csv "$TMP/m.csv" -d 0.5 --attach raw_tp
 "$MMTOP" bench churn -t 1 -n 500 --chunk 64K --paced >"$TMP/m.out"
 stop_mmtop
 pid=$(pid_of "$TMP/m.out")
 check "mmap_lock_acquired refused: only contention attached of the lock families" \
-	grep -q ',faults:tp_btf;contention:tp_btf,' "$TMP/m.csv"
+	grep -q ',faults:raw_tp;contention:raw_tp,' "$TMP/m.csv"
 check "mmap_lock_acquired refused: the warning names mmap_lock and fork" \
-	grep -q 'mmap_lock, fork unavailable: the kernel refused mmap_lock_acquired: .*sleepable' "$TMP/m.csv.err"
+	grep -q 'mmap_lock, fork unavailable: the kernel refused mmap_lock_acquired_raw: .*sleepable' "$TMP/m.csv.err"
 n=$(csv_sum_where "$TMP/m.csv" acquired "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"own-mmap_lock\"")
 check "mmap_lock_acquired refused: contention still sees churn's own mmap_lock waits ($n)" test "$n" -gt 0
 
-# fork_thp_walk: only the backing is unknown; every fork is recorded.
+# fork_thp_walk (a raw_tp program of either flavour): only the backing is
+# unknown; every fork is recorded.
 MMTOP_TEST_REFUSE=fork_thp_walk start_mmtop_csv "$TMP/f.csv" -d 0.5
 "$MMTOP" bench fork -s 16M -n 10 >"$TMP/f.out"
 stop_mmtop
@@ -60,3 +60,5 @@ check "fork_thp_walk refused: 10 forks recorded ($n), backing unknown ($back)" \
 MMTOP_TEST_REFUSE=fork_thp_walk "$MMTOP" probe >"$TMP/f.probe" 2>&1
 check "fork_thp_walk refused: probe's fork line says the backing is n/a, and why" \
 	sh -c "grep '^default: fork cost' '$TMP/f.probe' | grep -q ' yes fork:.*backing from n/a (the kernel refused fork_thp_walk: .*sleepable'"
+check "fork_thp_walk refused: probe's summary is still can run" \
+	grep -q '^default probe set: can run$' "$TMP/f.probe"

@@ -175,6 +175,34 @@ static void test_text(struct snapshot *s)
 	s->na[FAMILY_MMAP_LOCK][0] = '\0';
 }
 
+/* A kernel without per-VMA locks: mmap_lock runs, the VMA-lock outcome is
+ * n/a in every format, with the reason. */
+static void test_no_vma_locks(struct snapshot *s)
+{
+	char *out;
+
+	snprintf(s->vma_na, sizeof(s->vma_na), "kernel without per-VMA locks");
+	out = render(OUTPUT_TEXT, s);
+	CHECK(strstr(out, "vma-lock ok n/a  drops") && strstr(out, "vma-lock: n/a (kernel without per-VMA locks)") &&
+	      strstr(out, "n/a     n/a     n/a") && !strstr(out, "VMA lock per process") &&
+	      strstr(out, "munmap               write own         10"),
+	      "text: VMA-lock outcome n/a with the reason, mmap_lock rows kept");
+	free(out);
+	out = render(OUTPUT_JSON, s);
+	CHECK(strstr(out, "\"vma_lock_na\":\"kernel without per-VMA locks\"") &&
+	      strstr(out, "\"fallbacks\":null,\"anon\":null,\"vma_ok\":null") &&
+	      !strstr(out, "\"fallbacks\":0"), "JSON: vma_lock_na, VMA-lock fields null");
+	free(out);
+	out = render(OUTPUT_CSV, s);
+	CHECK(strstr(out, ",cpu,0,0,1,1000,2,") && !strstr(out, ",99.5"),
+	      "CSV: no VMA-lock cells");
+	free(out);
+	s->vma_na[0] = '\0';
+	out = render(OUTPUT_JSON, s);
+	CHECK(strstr(out, "\"vma_lock_na\":null") != NULL, "JSON: vma_lock_na null where known");
+	free(out);
+}
+
 static void test_full_disk(const struct snapshot *s)
 {
 	struct output o;
@@ -198,6 +226,7 @@ int main(void)
 	test_csv(&s);
 	test_json(&s);
 	test_text(&s);
+	test_no_vma_locks(&s);
 	test_full_disk(&s);
 	CHECK(!output_format_parse("csv", &fmt) && fmt == OUTPUT_CSV, "format csv parses");
 	CHECK(output_format_parse("xml", &fmt) < 0, "unknown format refused");

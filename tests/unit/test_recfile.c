@@ -43,6 +43,7 @@ static void fill(struct snapshot *s)
 		.holder_comm = "f", .holder_site = CALLSITE_MPROTECT, .holder_write = true,
 		.count = 5, .wait_ns = 5000, .wait_max_ns = 2000 };
 	snprintf(s->fork_method, sizeof(s->fork_method), "page tables");
+	snprintf(s->vma_na, sizeof(s->vma_na), "kernel without per-VMA locks");
 	*(struct cont_row *)snapshot_push(&s->conts) = (struct cont_row){
 		.cls = CONT_CLASS_ZONE, .by_address = true, .caller = "rmqueue_bulk",
 		.type = "spinlock", .mode = "-", .count = 3, .wait_ns = 300 };
@@ -73,7 +74,8 @@ static void compressed(const struct rec_buf *raw);
 static void round_trip(bool varint, bool sized)
 {
 	const char *enc = sized ? "sized rows" : varint ? "varint" : "fixed";
-	unsigned int layout = (varint ? REC_VARINT : 0) | REC_EXTRAS | (sized ? REC_SIZED_ROWS : 0);
+	unsigned int layout = (varint ? REC_VARINT : 0) | REC_EXTRAS |
+			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA;
 	struct snapshot s, back;
 	struct rec_buf b = { .varint = varint, .sized_rows = sized };
 	char *a, *z;
@@ -92,6 +94,11 @@ static void round_trip(bool varint, bool sized)
 	      "%s: node and total sums are rebuilt", enc);
 	free(a);
 	free(z);
+	snapshot_free(&back);
+	/* A 2.2 reader stops before what 2.3 appended. */
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_VMA_NA, &back) &&
+	      !back.vma_na[0] && back.forks.nr == 1,
+	      "%s: a reader without the VMA-lock n/a reads the rest", enc);
 	snapshot_free(&back);
 
 	CHECK(rec_get_snapshot(b.data, 10, layout, &back) < 0, "%s: a truncated payload is refused", enc);
@@ -215,8 +222,9 @@ static void sized_rows(void)
 	      (snapshot_free(&s), 0), "a field cut by its row's end is refused");
 	CHECK(rec_layout_of(1, 0) == 0 && rec_layout_of(2, 0) == REC_VARINT &&
 	      rec_layout_of(2, 1) == (REC_VARINT | REC_EXTRAS) &&
-	      rec_layout_of(2, 2) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS),
-	      "layouts by version: 1.0, 2.0, 2.1, 2.2");
+	      rec_layout_of(2, 2) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS) &&
+	      rec_layout_of(2, 3) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA),
+	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3");
 }
 
 int main(void)

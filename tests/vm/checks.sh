@@ -22,12 +22,12 @@ check "probe: $summary (exit $rc)" test "$rc" -eq 0 -a "$summary" = "default pro
 grep ' no  ' "$TMP/probe" | grep -E '^(default|opt-in)' | sed 's/^/# /'
 
 # A program this kernel refuses takes down its family alone, which says
-# why in the verifier's own words (tests/integration/refusal.sh has more).
-MMTOP_TEST_REFUSE=contention_end "$MMTOP" probe >"$TMP/refuse" 2>&1
-line=$(grep '^default: lock contention' "$TMP/refuse")
-check "refusal: contention alone n/a ($(tail -n 1 "$TMP/refuse")), naming the program: ${line#* no  }" \
-	sh -c "grep -q '^default probe set: can run in part (n/a: contention)\$' '$TMP/refuse' &&
-		echo '$line' | grep -q ' no  the kernel refused contention_end: .'"
+# why in the verifier's own words (refusal.sh has more): lock_addrs_collect
+# is contention's (a raw_tp program: refused as sleepable everywhere).
+MMTOP_TEST_REFUSE=lock_addrs_collect "$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/refuse" 2>&1
+na=$(grep -o '"na":{[^}]*}' "$TMP/refuse")
+check "refusal: contention alone n/a, naming the program and the verifier's line ($na)" \
+	sh -c "echo '$na' | grep -q '\"mmap_lock\":null,\"contention\":\"the kernel refused lock_addrs_collect: [^\"]*sleepable[^\"]*\",\"fork\":null'"
 
 # The VMA lock, as mmtop reads it from BTF, is the kernel's.
 case ${VMA_LOCKS:-} in
@@ -53,8 +53,16 @@ check "faults: CPU $last saw the workload's $pages page faults ($got, at most 10
 check "faults: CPU $first saw far fewer ($other < $got / 4)" test "$other" -lt $((got / 4))
 pid=$(pid_of "$TMP/pft")
 mine=$(csv_sum_where "$TMP/f.csv" faults "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == \"$pid\"")
-# Where the kernel has per-VMA locks, pft's faults are served under them.
-if [ "$VMA_LOCKS" != none ]; then
+# Where the kernel has per-VMA locks, pft's faults are served under them;
+# where it has none, every fault takes mmap_lock and the outcome is n/a.
+if [ "$VMA_LOCKS" = none ]; then
+	cells=$(col "$TMP/f.csv" "\$c[\"kind\"] == \"cpu\" || \$c[\"kind\"] == \"total\"" fallbacks |
+		sort -u | tr '\n' ' ')
+	"$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/vma.json"
+	check "VMA lock none: no VMA-lock rows ($mine faults), cells empty ('$cells'), JSON says why" \
+		sh -c "test '${mine:-0}' -eq 0 -a '$cells' = ' ' &&
+			grep -q '\"vma_lock_na\":\"kernel without per-VMA locks\"' '$TMP/vma.json'"
+else
 	took=$(csv_sum_where "$TMP/f.csv" fallbacks "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == \"$pid\"")
 	check "VMA lock $VMA_LOCKS: pft's $mine faults served under the VMA lock ($took took mmap_lock)" \
 		awk -v t="$took" -v f="$mine" -v p=$pages 'BEGIN { exit !(f >= p && 1 - t / f >= 0.99) }'

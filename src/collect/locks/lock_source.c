@@ -181,30 +181,43 @@ static const struct tp_object_ops skel_ops = {
 };
 
 /*
- * How VMA write-lock waits show: 6.15+ made the VMA lock a reference count
- * (vm_area_struct.vm_refcnt) whose writers sleep with no lock tracepoint;
- * 6.4-6.14 had an rwsem (vm_lock), whose waits are lock contention.
+ * The kernel's VMA lock, from BTF: none before 6.4 (or without
+ * CONFIG_PER_VMA_LOCK); an rwsem (vm_lock) in 6.4-6.14, whose write waits
+ * are lock contention; from 6.15 a reference count (vm_refcnt), whose
+ * writers sleep with no lock tracepoint.
  */
-static const char *vma_wait_method(const struct btf *btf)
+static enum vma_lock vma_lock_of(const struct btf *btf)
 {
-	const char *how = "n/a (no BTF)";
+	enum vma_lock kind = VMA_LOCK_NONE;
 	const struct btf_type *t;
 	int id, i;
 
 	if (!btf)
-		return how;
-	how = "n/a (kernel without per-VMA locks)";
+		return VMA_LOCK_UNKNOWN;
 	id = btf__find_by_name_kind(btf, "vm_area_struct", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (i = 0; t && i < btf_vlen(t); i++) {
 		const char *name = btf__name_by_offset(btf, btf_members(t)[i].name_off);
 
 		if (!strcmp(name, "vm_refcnt"))
-			how = "D-state sleeps of mmap_lock write holders";
+			kind = VMA_LOCK_REFCNT;
 		else if (!strcmp(name, "vm_lock"))
-			how = "rwsem contention in vma_start_write";
+			kind = VMA_LOCK_RWSEM;
 	}
-	return how;
+	return kind;
+}
+
+/* How VMA write-lock waits show. */
+static const char *vma_wait_method(enum vma_lock kind)
+{
+	static const char *const how[] = {
+		[VMA_LOCK_UNKNOWN] = "n/a (no BTF)",
+		[VMA_LOCK_NONE] = "n/a (" NO_VMA_LOCKS ")",
+		[VMA_LOCK_RWSEM] = "rwsem contention in vma_start_write",
+		[VMA_LOCK_REFCNT] = "D-state sleeps of mmap_lock write holders",
+	};
+
+	return how[kind];
 }
 
 /* Before 6.14, mmap_lock events carried memcg_path before write. */
@@ -350,7 +363,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 			goto fail;
 		}
 	}
-	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(btf) :
+	ls->vma_lock = vma_lock_of(btf);
+	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(ls->vma_lock) :
 			"n/a (needs the mmap_lock probes)";
 	return ls;
 fail:
@@ -546,6 +560,9 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	forget_gone(ls);
 	read_drops(ls, drops);
 	lock_source_describe(ls, s->cont_method, sizeof(s->cont_method));
+	/* Every fault takes mmap_lock: there is no outcome to show. */
+	snprintf(s->vma_na, sizeof(s->vma_na), "%s",
+		 ls->vma_lock == VMA_LOCK_NONE ? NO_VMA_LOCKS : "");
 	snprintf(s->fork_method, sizeof(s->fork_method), "%s", ls->thp_method);
 }
 

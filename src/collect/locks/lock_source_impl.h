@@ -33,6 +33,15 @@ struct cont_prev {
 	struct cont_stats sum;
 };
 
+enum vma_lock {
+	VMA_LOCK_UNKNOWN,	/* no BTF */
+	VMA_LOCK_NONE,
+	VMA_LOCK_RWSEM,
+	VMA_LOCK_REFCNT,
+};
+
+#define NO_VMA_LOCKS "kernel without per-VMA locks"
+
 /*
  * Page-table walks for fork records (thp_walk.c): a parent forking again
  * within a second reuses its last walk, and at most WALKS_PER_SEC walks
@@ -99,6 +108,7 @@ struct lock_source {
 	struct fork_reader fr;
 	struct lock_source_opts opts;
 	int nr_zone_locks, nr_pcp_locks;	/* in the address table */
+	enum vma_lock vma_lock;		/* the kernel's, from BTF */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 	const char *thp_method;		/* how a fork parent's THP is found */
 	/* The backing walk's programs refused by the kernel: why ("": not). */
