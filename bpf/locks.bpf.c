@@ -810,8 +810,10 @@ static __always_inline __u64 stack_of(void *ctx, __u64 h, long syscall)
 	if (h) {
 		h = fnv1a(h, syscall) | 1;	/* never 0 */
 		c = bpf_map_lookup_elem(&site_cache, &zero);
-		/* Indexed only once checked: the verifiers before 6.18 refuse
-		 * arithmetic on a pointer that may be NULL. */
+		/*
+		 * Indexed only once checked: the verifiers before 6.18 refuse
+		 * arithmetic on a pointer that may be NULL.
+		 */
 		if (c) {
 			seen = &c->key[h & (SITE_CACHE - 1)];
 			if (*seen == h)

@@ -119,8 +119,10 @@ static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 static struct tp_object *loading;
 static libbpf_print_fn_t outer_print;
 
-/* The verifier's message in @log: the line before "processed N insns",
- * where it stopped; else (refused before verifying) the last line. */
+/*
+ * The verifier's message in @log: the line before "processed N insns",
+ * where it stopped; else (refused before verifying) the last line.
+ */
 static void verifier_line(const char *log, char *out, size_t len)
 {
 	const char *line = log, *best = NULL, *end;
@@ -141,8 +143,10 @@ static void note_refusal(struct tp_object *o, const char *msg)
 	const char *name = strstr(msg, "prog '"), *log;
 	size_t n;
 
-	/* Only what libbpf says of a failed load (not, say, a relocation
-	 * of dead code it warns about and loads all the same). */
+	/*
+	 * Only what libbpf says of a failed load (not, say, a relocation of
+	 * dead code it warns about and loads all the same).
+	 */
 	if (!name || !(strstr(name, "load failed: ") || strstr(name, "PROG LOAD LOG")) ||
 	    (o->refused[0] && strncmp(name + 6, o->refused, strlen(o->refused))))
 		return;
@@ -198,7 +202,6 @@ static void test_refusals(struct bpf_object *obj)
 {
 	const char *list = getenv("MMTOP_TEST_REFUSE");
 	struct bpf_program *prog;
-	char want[80];
 
 	if (!list)
 		return;
@@ -208,9 +211,7 @@ static void test_refusals(struct bpf_object *obj)
 
 		for (; *at; at += n + !!at[n]) {
 			n = strcspn(at, ",");
-			snprintf(want, sizeof(want), "%.*s", (int)n, at);
-			if (!strcmp(name, want) ||
-			    (!strncmp(name, want, n) && !strcmp(name + n, "_raw")))
+			if (n && !strncmp(name, at, n) && (!name[n] || !strcmp(name + n, "_raw")))
 				bpf_program__set_flags(prog, bpf_program__flags(prog) |
 						       BPF_F_SLEEPABLE);
 		}

@@ -30,8 +30,10 @@ struct open_arg {
 	bool no_walk;		/* the backing walk refused: leave it out */
 };
 
-/* The fork records' backing walk (thp_walk.c): without it, fork cost
- * runs and the backing is unknown. */
+/*
+ * The fork records' backing walk (thp_walk.c): without it, fork cost runs
+ * and the backing is unknown.
+ */
 static bool walk_prog(const char *name)
 {
 	return !strcmp(name, "fork_thp_walk") || !strcmp(name, "fork_direct_map_find");
