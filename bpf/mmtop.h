@@ -187,6 +187,13 @@ struct fork_event {
  */
 #define FORK_WALK_MIN_PAGES 512
 
+/*
+ * A parent's page-table walk serves its forks within this of it: BPF
+ * wakes the reader for a parent's first fork in it, user space reuses the
+ * walk for the rest (thp_walk.c).
+ */
+#define FORK_WALK_REUSE_NS 1000000000ULL
+
 /* What fork_thp_walk found in a parent's page tables. */
 struct thp_walk_result {
 	__s64 huge_pmds;	/* present PMDs mapping 2 MiB; -1: not walked */

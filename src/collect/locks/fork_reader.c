@@ -75,7 +75,7 @@ static int on_fork(void *ctx, void *data, size_t size)
 	/* Walked as the record arrives (at once: BPF woke us), while the
 	 * parent is alive; a parent too small for a PMD is 4K-backed. */
 	f->thp_kb = e->rss_anon + e->rss_shmem < FORK_WALK_MIN_PAGES ? 0 :
-		    thp_walk_kb(ls, e->mm, e->mm_ident);
+		    thp_walk_kb(ls, e->mm, e->mm_ident, e->ts_ns);
 	f->stalled = e->stalled;
 	return 0;
 }

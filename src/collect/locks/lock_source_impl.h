@@ -136,7 +136,8 @@ void fork_reader_stop(struct lock_source *ls);
 
 /* Find the direct map once; then a fork parent's huge kB, -1 if unknown. */
 void thp_walk_init(struct lock_source *ls);
-int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident);
+/* @fork_ns: the fork's CLOCK_MONOTONIC time (the record's ts_ns). */
+int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident, uint64_t fork_ns);
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops);

@@ -101,10 +101,15 @@ static int64_t walk(struct lock_source *ls, uint64_t mm, uint32_t mm_ident)
 	return r->huge_pmds * HUGE_PMD_KB;
 }
 
-#define WALK_REUSE_NS NSEC_PER_SEC
 #define WALKS_PER_SEC 100
 
-int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident)
+/* A walk serves the parent's forks within FORK_WALK_REUSE_NS of it, either way. */
+static bool reusable(uint64_t walk_ns, uint64_t fork_ns)
+{
+	return (walk_ns > fork_ns ? walk_ns - fork_ns : fork_ns - walk_ns) < FORK_WALK_REUSE_NS;
+}
+
+int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident, uint64_t fork_ns)
 {
 	struct thp_walks *w = &ls->walks;
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
@@ -112,7 +117,12 @@ int64_t thp_walk_kb(struct lock_source *ls, uint64_t mm, uint32_t mm_ident)
 
 	if (!ls->skel->bss->direct_map)
 		return -1;
-	if (c->mm == mm && c->mm_ident == mm_ident && now - c->when_ns < WALK_REUSE_NS)
+	/*
+	 * By the fork's time, not the read's: BPF wakes the reader only for
+	 * a parent's first fork in a second, and the rest are read with the
+	 * interval, maybe after the parent has gone.
+	 */
+	if (c->mm == mm && c->mm_ident == mm_ident && reusable(c->when_ns, fork_ns))
 		return c->kb;
 	if (now - w->window_ns >= NSEC_PER_SEC) {
 		w->window_ns = now;
