@@ -60,6 +60,8 @@ struct churn {
 	atomic_ullong pages;
 	atomic_ullong laps;	/* fresh chunks mapped (or refills begun) */
 	unsigned long long laps_seen;
+	atomic_ullong pass_ns;	/* --shared-vma: when the last pass began */
+	atomic_ullong fault_ns;	/* and how long its first fault took */
 	atomic_bool stop;
 	long page;
 	char *shared;		/* --shared-vma: chunk per thread, then a guard page */
@@ -84,15 +86,20 @@ static void counted_munmap(struct churn *c, void *p, size_t len)
 /*
  * --shared-vma: fault this thread's part of the one shared VMA (THP where
  * the kernel gives it: each fault then zeroes 2 MiB under the VMA lock),
- * then zap it with MADV_DONTNEED, over and over.
+ * then zap it with MADV_DONTNEED, over and over. Each pass times its first
+ * fault, for --paced (see wait_lap()).
  */
 static void shared_faults(struct churn *c, char *part)
 {
 	while (!atomic_load(&c->stop)) {
+		uint64_t start = clock_ns(CLOCK_MONOTONIC);
 		char *q;
 
+		atomic_store(&c->pass_ns, start);
 		atomic_fetch_add(&c->laps, 1);
-		for (q = part; q < part + c->o->chunk; q += c->page)
+		*(volatile char *)part = 1;
+		atomic_store(&c->fault_ns, clock_ns(CLOCK_MONOTONIC) - start);
+		for (q = part + c->page; q < part + c->o->chunk; q += c->page)
 			*(volatile char *)q = 1;
 		atomic_fetch_add(&c->pages, c->o->chunk / c->page);
 		madvise(part, c->o->chunk, MADV_DONTNEED);
@@ -143,6 +150,20 @@ static void *fault_thread(void *arg)
 }
 
 /*
+ * --shared-vma --paced: a flip at a pass's first store was over before the
+ * fault took the VMA lock (296 flips in 300 here, where the fault took
+ * 50-90 us); 5 us in, 292 in 300 waited for it. So the flip waits, from
+ * the pass's start, half as long as the last pass's first fault took.
+ */
+static void mid_fault(struct churn *c)
+{
+	uint64_t at = atomic_load(&c->pass_ns) + atomic_load(&c->fault_ns) / 2;
+
+	while (clock_ns(CLOCK_MONOTONIC) < at)
+		;
+}
+
+/*
  * --paced: wait until a fault thread begins a lap the churn thread has not
  * seen, i.e. is about to fault a fresh chunk. Yielding, not sleeping: on
  * one CPU the fault thread must run; on two, a wake-up would be slower
@@ -167,6 +188,8 @@ static int wait_lap(struct churn *c)
 		sched_yield();
 	}
 	c->laps_seen = laps;
+	if (c->shared)
+		mid_fault(c);
 	return 0;
 }
 
@@ -267,6 +290,46 @@ static void stop_proc_reader(pid_t child, atomic_ullong *reads)
 	printf("%-10s %10d\n", "reader", child);
 }
 
+/* The size of a PMD-mapped THP; 2 MiB where sysfs does not say. */
+static size_t thp_size(void)
+{
+	char buf[32];
+	unsigned long long v;
+
+	if (read_small_file("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+			    buf, sizeof(buf)) || sscanf(buf, "%llu", &v) != 1 || !v)
+		return 2 << 20;
+	return v;
+}
+
+/*
+ * --shared-vma: a part per fault thread, then the page flip_shared()
+ * flips, in one VMA that starts on a THP boundary, so that each fault of a
+ * part (of whole THPs) maps a huge page. Unaligned, a part's head took 4K
+ * faults of a microsecond, too short for a flip to find one in flight:
+ * 1 to 9 of 300 paced flips waited for a fault.
+ */
+static int map_shared(struct churn *c)
+{
+	size_t huge = thp_size();
+	size_t len = c->o->chunk * c->o->threads + c->page;
+	char *p = counted_mmap(c, NULL, len + huge, PROT_READ | PROT_WRITE, 0);
+	char *base;
+
+	if (!p)
+		return -1;
+	base = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	if (base > p)
+		counted_munmap(c, p, base - p);
+	if (base + len < p + len + huge)
+		counted_munmap(c, base + len, p + huge - base);
+	c->shared = base;
+	c->shared_len = len;
+	madvise(base, len, MADV_HUGEPAGE);
+	atomic_fetch_add(&c->calls[C_MADVISE], 1);
+	return 0;
+}
+
 static int churn_run(const struct churn_opts *o)
 {
 	struct churn c = { .o = o, .page = sysconf(_SC_PAGESIZE) };
@@ -296,15 +359,9 @@ static int churn_run(const struct churn_opts *o)
 	       o->paced ? "paced " : "", o->forks);
 	fflush(stdout);
 	brk_base = counted_brk(&c, 0);
-	if (o->shared_vma) {
-		c.shared_len = o->chunk * o->threads + c.page;
-		c.shared = counted_mmap(&c, NULL, c.shared_len, PROT_READ | PROT_WRITE, 0);
-		if (!c.shared) {
-			perror("mmtop bench churn: mmap");
-			return 1;
-		}
-		madvise(c.shared, c.shared_len, MADV_HUGEPAGE);
-		atomic_fetch_add(&c.calls[C_MADVISE], 1);
+	if (o->shared_vma && map_shared(&c)) {
+		perror("mmtop bench churn: mmap");
+		return 1;
 	}
 	/* Forked before the threads start: a single-threaded fork. */
 	if (o->proc_reader) {

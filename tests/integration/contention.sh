@@ -38,14 +38,17 @@ check "--disable-probe contention: mmap_lock still on" grep -q ';mmap_lock:' "$T
 if bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "'vm_refcnt'"; then
 	check "VMA write waits are watched as D-state sleeps" \
 		sh -c "echo '$method' | grep -q 'VMA write waits: D-state sleeps of mmap_lock write holders'"
+	# Paced, each of the 300 flips lands inside a huge-page fault
+	# (295 of 300 waited, measured apart from mmtop); unpaced, 1 to 278
+	# of 3000 did, so a quarter is far from both.
 	start_mmtop_csv "$TMP/v.csv" -d 0.5
-	"$MMTOP" bench churn --shared-vma --chunk 64M -t 1 -n 3000 >"$TMP/v.out"
+	"$MMTOP" bench churn --shared-vma --paced --chunk 16M -t 1 -n 300 >"$TMP/v.out"
 	stop_mmtop
 	pid=$(pid_of "$TMP/v.out")
 	n=$(csv_sum_where "$TMP/v.csv" acquired "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"vma-write\" && \$c[\"type\"] == \"d-sleep\" && \$c[\"symbol\"] == \"__vma_start_write\"")
 	wait_ns=$(csv_sum_where "$TMP/v.csv" wait_total_ns "\$c[\"kind\"] == \"contention\" && \$c[\"pid\"] == $pid && \$c[\"site\"] == \"vma-write\"")
-	check "shared-VMA churn: writer waited in __vma_start_write ($n waits, ${wait_ns}ns)" \
-		test "$n" -gt 0 -a "$wait_ns" -gt 0
+	check "shared-VMA churn: most of 300 paced flips waited in __vma_start_write ($n waits, ${wait_ns}ns)" \
+		test "$n" -ge 75 -a "$n" -le 300 -a "$wait_ns" -gt 0
 else
 	check "VMA write waits on rwsem kernels come from contention" \
 		sh -c "echo '$method' | grep -q 'VMA write waits: \(rwsem contention\|n/a\)'"
