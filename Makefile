@@ -3,12 +3,38 @@
 # and `make deps` installs it). `make run`, `make test` and `make bench`
 # install what is missing first (scripts/deps.sh), then build.
 
-OUT      := build
-CC       ?= cc
 CLANG    ?= clang
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+
+# The target architecture, as the kernel names it (x86, arm64): the
+# host's, or another's with ARCH=arm64 or CROSS_COMPILE=aarch64-linux-gnu-.
+# A cross build goes to build/ARCH/ (its binary build/ARCH/mmtop), with a
+# vmlinux.h from the BTF in Debian's kernel package for ARCH (the kernel
+# the matrix boots), unless BTF names another file (a target machine's
+# /sys/kernel/btf/vmlinux, copied).
+arch_of   = $(shell echo '$(1)' | sed -e 's/^x86_64.*/x86/' -e 's/^aarch64.*/arm64/')
+HOST_ARCH := $(call arch_of,$(shell uname -m))
+ifneq ($(CROSS_COMPILE),)
+ARCH     ?= $(call arch_of,$(CROSS_COMPILE))
+endif
+ARCH     ?= $(HOST_ARCH)
+override ARCH := $(call arch_of,$(ARCH))
+ifeq ($(ARCH),$(HOST_ARCH))
+OUT      := build
+BIN      := mmtop
+CC       ?= cc
 BTF      ?= /sys/kernel/btf/vmlinux
-ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+else
+OUT      := build/$(ARCH)
+BIN      := $(OUT)/mmtop
+DEB_ARCH := $(subst x86,amd64,$(ARCH))
+CROSS_COMPILE ?= $(subst arm64,aarch64,$(subst x86,x86_64,$(ARCH)))-linux-gnu-
+CC       := $(CROSS_COMPILE)gcc
+BTF      ?= $(OUT)/vmlinux.btf
+CROSS_DEPS := --cross $(ARCH)
+endif
+# The target's kernel headers, for the syscall numbers the BPF side names.
+BPF_SYSINC := -idirafter /usr/include/$(shell $(CC) -print-multiarch)
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 SBINDIR  ?= $(PREFIX)/sbin
@@ -56,22 +82,25 @@ TOOLS    := $(patsubst tests/tools/%.c,$(OUT)/tests/tools/%,$(wildcard tests/too
 # Generated skeletons and BPF objects are kept: they are slow to rebuild.
 .SECONDARY:
 
-all: mmtop
+all: $(BIN)
 
 deps:
-	@sh scripts/deps.sh
+	@$(strip sh scripts/deps.sh $(CROSS_DEPS))
 
 $(OUT):
 	@mkdir -p $(OUT)
 
-$(OUT)/vmlinux.h: | $(OUT)
-	@sh scripts/deps.sh --check
+$(OUT)/vmlinux.btf: | $(OUT)
+	sh scripts/kernel-btf.sh "$$(sh scripts/debian-pkg.sh linux-image-cloud-$(DEB_ARCH):$(DEB_ARCH))"/boot/vmlinuz-* $@
+
+$(OUT)/vmlinux.h: $(filter $(OUT)/%,$(BTF)) | $(OUT)
+	@$(strip sh scripts/deps.sh --check $(CROSS_DEPS))
 	@test -r $(BTF) || { echo "mmtop: $(BTF) not found: the kernel must be built with CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
 	$(BPFTOOL) btf dump file $(BTF) format c > $@
 
 $(OUT)/%.bpf.o: bpf/%.bpf.c $(OUT)/vmlinux.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) \
-		-Wno-unused-parameter -I$(OUT) -Ibpf -MMD -MP -c $< -o $@
+		-Wno-unused-parameter -I$(OUT) -Ibpf $(BPF_SYSINC) -MMD -MP -c $< -o $@
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
@@ -99,7 +128,7 @@ $(filter $(OUT)/src/collect/%,$(OBJS)): | $(SKELS)
 
 objects: $(OBJS)
 
-mmtop: $(OBJS)
+$(BIN): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB_OBJS)
@@ -116,7 +145,7 @@ run: deps
 	./mmtop
 
 test: deps
-	@$(MAKE) --no-print-directory mmtop $(UNITS) $(TOOLS)
+	@$(MAKE) --no-print-directory $(BIN) $(UNITS) $(TOOLS)
 	@SANITIZE=$(SANITIZE) sh tests/run.sh
 
 bench: deps
@@ -149,8 +178,8 @@ fuzz: | $(OUT)
 INSTALLED := $(SBINDIR)/mmtop $(MANDIR)/man8/mmtop.8.gz $(COMPDIR)/mmtop \
 	     $(UNITDIR)/mmtop-serve.service $(UNITDIR)/mmtop-record.service
 
-install: mmtop
-	install -D -m 0755 mmtop $(DESTDIR)$(SBINDIR)/mmtop
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/mmtop
 	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
 	gzip -9n <man/mmtop.8 >$(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
 	install -m 0644 scripts/mmtop.bash-completion $(DESTDIR)$(COMPDIR)/mmtop
@@ -164,4 +193,4 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
-	rm -rf $(OUT) mmtop
+	rm -rf $(OUT) $(BIN)

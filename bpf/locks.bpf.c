@@ -1688,8 +1688,8 @@ TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)
  * backing, read without its mmap_lock and outside its fork: user space
  * runs this program (BPF_PROG_TEST_RUN) for each fork record it drains,
  * in its own context, with the mm and its identity (mm_ident()) from the
- * record. The walk reads the user half of the page tables down to the
- * PMDs (x86_64, 4 levels): present PMDs with PSE set are huge mappings.
+ * record. The walk reads the user part of the page tables down to the
+ * PMDs (4 levels, bpf/arch.h): PMDs that map a block are huge mappings.
  * Page tables are reached through the direct map, whose base user space
  * found at start (fork_direct_map_find below) and wrote in direct_map.
  * Tables freed meanwhile read as garbage, never fault:
@@ -1698,10 +1698,6 @@ TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)
 __u64 direct_map;	/* page_offset_base, once found; 0: unknown */
 
 #define PT_ENTRIES 512
-#define PT_PRESENT (1ULL << 0)
-#define PT_HUGE (1ULL << 7)
-#define PT_PFN_MASK 0x000ffffffffff000ULL
-#define USER_PGD_ENTRIES 256		/* the lower half of the PGD */
 #define MAX_PMD_TABLES 4096		/* 4 TiB of address space */
 
 struct pt_page {
@@ -1744,7 +1740,7 @@ struct walk_ctx {
 static __always_inline bool read_table(__u64 entry, struct pt_page *into)
 {
 	return !bpf_probe_read_kernel(into, sizeof(*into),
-				      (void *)(direct_map + (entry & PT_PFN_MASK)));
+				      (void *)(direct_map + PT_ADDR(entry)));
 }
 
 static long count_huge(__u32 i, void *data)
@@ -1755,7 +1751,7 @@ static long count_huge(__u32 i, void *data)
 	if (i >= PT_ENTRIES)
 		return 1;
 	e = w->pmd->e[i];
-	if ((e & (PT_PRESENT | PT_HUGE)) == (PT_PRESENT | PT_HUGE))
+	if (PT_BLOCK(e))
 		w->st->huge++;
 	return 0;
 }
@@ -1769,7 +1765,7 @@ static long walk_pud(__u32 i, void *data)
 		return 1;
 	e = w->pud->e[i];
 	/* Not present, or a 1 GiB page (hugetlb, DAX): no PMD table. */
-	if (!(e & PT_PRESENT) || (e & PT_HUGE))
+	if (!PT_TABLE(e))
 		return 0;
 	if (++w->st->tables > MAX_PMD_TABLES) {
 		w->st->truncated = 1;
@@ -1786,7 +1782,7 @@ static long walk_pgd(__u32 i, void *data)
 	__u64 e = 0;
 
 	bpf_probe_read_kernel(&e, sizeof(e), (void *)(w->st->pgd + i * sizeof(e)));
-	if ((e & PT_PRESENT) && read_table(e, w->pud))
+	if (PT_TABLE(e) && read_table(e, w->pud))
 		bpf_loop(PT_ENTRIES, walk_pud, w, 0);
 	return w->st->truncated ? 1 : 0;
 }

@@ -8,13 +8,17 @@
 
 struct rule {
 	enum callsite site;
-	const char *pattern;	/* a function name; "name*" matches a prefix */
+	/* a function name; "name*" matches a prefix, "*name" a suffix */
+	const char *pattern;
 };
 
 /*
  * Tried in this order against every frame of the stack: the first rule
  * that matches any frame wins, so exec's own mmap calls count as exec and
- * a /proc reader's GUP as /proc.
+ * a /proc reader's GUP as /proc. A syscall whose body the compiler may
+ * inline into its entry also matches that entry, whatever the
+ * architecture calls it ("*_sys_brk": __do_sys_brk on x86, only
+ * __arm64_sys_brk on arm64).
  */
 static const struct rule rules[] = {
 	{ CALLSITE_FAULT, "lock_mm_and_find_vma" },
@@ -43,12 +47,13 @@ static const struct rule rules[] = {
 	{ CALLSITE_MMAP, "ksys_mmap_pgoff" },
 	{ CALLSITE_MUNMAP, "__vm_munmap" },
 	{ CALLSITE_MUNMAP, "vm_munmap" },
-	{ CALLSITE_MREMAP, "__do_sys_mremap" },
+	{ CALLSITE_MREMAP, "*_sys_mremap" },
 	{ CALLSITE_MREMAP, "do_mremap" },
 	{ CALLSITE_MPROTECT, "do_mprotect_pkey" },
+	{ CALLSITE_MPROTECT, "*_sys_mprotect" },
 	{ CALLSITE_MADVISE, "do_madvise" },
 	{ CALLSITE_MADVISE, "madvise_lock" },
-	{ CALLSITE_BRK, "__do_sys_brk" },
+	{ CALLSITE_BRK, "*_sys_brk" },
 };
 
 /*
@@ -92,10 +97,14 @@ static const char *const plumbing[] = {
 
 static bool matches(const char *name, const char *pattern)
 {
-	size_t n = strlen(pattern);
+	size_t n = strlen(pattern), len;
 
 	if (pattern[n - 1] == '*')
 		return !strncmp(name, pattern, n - 1);
+	if (pattern[0] == '*') {
+		len = strlen(name);
+		return len >= n - 1 && !strcmp(name + len - (n - 1), pattern + 1);
+	}
 	return !strcmp(name, pattern);
 }
 

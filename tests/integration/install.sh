@@ -46,3 +46,11 @@ for t in run test bench; do
 	check "make $t installs what is missing first" \
 		sh -c "make --no-print-directory -n $t 2>/dev/null | head -n 1 | grep -q 'sh scripts/deps.sh$'"
 done
+
+# A cross build installs for its own machine: DESTDIR stages the arm64
+# binary (on x86_64 hosts, which have the cross compiler: make test).
+if [ "$(uname -m)" = x86_64 ]; then
+	make -s ARCH=arm64 install DESTDIR="$TMP/arm64" PREFIX=/usr >"$TMP/log" 2>&1
+	check "make ARCH=arm64 install stages an arm64 binary ($(tail -n 2 "$TMP/log" | tr '\n' ' '))" \
+		sh -c "readelf -h '$TMP/arm64/usr/sbin/mmtop' | grep -q AArch64"
+fi

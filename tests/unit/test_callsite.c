@@ -18,6 +18,7 @@ static const char *const names[] = {
 	"zap_something", "do_syscall_64", "mmap_read_lock_killable",
 	"acct_collect", "do_exit", "queued_spin_lock_slowpath", "_raw_spin_lock",
 	"rmqueue_bulk", "drain_pages_zone", "some_driver_fn", "free_pcppages_bulk",
+	"__arm64_sys_mprotect", "__arm64_sys_brk", "invoke_syscall", "sys_brk_helper",
 };
 
 static struct ksyms fake(struct ksym *syms)
@@ -144,6 +145,12 @@ int main(void)
 	CHECK(classify(&k, STACK("__vm_munmap"), sym) == CALLSITE_MUNMAP, "__vm_munmap is munmap");
 	CHECK(classify(&k, STACK("do_mprotect_pkey"), sym) == CALLSITE_MPROTECT, "mprotect");
 	CHECK(classify(&k, STACK("__do_sys_brk"), sym) == CALLSITE_BRK, "brk");
+	CHECK(classify(&k, STACK("__arm64_sys_mprotect", "invoke_syscall"), sym) ==
+	      CALLSITE_MPROTECT, "mprotect inlined into its arm64 entry is mprotect");
+	CHECK(classify(&k, STACK("__arm64_sys_brk", "invoke_syscall"), sym) == CALLSITE_BRK,
+	      "brk inlined into its arm64 entry is brk");
+	CHECK(classify(&k, STACK("sys_brk_helper"), sym) == CALLSITE_OTHER,
+	      "a suffix pattern matches the name's end only");
 	CHECK(classify(&k, STACK("exit_mmap"), sym) == CALLSITE_EXIT, "exit_mmap is exit");
 	CHECK(classify(&k, STACK("acct_collect", "do_exit"), sym) == CALLSITE_EXIT,
 	      "acct_collect <- do_exit is exit");

@@ -19,10 +19,22 @@
 #include "lock_source_impl.h"
 #include "util.h"
 
-/* x86_64, 4-level paging: where KASLR may put the direct map. */
+#define HUGE_PMD_KB 2048
+#define GIB (1ULL << 30)
+
+/*
+ * Where the direct map may start, for fork_direct_map_find to try in 1 GiB
+ * steps (its base is 1 GiB aligned on both): NULL, or why this kernel's
+ * page tables are not the layout fork_thp_walk knows (bpf/arch.h).
+ */
+struct direct_map_range {
+	uint64_t first, count;
+};
+
+#if defined(__x86_64__)
+/* 4-level paging: KASLR puts the direct map between these. */
 #define DIRECT_MAP_LOWEST 0xffff888000000000ULL
 #define DIRECT_MAP_END 0xfffffe0000000000ULL	/* the CPU entry area */
-#define HUGE_PMD_KB 2048
 
 static bool five_level_paging(void)
 {
@@ -37,6 +49,58 @@ static bool five_level_paging(void)
 	fclose(f);
 	return la57;
 }
+
+static const char *direct_map_range(uint64_t phys, struct direct_map_range *r)
+{
+	(void)phys;
+	if (five_level_paging())
+		return "n/a (5-level paging)";
+	r->first = DIRECT_MAP_LOWEST;
+	r->count = (DIRECT_MAP_END - DIRECT_MAP_LOWEST) / GIB;
+	return NULL;
+}
+#elif defined(__aarch64__)
+/*
+ * 4K pages, 48-bit virtual addresses (4 levels): the linear map spans
+ * [PAGE_OFFSET, PAGE_END) and maps physical address p at p - memstart +
+ * PAGE_OFFSET, memstart 1 GiB aligned and moved down by KASLR. The first
+ * base that puts @phys in the span is the lowest to try.
+ */
+#define PAGE_OFFSET_48 0xffff000000000000ULL
+#define PAGE_END_48 0xffff800000000000ULL
+
+/* The user address space is 48 bits: no wider hint is honoured. */
+static bool va_48_bits(void)
+{
+	void *hint = (void *)(1ULL << 50), *p;
+	int local;
+	bool wide;
+
+	p = mmap(hint, sysconf(_SC_PAGESIZE), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	wide = (uintptr_t)p >> 48;
+	munmap(p, sysconf(_SC_PAGESIZE));
+	return !wide && (uintptr_t)&local >> 47;
+}
+
+static const char *direct_map_range(uint64_t phys, struct direct_map_range *r)
+{
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		return "n/a (pages larger than 4K)";
+	if (!va_48_bits())
+		return "n/a (virtual addresses not 48 bits)";
+	r->first = PAGE_OFFSET_48 - phys / GIB * GIB;
+	r->count = (PAGE_END_48 - PAGE_OFFSET_48) / GIB;
+	return NULL;
+}
+#else
+static const char *direct_map_range(uint64_t phys, struct direct_map_range *r)
+{
+	(void)phys, (void)r;
+	return "n/a (the page-table walk knows x86_64 and arm64)";
+}
+#endif
 
 /* The frame number of the page at @addr of this process; 0 if hidden. */
 static uint64_t frame_of(void *addr)
@@ -59,10 +123,10 @@ static const char *find_direct_map(struct lock_source *ls)
 	int fd = bpf_program__fd(ls->skel->progs.fork_direct_map_find);
 	uint64_t mark[2], args[5];
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	struct direct_map_range r = { 0, 0 };
+	const char *why;
 	uint64_t *page;
 
-	if (five_level_paging())
-		return "n/a (5-level paging)";
 	page = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
@@ -73,13 +137,15 @@ static const char *find_direct_map(struct lock_source *ls)
 	args[0] = frame_of(page);
 	args[1] = mark[0];
 	args[2] = mark[1];
-	args[3] = DIRECT_MAP_LOWEST;
-	args[4] = (DIRECT_MAP_END - DIRECT_MAP_LOWEST) >> 30;
-	if (args[0])
+	why = args[0] ? direct_map_range(args[0] * sysconf(_SC_PAGESIZE), &r) :
+			"n/a (page frames hidden from /proc/self/pagemap)";
+	args[3] = r.first;
+	args[4] = r.count;
+	if (!why)
 		bpf_prog_test_run_opts(fd, &opts);
 	munmap(page, sysconf(_SC_PAGESIZE));
-	if (!args[0])
-		return "n/a (page frames hidden from /proc/self/pagemap)";
+	if (why)
+		return why;
 	return ls->skel->bss->direct_map ? "page tables (PMD-mapped)" :
 	       "n/a (direct map not found)";
 }
