@@ -25,7 +25,9 @@ blame_rows() {
 #     time, has no holder looked up; it weighs when there was little
 #     contention). A wait that begins while its writer's release is being
 #     traced is that writer's too: unblamed, they made up to 2.7 us per
-#     acquisition here. Each chunk is a VMA of its own (bench churn keeps
+#     acquisition here; so is one traced after its writer let go (no
+#     writer held the lock as it began): unblamed, up to 1.7 us, and the
+#     check failed one run in five. Now 0-43 ns are left. Each chunk is a VMA of its own (bench churn keeps
 #     it from merging into a neighbour: once, only 30 faults fell back, and
 #     none waited), so each lap's first fault reaches for mmap_lock; paced,
 #     each round starts as the fault thread begins a fresh chunk, so the
