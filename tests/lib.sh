@@ -22,20 +22,41 @@ bpf_refused() {
 		echo "kernel refuses BPF raw_tracepoint programs (bpftool feature probe)"
 }
 
-# mmtop's BPF programs loaded in the kernel, as bpftool sees them.
-mmtop_progs() {
-	bpftool prog show 2>/dev/null | grep -c "name fault_" || true
+# The BPF programs process PID holds (its program and link fds, whose
+# fdinfo names the program), as ids, one a line: its own only, so that
+# another mmtop on the machine counts for nothing.
+prog_ids_of() { # prog_ids_of PID
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -un
 }
 
+loaded_prog_ids() { bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p'; }
+
 # Wait (up to 2 s: the kernel frees programs after an RCU grace period)
-# until mmtop's BPF programs are back to COUNT; true if they are.
-progs_back_to() { # progs_back_to COUNT
+# until none of the programs IDS (as prog_ids_of printed them) is loaded;
+# true if so.
+progs_gone() { # progs_gone IDS
 	i=0
-	while [ "$(mmtop_progs)" -ne "$1" ] && [ $i -lt 20 ]; do
+	while loaded_prog_ids | grep -qxF "$1" && [ $i -lt 20 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ "$(mmtop_progs)" -eq "$1" ]
+	! loaded_prog_ids | grep -qxF "$1"
+}
+
+# mmtop's programs (every run loads the fault_* ones) that no process
+# holds, left behind, one id a line; as progs_gone, waits up to 2 s for
+# them to go. Another mmtop's programs are its own, held.
+orphan_progs() {
+	i=0
+	while [ $i -lt 20 ]; do
+		held=$(cat /proc/[0-9]*/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }')
+		left=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name fault_.*/\1/p' |
+			grep -vxF "${held:-none}")
+		[ -z "$left" ] && return
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$left"
 }
 
 # Online CPU ids, space separated.

@@ -7,7 +7,6 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-before=$(mmtop_progs)
 for sig in INT TERM HUP; do
 	rm -f "$TMP/out"	# the wait below must not see the last round's
 	# SIGHUP at its default even under nohup (an inherited ignore is kept).
@@ -19,13 +18,14 @@ for sig in INT TERM HUP; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	check "SIG$sig: BPF programs loaded while running" test "$(mmtop_progs)" -gt "$before"
+	ids=$(prog_ids_of $pid)
+	check "SIG$sig: BPF programs loaded while running ($(echo $ids | wc -w))" test -n "$ids"
 	kill -s "$sig" $pid
 	wait $pid
 	rc=$?
 	check "SIG$sig: exit status 0 (got $rc)" test "$rc" -eq 0
 	check "SIG$sig: output ends with a complete line" sh -c "tail -c1 '$TMP/out' | od -c | grep -q '\\\\n'"
-	check "SIG$sig: BPF programs gone after exit" progs_back_to "$before"
+	check "SIG$sig: its BPF programs gone after exit" progs_gone "$ids"
 	check "SIG$sig: nothing on stderr" test ! -s "$TMP/err"
 done
 
@@ -71,18 +71,16 @@ done
 # --disable-probe: a family's programs are not loaded at all, so a family
 # left off costs nothing. The mmap_lock programs also serve fork cost (a
 # fork begins at dup_mmap's lock request): they go with both families.
-progs_named() { bpftool prog show 2>/dev/null | grep -c "name $1" || true; }
+# progs_named PREFIX PID: how many of the programs PID holds are named so.
+progs_named() {
+	bpftool prog show 2>/dev/null | awk -v ids=" $(echo $(prog_ids_of "$2")) " -v p="name $1" '
+		/^[0-9]+:/ { id = $1; sub(":", "", id); if (index(ids, " " id " ") && index($0, p)) n++ }
+		END { print n + 0 }'
+}
 # disabled_run "FAMILIES" "NAME PREFIXES OFF" "NAME PREFIXES ON"
 disabled_run() {
 	args=
 	for f in $1; do args="$args --disable-probe $f"; done
-	# The previous run's programs go after an RCU grace period.
-	i=0
-	while [ "$(progs_named mmap_lock_)$(progs_named contention_)$(progs_named fork_)" != 000 ] &&
-		[ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
 	# The wait below must not see the last run's file: the shell empties it
 	# only in the child, which may not have run yet (loop run 10 of 10
 	# counted no program at all, before mmtop had loaded any).
@@ -93,8 +91,8 @@ disabled_run() {
 	i=0
 	while ! grep -q ',total,' "$TMP/dis.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	off=0 on=0
-	for p in $2; do off=$((off + $(progs_named "$p"))); done
-	for p in $3; do on=$((on + $(progs_named "$p"))); done
+	for p in $2; do off=$((off + $(progs_named "$p" $pid))); done
+	for p in $3; do on=$((on + $(progs_named "$p" $pid))); done
 	kill -INT $pid
 	wait $pid
 	check "--disable-probe $1: no $2 program loaded ($off), $3 ones are ($on)$(grep -m1 'mmtop:' "$TMP/dis.csv")" \

@@ -18,9 +18,9 @@ n = len(list(parse(open(sys.argv[1]).read())))
 sys.exit(0 if n > 10 else 1)' "$1"
 }
 
-before=$(mmtop_progs)
 check "serve: first interval served" start_serve "$TMP/serve.err" -d 0.2
-check "serve: BPF programs loaded" test "$(mmtop_progs)" -gt "$before"
+ids=$(prog_ids_of "$SERVE_PID")
+check "serve: BPF programs loaded ($(echo $ids | wc -w))" test -n "$ids"
 
 curl -sf -D "$TMP/h004" "$URL" >"$TMP/m004"
 check "default: text format 0.0.4" grep -qi '^content-type: text/plain; version=0.0.4' "$TMP/h004"
@@ -134,7 +134,7 @@ kill -TERM "$SERVE_PID"
 wait "$SERVE_PID"
 rc=$?
 check "SIGTERM: exit 0 (got $rc)" test $rc -eq 0
-check "SIGTERM: BPF programs gone" progs_back_to "$before"
+check "SIGTERM: its BPF programs gone" progs_gone "$ids"
 start_serve "$TMP/serve2.err" -d 0.2 >/dev/null
 kill -INT "$SERVE_PID"
 wait "$SERVE_PID"

@@ -19,7 +19,6 @@ catches() { # catches PID N
 	[ -n "$m" ] && [ $(((0x$m >> ($2 - 1)) & 1)) -eq 1 ]
 }
 exe=$(readlink -f "$MMTOP")
-before=$(mmtop_progs)
 for sig_nr in INT:2 TERM:15 HUP:1; do
 	sig=${sig_nr%:*} nr=${sig_nr#*:}
 	i=0 bad=0 slow=0 uncaught=0 codes=
@@ -60,7 +59,8 @@ for sig_nr in INT:2 TERM:15 HUP:1; do
 	check "SIG$sig: all gone within 3 s ($slow were not)" test $slow -eq 0
 	check "SIG$sig: caught within 3 s of the start ($uncaught were not)" test $uncaught -eq 0
 done
-check "no mmtop BPF program left" progs_back_to "$before"
+left=$(orphan_progs)
+check "no mmtop BPF program left without its process ($(echo $left))" test -z "$left"
 
 # nohup: SIGHUP inherited as ignored stays ignored; SIGTERM still stops it.
 : >"$TMP/nohup.out"

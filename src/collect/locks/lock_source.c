@@ -533,17 +533,34 @@ static void move_events(struct lock_source *ls, struct snapshot *s)
 	ls->events.nr = 0;
 }
 
+static void forget_name(struct lock_source *ls, uint32_t tgid)
+{
+	bpf_map__delete_elem(ls->skel->maps.lock_comms, &tgid, sizeof(tgid), 0);
+}
+
 /*
- * The names of processes found gone during the read go last, so that
- * their last rows in every map kept their names.
+ * The names of processes found gone go one read later, so that their last
+ * rows in every map keep their names: a row whose process was alive when
+ * the walk checked it, before the process was found gone further on, may
+ * grow once more by what the process did between the read and its exit
+ * (exit_mmap takes mmap_lock), and show in the next read. Forgotten at
+ * once, such a row was named '?', now and then.
  */
 static void forget_gone(struct lock_source *ls)
 {
 	int i;
 
-	for (i = 0; i < ls->walk.gone.nr; i++)
-		bpf_map__delete_elem(ls->skel->maps.lock_comms, &ls->walk.gone.v[i],
-				     sizeof(ls->walk.gone.v[i]), 0);
+	for (i = 0; i < ls->gone_last.nr; i++)
+		forget_name(ls, ls->gone_last.v[i]);
+	ls->gone_last.nr = 0;
+	for (i = 0; i < ls->walk.gone.nr; i++) {
+		uint32_t *g = snapshot_push(&ls->gone_last);
+
+		if (g)
+			*g = ls->walk.gone.v[i];
+		else
+			forget_name(ls, ls->walk.gone.v[i]);
+	}
 	ls->walk.gone.nr = 0;
 }
 
@@ -580,6 +597,7 @@ void lock_source_close(struct lock_source *ls)
 	delta_table_free(&ls->blame_prev);
 	free(ls->lock_index.slot);
 	map_walk_free(&ls->walk);
+	free(ls->gone_last.v);
 	site_cache_free(&ls->sites);
 	free(ls->events.v);
 	free(ls->forks.v);

@@ -95,6 +95,7 @@ struct lock_source {
 	struct row_index lock_index;	/* of the snapshot's lock rows */
 	struct delta_table blame_prev;	/* blame_key -> cont_stats */
 	struct map_walk walk;		/* its buffer: a key's per-CPU values */
+	SNAPSHOT_ARRAY(uint32_t, gone_last);	/* found gone by the last read */
 	int nr_possible, nr_cpus;
 	/*
 	 * Records taken off the ring buffers since the last read, moved
