@@ -94,3 +94,97 @@ bool metric_rel(const struct metric *base, const struct metric *m, double *mean_
 	*std_rel = stats_stddev(m->v, m->n) / bm * 100;
 	return true;
 }
+
+void workload_params(const char *workload, char *out, size_t len)
+{
+	char words[256], *save, *w;
+	size_t n = 0;
+
+	snprintf(words, sizeof(words), "%s", workload);
+	out[0] = '\0';
+	for (w = strtok_r(words, " ", &save); w && n < len; w = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(w, "--record") || !strcmp(w, "--label")) {
+			strtok_r(NULL, " ", &save);
+			continue;
+		}
+		n += snprintf(out + n, len - n, "%s%s", n ? " " : "", w);
+	}
+}
+
+static bool listed(const struct comparison *c, const char *name)
+{
+	int i;
+
+	for (i = 0; i < c->nr; i++)
+		if (!strcmp(c->names[i], name))
+			return true;
+	return false;
+}
+
+int comparison_init(struct comparison *c, const struct run *runs, int n)
+{
+	int k, i;
+
+	c->runs = runs;
+	c->n = n;
+	c->nr = 0;
+	c->workloads_differ = false;
+	c->names = calloc((size_t)n * RUN_MAX_METRICS, sizeof(*c->names));
+	if (!c->names)
+		return -1;
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < runs[k].nr; i++)
+			if (runs[k].m[i].n && !listed(c, runs[k].m[i].name))
+				c->names[c->nr++] = runs[k].m[i].name;
+		if (k && strcmp(runs[0].workload, runs[k].workload))
+			c->workloads_differ = true;
+	}
+	return 0;
+}
+
+void comparison_free(struct comparison *c)
+{
+	free(c->names);
+	c->names = NULL;
+	c->nr = 0;
+}
+
+const struct metric *comparison_get(const struct comparison *c, int k, int i)
+{
+	return run_find(&c->runs[k], c->names[i]);
+}
+
+const char *comparison_summary_name(const struct comparison *c, int i)
+{
+	return metric_is_rate(c->names[i]) ? "Hmean" : "Mean";
+}
+
+bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio)
+{
+	const char *name = c->names[i], *dash = strrchr(name, '-');
+	const struct metric *m = comparison_get(c, k, i), *one;
+	char base[64];
+	double b;
+
+	if (!m || !metric_is_rate(name) || !dash || atoi(dash + 1) <= 1)
+		return false;
+	snprintf(base, sizeof(base), "%.*s-1", (int)(dash - name), name);
+	one = run_find(&c->runs[k], base);
+	b = one ? metric_summary(one) : 0;
+	if (!b)
+		return false;
+	*ratio = metric_summary(m) / b;
+	return true;
+}
+
+bool comparison_scales(const struct comparison *c)
+{
+	double r;
+	int i, k;
+
+	for (i = 0; i < c->nr; i++)
+		for (k = 0; k < c->n; k++)
+			if (comparison_scaling(c, k, i, &r))
+				return true;
+	return false;
+}

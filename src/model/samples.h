@@ -22,9 +22,52 @@ struct metric {
 
 struct run {
 	char label[128];
+	/*
+	 * From the recording's header, "" where it has none; the workload's
+	 * command line as workload_params() leaves it.
+	 */
+	char kernel[128], host[128], workload[256];
 	struct metric m[RUN_MAX_METRICS];
 	int nr;
 };
+
+#define COMPARISON_UNLIKE \
+	"the workloads differ (besides --record and --label): the changes compare unlike runs"
+
+/*
+ * What a comparison of runs shows: every metric of every run, once, the
+ * first run's in its order and then each new one of the others. A metric
+ * a run lacks is shown missing, never dropped.
+ */
+struct comparison {
+	const struct run *runs;
+	int n;
+	const char **names;
+	int nr;
+	/* The runs' workload_params() differ. */
+	bool workloads_differ;
+};
+
+/*
+ * A workload's command line without the recording's path and label, which
+ * differ on every run: what two runs must share to compare like for like.
+ */
+void workload_params(const char *workload, char *out, size_t len);
+
+int comparison_init(struct comparison *c, const struct run *runs, int n);
+void comparison_free(struct comparison *c);
+/* Metric @i of run @k, or NULL where that run lacks it. */
+const struct metric *comparison_get(const struct comparison *c, int k, int i);
+/* "Hmean" or "Mean", for metric @i. */
+const char *comparison_summary_name(const struct comparison *c, int i);
+/*
+ * Scaling within run @k: for metric @i, a rate at N threads (faults/sec-N,
+ * N > 1), its Hmean over the same rate's at 1 thread in the same run.
+ * false where it is no such rate or the run lacks either.
+ */
+bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio);
+/* Whether any run has a scaling ratio for any metric. */
+bool comparison_scales(const struct comparison *c);
 
 /* Add a sample of metric @name (created on first use). 0, or -1. */
 int run_add(struct run *r, const char *name, double v);

@@ -39,7 +39,7 @@ static int load(char *path, struct run *r)
 	struct snapshot s = { 0 };
 	struct rec_set rd;
 	const unsigned char *p;
-	char err[512], raw[128];
+	char err[512], raw[256], params[256];
 	size_t len;
 	int ret = rec_set_open(&rd, &path, 1, stderr, err, sizeof(err));
 
@@ -50,6 +50,11 @@ static int load(char *path, struct run *r)
 	/* Labels come from files: printed as one safe line of text. */
 	rec_set_header(&rd, "label", raw, sizeof(raw));
 	text_safe(raw[0] ? raw : path, r->label, sizeof(r->label));
+	text_safe(rec_set_header(&rd, "kernel", raw, sizeof(raw)), r->kernel, sizeof(r->kernel));
+	text_safe(rec_set_header(&rd, "host", raw, sizeof(raw)), r->host, sizeof(r->host));
+	workload_params(rec_set_header(&rd, "workload", raw, sizeof(raw)), params,
+			sizeof(params));
+	text_safe(params, r->workload, sizeof(r->workload));
 	while (rec_set_next_of(&rd, REC_SAMPLE, &p, &len))
 		parse_sample(r, p, len);
 	if (!r->nr) {
@@ -63,64 +68,146 @@ static int load(char *path, struct run *r)
 	return 0;
 }
 
-static void print_text(const struct run *runs, int n)
+/*
+ * What each run is: its kernel, host and workload, one line each with
+ * @prefix; then a warning line if the workloads differ.
+ */
+static void print_runs(const struct comparison *c, const char *prefix)
+{
+	int k;
+
+	for (k = 0; k < c->n; k++) {
+		const struct run *r = &c->runs[k];
+
+		printf("%s%s%s: kernel %s, host %s, %s%s\n", prefix, r->label,
+		       k ? "" : " (base)", r->kernel[0] ? r->kernel : "?",
+		       r->host[0] ? r->host : "?", r->workload[0] ? "workload " : "",
+		       r->workload[0] ? r->workload : "a recording of monitoring");
+	}
+	if (c->workloads_differ)
+		printf("%s%s\n", prefix, COMPARISON_UNLIKE);
+}
+
+/* A markdown table's head: @first, then a column per recording. */
+static void markdown_head(const struct comparison *c, const char *first)
+{
+	int k;
+
+	printf("\n| %s |", first);
+	for (k = 0; k < c->n; k++)
+		printf(" %s |", c->runs[k].label);
+	printf("\n|---|");
+	for (k = 0; k < c->n; k++)
+		printf("---|");
+	printf("\n");
+}
+
+/* Each thread count's rate over 1 thread's, per recording, if any. */
+static void print_scaling(const struct comparison *c, bool markdown)
+{
+	double r;
+	int i, k;
+
+	if (!comparison_scales(c))
+		return;
+	if (markdown)
+		markdown_head(c, "scaling (Hmean over 1 thread's)");
+	else
+		printf("# scaling: each thread count's Hmean over 1 thread's\n");
+	for (i = 0; i < c->nr; i++) {
+		for (k = 0; k < c->n && !comparison_scaling(c, k, i, &r); k++)
+			;
+		if (k == c->n)
+			continue;
+		printf(markdown ? "| %s |" : "Ratio %-18s", c->names[i]);
+		for (k = 0; k < c->n; k++) {
+			if (!comparison_scaling(c, k, i, &r))
+				printf(markdown ? " - |" : " %26s", "-");
+			else
+				printf(markdown ? " %.2f |" : " %26.2f", r);
+		}
+		printf("\n");
+	}
+}
+
+static void print_text(const struct comparison *c)
 {
 	int i, k;
 
+	print_runs(c, "# ");
 	printf("%-24s", "");
-	for (k = 0; k < n; k++)
-		printf(" %26.26s", runs[k].label);
+	for (k = 0; k < c->n; k++)
+		printf(" %26.26s", c->runs[k].label);
 	printf("\n");
-	for (i = 0; i < runs[0].nr; i++) {
-		const struct metric *base = &runs[0].m[i];
+	for (i = 0; i < c->nr; i++) {
+		const struct metric *base = comparison_get(c, 0, i);
 
-		printf("%-5s %-18s", metric_summary_name(base), base->name);
-		for (k = 0; k < n; k++) {
-			const struct metric *m = run_find(&runs[k], base->name);
-			bool sig = m && k && metric_significant(base, m);
+		printf("%-5s %-18s", comparison_summary_name(c, i), c->names[i]);
+		for (k = 0; k < c->n; k++) {
+			const struct metric *m = comparison_get(c, k, i);
+			bool sig = m && base && k && metric_significant(base, m);
 
 			if (!m)
-				printf(" %26s", "-");
+				printf(" %26s", "missing");
+			else if (!base)
+				printf(" %14.2f %11s", metric_summary(m), "(no base)");
 			else
 				printf(" %14.2f %c%8.2f%%%c", metric_summary(m), sig ? '*' : '(',
 				       metric_change_pct(base, m), sig ? '*' : ')');
 		}
 		printf("\n");
 	}
+	print_scaling(c, false);
 }
 
 /* The fork tables of the PTE-batching thread: mean_rel (std_rel). */
-static void print_markdown(const struct run *runs, int n)
+static void print_markdown(const struct comparison *c)
 {
 	double mean_rel, std_rel;
 	int i, k;
 
-	printf("| metric |");
-	for (k = 0; k < n; k++)
-		printf(" %s |", runs[k].label);
-	printf("\n|---|");
-	for (k = 0; k < n; k++)
-		printf("---|");
-	printf("\n");
-	for (i = 0; i < runs[0].nr; i++) {
-		const struct metric *base = &runs[0].m[i];
+	print_runs(c, "> ");
+	markdown_head(c, "metric");
+	for (i = 0; i < c->nr; i++) {
+		const struct metric *base = comparison_get(c, 0, i);
 
-		printf("| %s mean_rel (std_rel) |", base->name);
-		for (k = 0; k < n; k++) {
-			const struct metric *m = run_find(&runs[k], base->name);
+		printf("| %s mean_rel (std_rel) |", c->names[i]);
+		for (k = 0; k < c->n; k++) {
+			const struct metric *m = comparison_get(c, k, i);
 
-			if (m && metric_rel(base, m, &mean_rel, &std_rel))
+			if (!m)
+				printf(" missing |");
+			else if (base && metric_rel(base, m, &mean_rel, &std_rel))
 				printf(" %.1f%% (%.1f%%) |", mean_rel, std_rel);
 			else
-				printf(" - |");
+				printf(" no base |");
 		}
 		printf("\n");
 	}
+	print_scaling(c, true);
+}
+
+/* On stderr: what each run lacks, and runs of different workloads. */
+static void warn(const struct comparison *c)
+{
+	int i, k, missing;
+
+	for (k = 0; k < c->n; k++) {
+		missing = 0;
+		for (i = 0; i < c->nr; i++) {
+			if (comparison_get(c, k, i))
+				continue;
+			fprintf(stderr, "%s%s", missing++ ? ", " : "mmtop: compare: ", c->names[i]);
+		}
+		if (missing)
+			fprintf(stderr, ": missing from %s\n", c->runs[k].label);
+	}
+	if (c->workloads_differ)
+		fprintf(stderr, "mmtop: compare: %s\n", COMPARISON_UNLIKE);
 }
 
 struct page {
-	const struct run *runs;
-	int n;
+	const struct comparison *c;
 	char *const *paths;
 };
 
@@ -128,13 +215,13 @@ static int write_page(FILE *f, void *ctx)
 {
 	const struct page *p = ctx;
 
-	return html_compare_write(f, p->runs, p->n, p->paths);
+	return html_compare_write(f, p->c, p->paths);
 }
 
 /* -o FILE (0600, as report's page), or stdout. */
-static int print_html(const struct run *runs, int n, char **paths, const char *output)
+static int print_html(const struct comparison *c, char **paths, const char *output)
 {
-	struct page p = { runs, n, paths };
+	struct page p = { c, paths };
 	int err = output ? replace_file(output, 0600, write_page, &p) : write_page(stdout, &p);
 
 	if (err)
@@ -146,18 +233,26 @@ static int print_html(const struct run *runs, int n, char **paths, const char *o
 int compare_run(char **paths, int n, enum compare_format format, const char *output)
 {
 	struct run *runs = calloc(n, sizeof(*runs));
+	struct comparison c = { 0 };
 	int k, ret = 0;
 
 	if (!runs)
 		return 1;
 	for (k = 0; k < n && !ret; k++)
 		ret = load(paths[k], &runs[k]);
+	if (!ret && comparison_init(&c, runs, n)) {
+		fprintf(stderr, "mmtop: compare: out of memory\n");
+		ret = 1;
+	}
+	if (!ret)
+		warn(&c);
 	if (!ret && format == COMPARE_MARKDOWN)
-		print_markdown(runs, n);
+		print_markdown(&c);
 	else if (!ret && format == COMPARE_HTML)
-		ret = print_html(runs, n, paths, output);
+		ret = print_html(&c, paths, output);
 	else if (!ret)
-		print_text(runs, n);
+		print_text(&c);
+	comparison_free(&c);
 	for (k = 0; k < n; k++)
 		run_free(&runs[k]);
 	free(runs);

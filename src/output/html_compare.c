@@ -19,37 +19,70 @@ struct axis_names {
 	char (*labels)[LABEL_LEN];
 };
 
-static void head_row(FILE *f, const struct run *runs, int n)
+static void head_row(FILE *f, const struct comparison *c)
 {
 	int k;
 
 	fputs("<tr><th class=\"t\">metric</th>", f);
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < c->n; k++) {
 		fputs("<th>", f);
-		html_text(f, runs[k].label);
+		html_text(f, c->runs[k].label);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
 }
 
-static void summary_table(FILE *f, const struct run *runs, int n)
+/* What each recording is: its kernel, host and workload. */
+static void runs_table(FILE *f, const struct comparison *c)
+{
+	int k;
+
+	fputs("<div class=\"wide\"><table id=\"runs-table\"><tr><th class=\"t\">recording</th>"
+	      "<th class=\"t\">kernel</th><th class=\"t\">host</th>"
+	      "<th class=\"t\">workload</th></tr>\n", f);
+	for (k = 0; k < c->n; k++) {
+		const struct run *r = &c->runs[k];
+		const char *cells[] = { r->label, r->kernel[0] ? r->kernel : "?",
+					r->host[0] ? r->host : "?",
+					r->workload[0] ? r->workload : "a recording of monitoring" };
+		size_t j;
+
+		fputs("<tr>", f);
+		for (j = 0; j < sizeof(cells) / sizeof(cells[0]); j++) {
+			fputs("<td class=\"t\">", f);
+			html_text(f, cells[j]);
+			fputs(j || k ? "</td>" : " (base)</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+	if (c->workloads_differ)
+		html_note(f, "Warning: " COMPARISON_UNLIKE ".");
+}
+
+static void summary_table(FILE *f, const struct comparison *c)
 {
 	int i, k;
 
 	fputs("<div class=\"wide\"><table id=\"summary-table\">", f);
-	head_row(f, runs, n);
-	for (i = 0; i < runs[0].nr; i++) {
-		const struct metric *base = &runs[0].m[i];
+	head_row(f, c);
+	for (i = 0; i < c->nr; i++) {
+		const struct metric *base = comparison_get(c, 0, i);
 
-		fprintf(f, "<tr><td class=\"t\">%s ", metric_summary_name(base));
-		html_text(f, base->name);
+		fprintf(f, "<tr><td class=\"t\">%s ", comparison_summary_name(c, i));
+		html_text(f, c->names[i]);
 		fputs("</td>", f);
-		for (k = 0; k < n; k++) {
-			const struct metric *m = run_find(&runs[k], base->name);
-			bool sig = m && k && metric_significant(base, m);
+		for (k = 0; k < c->n; k++) {
+			const struct metric *m = comparison_get(c, k, i);
+			bool sig = m && base && k && metric_significant(base, m);
 
 			if (!m) {
-				fputs("<td>-</td>", f);
+				fputs("<td class=\"missing\">missing</td>", f);
+				continue;
+			}
+			if (!base) {
+				fprintf(f, "<td title=\"%zu samples\">%.2f (no base)</td>", m->n,
+					metric_summary(m));
 				continue;
 			}
 			fprintf(f, "<td title=\"p = %.3g (Welch), %zu samples\"%s>%.2f %c%.2f%%%c</td>",
@@ -62,24 +95,56 @@ static void summary_table(FILE *f, const struct run *runs, int n)
 	fputs("</table></div>\n", f);
 }
 
-static void rel_table(FILE *f, const struct run *runs, int n)
+static void rel_table(FILE *f, const struct comparison *c)
 {
 	double mean_rel, std_rel;
 	int i, k;
 
 	fputs("<div class=\"wide\"><table id=\"rel-table\">", f);
-	head_row(f, runs, n);
-	for (i = 0; i < runs[0].nr; i++) {
-		const struct metric *base = &runs[0].m[i];
+	head_row(f, c);
+	for (i = 0; i < c->nr; i++) {
+		const struct metric *base = comparison_get(c, 0, i);
 
 		fputs("<tr><td class=\"t\">", f);
-		html_text(f, base->name);
+		html_text(f, c->names[i]);
 		fputs(" mean_rel (std_rel)</td>", f);
-		for (k = 0; k < n; k++) {
-			const struct metric *m = run_find(&runs[k], base->name);
+		for (k = 0; k < c->n; k++) {
+			const struct metric *m = comparison_get(c, k, i);
 
-			if (m && metric_rel(base, m, &mean_rel, &std_rel))
+			if (!m)
+				fputs("<td class=\"missing\">missing</td>", f);
+			else if (base && metric_rel(base, m, &mean_rel, &std_rel))
 				fprintf(f, "<td>%.1f%% (%.1f%%)</td>", mean_rel, std_rel);
+			else
+				fputs("<td>no base</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+}
+
+/* Each thread count's rate over 1 thread's, per recording, if any. */
+static void scaling_table(FILE *f, const struct comparison *c)
+{
+	double r;
+	int i, k;
+
+	if (!comparison_scales(c))
+		return;
+	html_note(f, "Scaling: each thread count's Hmean over 1 thread's, in the same recording.");
+	fputs("<div class=\"wide\"><table id=\"scaling-table\">", f);
+	head_row(f, c);
+	for (i = 0; i < c->nr; i++) {
+		for (k = 0; k < c->n && !comparison_scaling(c, k, i, &r); k++)
+			;
+		if (k == c->n)
+			continue;
+		fputs("<tr><td class=\"t\">", f);
+		html_text(f, c->names[i]);
+		fputs("</td>", f);
+		for (k = 0; k < c->n; k++) {
+			if (comparison_scaling(c, k, i, &r))
+				fprintf(f, "<td>%.2f</td>", r);
 			else
 				fputs("<td>-</td>", f);
 		}
@@ -127,9 +192,13 @@ static void draw_run(struct plot *p, const struct metric *base, const struct met
 			 label, q[0], q[1], q[2], q[3], q[4]);
 		plot_box(p, k + BOX_AT, 0.1, q, k, text);
 	}
-	snprintf(text, sizeof(text), "%s: %s %.4g (%s%.2f%% against the base)", label,
-		 metric_summary_name(m), metric_summary(m), k ? "" : "base, ",
-		 metric_change_pct(base, m));
+	if (base)
+		snprintf(text, sizeof(text), "%s: %s %.4g (%s%.2f%% against the base)", label,
+			 metric_summary_name(m), metric_summary(m), k ? "" : "base, ",
+			 metric_change_pct(base, m));
+	else
+		snprintf(text, sizeof(text), "%s: %s %.4g (the base lacks it)", label,
+			 metric_summary_name(m), metric_summary(m));
 	plot_point(p, k + BOX_AT, metric_summary(m), k, true, true, text);
 	for (i = 0; i < m->n; i++) {
 		/* A fixed spread across the strip, so equal samples stay visible. */
@@ -141,44 +210,45 @@ static void draw_run(struct plot *p, const struct metric *base, const struct met
 	}
 }
 
-static void metric_plot(FILE *f, const struct run *runs, int n, int i, struct axis_names *an)
+static void metric_plot(FILE *f, const struct comparison *c, int i, struct axis_names *an)
 {
-	const struct metric *base = &runs[0].m[i];
+	const struct metric *base = comparison_get(c, 0, i), *m;
 	char id[96], what[160];
 	struct plot p = { .f = f, .kind = "strip", .height = 200 };
+	bool first = true;
 	int k;
 	size_t j;
 
 	snprintf(id, sizeof(id), "metric-%d", i);
 	p.id = id;
-	p.x = (struct plot_axis){ -0.5, n - 0.5, UNIT_INDEX, "recording (* p < 0.10 against the first)",
-				  an->names };
-	p.y = (struct plot_axis){ base->v[0], base->v[0], UNIT_COUNT, base->name, NULL };
-	for (k = 0; k < n; k++) {
-		const struct metric *m = run_find(&runs[k], base->name);
-
-		snprintf(an->labels[k], LABEL_LEN, "%s%s", runs[k].label,
-			 m && k && metric_significant(base, m) ? " *" : "");
+	p.x = (struct plot_axis){ -0.5, c->n - 0.5, UNIT_INDEX,
+				  "recording (* p < 0.10 against the first)", an->names };
+	p.y = (struct plot_axis){ 0, 0, UNIT_COUNT, c->names[i], NULL };
+	for (k = 0; k < c->n; k++) {
+		m = comparison_get(c, k, i);
+		snprintf(an->labels[k], LABEL_LEN, "%s%s", c->runs[k].label,
+			 !m ? " (missing)" : base && k && metric_significant(base, m) ? " *" : "");
 		an->names[k] = an->labels[k];
-		for (j = 0; m && j < m->n; j++) {
-			p.y.lo = fmin(p.y.lo, m->v[j]);
-			p.y.hi = fmax(p.y.hi, m->v[j]);
+		for (j = 0; m && j < m->n; j++, first = false) {
+			p.y.lo = first ? m->v[j] : fmin(p.y.lo, m->v[j]);
+			p.y.hi = first ? m->v[j] : fmax(p.y.hi, m->v[j]);
 		}
 	}
 	snprintf(what, sizeof(what), "(each sample a point; box: quartiles and range; square: the %s)",
-		 metric_summary_name(base));
-	plot_begin(&p, base->name, what, NULL, 0, NULL);
-	for (k = 0; k < n; k++) {
-		const struct metric *m = run_find(&runs[k], base->name);
-
+		 comparison_summary_name(c, i));
+	plot_begin(&p, c->names[i], what, NULL, 0, NULL);
+	for (k = 0; k < c->n; k++) {
+		m = comparison_get(c, k, i);
 		if (m)
 			draw_run(&p, base, m, k, an->labels[k]);
 	}
 	plot_end(&p);
 }
 
-static void page_head(FILE *f, const struct run *runs, int n, char *const *paths)
+static void page_head(FILE *f, const struct comparison *c, char *const *paths)
 {
+	const struct run *runs = c->runs;
+	int n = c->n;
 	char title[512], sub[2048];
 	int k, t = 0, s = 0;
 
@@ -191,9 +261,10 @@ static void page_head(FILE *f, const struct run *runs, int n, char *const *paths
 	html_page_begin(f, title, sub);
 }
 
-int html_compare_write(FILE *f, const struct run *runs, int n, char *const *paths)
+int html_compare_write(FILE *f, const struct comparison *c, char *const *paths)
 {
-	struct axis_names an = { calloc(n, sizeof(*an.names)), calloc(n, sizeof(*an.labels)) };
+	struct axis_names an = { calloc(c->n, sizeof(*an.names)),
+				 calloc(c->n, sizeof(*an.labels)) };
 	int i;
 
 	if (!an.names || !an.labels) {
@@ -201,18 +272,20 @@ int html_compare_write(FILE *f, const struct run *runs, int n, char *const *path
 		free(an.labels);
 		return -ENOMEM;
 	}
-	page_head(f, runs, n, paths);
+	page_head(f, c, paths);
 	html_section(f, "tables", "Summary");
+	runs_table(f, c);
 	html_note(f, "Per metric the harmonic mean of the samples for rates (faults/...), the "
 		  "mean for latencies; in brackets the change against the first recording, "
 		  "between asterisks where Welch's t-test gives p < 0.10 (hover for p).");
-	summary_table(f, runs, n);
+	summary_table(f, c);
 	html_note(f, "mean_rel = mean / base mean - 1, std_rel = stddev / base mean.");
-	rel_table(f, runs, n);
+	rel_table(f, c);
+	scaling_table(f, c);
 	html_section_end(f);
 	html_section(f, "samples", "Samples");
-	for (i = 0; i < runs[0].nr; i++)
-		metric_plot(f, runs, n, i, &an);
+	for (i = 0; i < c->nr; i++)
+		metric_plot(f, c, i, &an);
 	html_section_end(f);
 	free(an.names);
 	free(an.labels);

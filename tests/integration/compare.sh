@@ -15,6 +15,42 @@ want=$(awk '$2 == 2 && $1 ~ /^[0-9]+$/ { inv += 1 / $6; n++ } END { printf "%.2f
 got=$(awk '$2 == "faults/sec-2" { print $3 }' "$TMP/cmp.txt")
 check "Hmean faults/sec-2 of the base is the Hmean of its samples ($got = $want)" \
 	awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d < 0.02 && d > -0.02) }'
+# Scaling within a recording: the Hmean at 2 threads over that at 1.
+want=$(awk '$1 == "Hmean" && $2 == "faults/sec-1" { one = $3 }
+	$1 == "Hmean" && $2 == "faults/sec-2" { two = $3 }
+	END { if (one) printf "%.2f", two / one }' "$TMP/cmp.txt")
+got=$(awk '$1 == "Ratio" && $2 == "faults/sec-2" { print $3 }' "$TMP/cmp.txt")
+check "scaling: faults/sec-2 over faults/sec-1 of the base ($got, from its Hmeans $want)" \
+	awk -v g="${got:-0}" -v w="${want:-1}" 'BEGIN { d = g - w; exit !(g > 0 && d < 0.015 && d > -0.015) }'
+check "same workload, another label: no warning" sh -c "! grep -q 'workloads differ' '$TMP/cmp.txt'"
+
+# Every metric of every recording (the union): what one lacks is marked
+# and named on stderr. The header names each one's kernel, host and
+# workload, and warns when the workloads differ.
+"$MMTOP" bench pft -t 1 -s 16M -r 2 --record "$TMP/t1.rec" --label one >/dev/null
+"$MMTOP" bench pft -t 2 -s 16M -r 2 --record "$TMP/t2.rec" --label two >/dev/null
+"$MMTOP" compare "$TMP/t1.rec" "$TMP/t2.rec" >"$TMP/u.txt" 2>"$TMP/u.err"
+check "union: exits 0 ($?)" test $? -eq 0
+rows=$(grep -c '^Hmean faults/[a-z]*-[12] ' "$TMP/u.txt")
+check "union: the 4 metrics of the two recordings all shown ($rows rows)" test "$rows" -eq 4
+check "union: a metric one recording lacks is marked missing there" \
+	sh -c "grep -q '^Hmean faults/sec-2 *missing *[0-9.]* *(no base)\$' '$TMP/u.txt' &&
+		grep -q '^Hmean faults/sec-1 .* missing\$' '$TMP/u.txt'"
+check "union: stderr names what each lacks ($(head -n 2 "$TMP/u.err" | tr '\n' ' '))" \
+	sh -c "grep -qx 'mmtop: compare: faults/sec-2, faults/cpu-2: missing from one' '$TMP/u.err' &&
+		grep -qx 'mmtop: compare: faults/sec-1, faults/cpu-1: missing from two' '$TMP/u.err'"
+check "the header names each recording's kernel, host and workload" \
+	sh -c "grep -qxF '# one (base): kernel $(uname -r), host $(hostname), workload pft -t 1 -s 16M -r 2' '$TMP/u.txt' &&
+		grep -qxF '# two: kernel $(uname -r), host $(hostname), workload pft -t 2 -s 16M -r 2' '$TMP/u.txt'"
+check "different workloads: a warning in the header and on stderr" \
+	sh -c "grep -q '^# the workloads differ' '$TMP/u.txt' && grep -q '^mmtop: compare: the workloads differ' '$TMP/u.err'"
+"$MMTOP" compare --format markdown "$TMP/t1.rec" "$TMP/t2.rec" >"$TMP/u.md" 2>/dev/null
+check "markdown: the recordings named, what one lacks marked" \
+	sh -c "grep -qF '> one (base): kernel $(uname -r)' '$TMP/u.md' && grep -q '^| faults/sec-2 mean_rel (std_rel) | missing | no base |' '$TMP/u.md'"
+"$MMTOP" compare --html -o "$TMP/u.html" "$TMP/t1.rec" "$TMP/t2.rec" 2>/dev/null
+check "html: the recordings' table, the warning, every metric plotted" \
+	sh -c "grep -q 'id=\"runs-table\"' '$TMP/u.html' && grep -q 'Warning: the workloads differ' '$TMP/u.html' &&
+		test \$(grep -o 'id=\"metric-[0-9]*\"' '$TMP/u.html' | sort -u | wc -l) -eq 4"
 "$MMTOP" compare "$TMP/a.rec" "$TMP/a.rec" >"$TMP/self.txt"
 check "a recording against itself: no change, nothing significant" \
 	sh -c "! grep -q '\*' '$TMP/self.txt' && grep -q '(    0.00%)' '$TMP/self.txt'"
