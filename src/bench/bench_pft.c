@@ -32,6 +32,7 @@ struct pft_opts {
 	bool per_thread_vma;
 	bool thp;
 	unsigned int repeat;
+	int warmup;			/* repetitions before, not counted; -1: unset */
 	int cpus[PFT_MAX_CPUS];		/* pinning, used round robin */
 	int nr_cpus;			/* 0: no pinning */
 };
@@ -124,15 +125,20 @@ static int pft_once(const struct pft_opts *o, struct pft_worker *w,
 	return 0;
 }
 
-/* The samples mmtests' pft reports: faults/sec-N and faults/cpu-N. */
-static void pft_record(struct bench_record *rec, unsigned int threads,
+/*
+ * The samples mmtests' pft reports: faults/sec-N and faults/cpu-N; a
+ * warm-up repetition's as warmup:faults/..., a metric of its own, so that
+ * compare shows it but counts it in none of the others.
+ */
+static void pft_record(struct bench_record *rec, unsigned int threads, bool warm,
 		       double per_sec, double per_cpu)
 {
+	const char *prefix = warm ? "warmup:" : "";
 	char metric[64];
 
-	snprintf(metric, sizeof(metric), "faults/sec-%u", threads);
+	snprintf(metric, sizeof(metric), "%sfaults/sec-%u", prefix, threads);
 	bench_record_sample(rec, metric, per_sec);
-	snprintf(metric, sizeof(metric), "faults/cpu-%u", threads);
+	snprintf(metric, sizeof(metric), "%sfaults/cpu-%u", prefix, threads);
 	bench_record_sample(rec, metric, per_cpu);
 }
 
@@ -155,20 +161,23 @@ static int pft_run(const struct pft_opts *o, struct bench_record *rec)
 	printf("%s\n", o->nr_cpus ? "" : "any");
 	printf("%4s %8s %10s %10s %10s %14s %14s\n", "rep", "threads", "pages",
 	       "wall_s", "cpu_s", "faults/sec", "faults/cpu");
-	for (r = 1; r <= o->repeat; r++) {
+	for (r = 1; r <= o->warmup + o->repeat; r++) {
+		bool warm = r <= (unsigned int)o->warmup;
 		uint64_t wall = 0, cpu = 0;
 		int err = pft_once(o, w, &wall, &cpu);
+		char rep[16];
 
 		if (err) {
 			fprintf(stderr, "mmtop bench pft: mmap: %s\n", strerror(-err));
 			free(w);
 			return 1;
 		}
-		printf("%4u %8u %10llu %10.6f %10.6f %14.2f %14.2f\n", r, o->threads,
+		snprintf(rep, sizeof(rep), warm ? "w%u" : "%u", warm ? r : r - o->warmup);
+		printf("%4s %8u %10llu %10.6f %10.6f %14.2f %14.2f\n", rep, o->threads,
 		       (unsigned long long)pages, wall / 1e9, cpu / 1e9,
 		       wall ? pages * 1e9 / wall : 0, cpu ? pages * 1e9 / cpu : 0);
 		fflush(stdout);
-		pft_record(rec, o->threads, wall ? pages * 1e9 / wall : 0,
+		pft_record(rec, o->threads, warm, wall ? pages * 1e9 / wall : 0,
 			   cpu ? pages * 1e9 / cpu : 0);
 	}
 	free(w);
@@ -209,7 +218,7 @@ static int pft_cpus(const char *s, struct pft_opts *o)
 
 static int pft_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench pft [-t THREADS[,THREADS...]] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--thp] [--record FILE [--label NAME]]\n");
+	fprintf(f, "usage: mmtop bench pft [-t THREADS[,THREADS...]] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--warmup N] [--thp] [--record FILE [--label NAME]]\n");
 	return status;
 }
 
@@ -222,6 +231,7 @@ int bench_pft(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "iterations", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'W' },
 		{ "record", required_argument, NULL, 'R' },
 		{ "label", required_argument, NULL, 'L' },
 		{ "thp", no_argument, NULL, 'H' },
@@ -229,7 +239,7 @@ int bench_pft(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pft_opts o = { .counts = { 1 }, .nr_counts = 1, .size = 128ULL << 20,
-			      .repeat = 1 };
+			      .repeat = 1, .warmup = -1 };
 	struct bench_record rec = { 0 };
 	int i, ret = 0;
 	int opt;
@@ -255,6 +265,13 @@ int bench_pft(int argc, char **argv)
 		case 'r':
 			bad = parse_uint(optarg, &o.repeat) || !o.repeat;
 			break;
+		case 'W': {
+			unsigned int n;
+
+			bad = parse_uint(optarg, &n) || n > 100;
+			o.warmup = n;
+			break;
+		}
 		case 'H':
 			o.thp = true;
 			break;
@@ -276,6 +293,9 @@ int bench_pft(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pft_usage(stderr, 2);
+	/* A recording is for compare: its first repetition warms up. */
+	if (o.warmup < 0)
+		o.warmup = rec.path ? 1 : 0;
 	if (bench_record_open(&rec, argc, argv))
 		return 1;
 	for (i = 0; i < o.nr_counts && !ret; i++) {

@@ -58,6 +58,8 @@ void run_free(struct run *r)
 
 bool metric_is_rate(const char *name)
 {
+	if (!strncmp(name, "warmup:", 7))
+		name += 7;
 	return !strncmp(name, "faults/", 7);
 }
 
@@ -166,7 +168,9 @@ bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio)
 	char base[64];
 	double b;
 
-	if (!m || !metric_is_rate(name) || !dash || atoi(dash + 1) <= 1)
+	/* Warm-ups are not what scales. */
+	if (!m || !metric_is_rate(name) || !strncmp(name, "warmup:", 7) || !dash ||
+	    atoi(dash + 1) <= 1)
 		return false;
 	snprintf(base, sizeof(base), "%.*s-1", (int)(dash - name), name);
 	one = run_find(&c->runs[k], base);

@@ -62,8 +62,8 @@ const struct metric *comparison_get(const struct comparison *c, int k, int i);
 const char *comparison_summary_name(const struct comparison *c, int i);
 /*
  * Scaling within run @k: for metric @i, a rate at N threads (faults/sec-N,
- * N > 1), its Hmean over the same rate's at 1 thread in the same run.
- * false where it is no such rate or the run lacks either.
+ * N > 1; not a warm-up's), its Hmean over the same rate's at 1 thread in
+ * the same run. false where it is no such rate or the run lacks either.
  */
 bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio);
 /* Whether any run has a scaling ratio for any metric. */

@@ -119,7 +119,7 @@ static void print_scaling(const struct comparison *c, bool markdown)
 			;
 		if (k == c->n)
 			continue;
-		printf(markdown ? "| %s |" : "Ratio %-18s", c->names[i]);
+		printf(markdown ? "| %s |" : "Ratio %-26s", c->names[i]);
 		for (k = 0; k < c->n; k++) {
 			if (!comparison_scaling(c, k, i, &r))
 				printf(markdown ? " - |" : " %26s", "-");
@@ -135,14 +135,14 @@ static void print_text(const struct comparison *c)
 	int i, k;
 
 	print_runs(c, "# ");
-	printf("%-24s", "");
+	printf("%-32s", "");
 	for (k = 0; k < c->n; k++)
 		printf(" %26.26s", c->runs[k].label);
 	printf("\n");
 	for (i = 0; i < c->nr; i++) {
 		const struct metric *base = comparison_get(c, 0, i);
 
-		printf("%-5s %-18s", comparison_summary_name(c, i), c->names[i]);
+		printf("%-5s %-26s", comparison_summary_name(c, i), c->names[i]);
 		for (k = 0; k < c->n; k++) {
 			const struct metric *m = comparison_get(c, k, i);
 			bool sig = m && base && k && metric_significant(base, m);

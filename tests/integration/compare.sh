@@ -22,6 +22,14 @@ want=$(awk '$1 == "Hmean" && $2 == "faults/sec-1" { one = $3 }
 got=$(awk '$1 == "Ratio" && $2 == "faults/sec-2" { print $3 }' "$TMP/cmp.txt")
 check "scaling: faults/sec-2 over faults/sec-1 of the base ($got, from its Hmeans $want)" \
 	awk -v g="${got:-0}" -v w="${want:-1}" 'BEGIN { d = g - w; exit !(g > 0 && d < 0.015 && d > -0.015) }'
+# A recording's first repetition warms up: printed as w1, recorded as a
+# metric of its own, counted in no other (the Hmean above is of 1-4).
+warm=$(awk '$1 == "w1" && $2 == 1 { printf "%.2f", $6 }' "$TMP/a.out")
+got=$(awk '$1 == "Hmean" && $2 == "warmup:faults/sec-1" { print $3 }' "$TMP/cmp.txt")
+check "warm-up: w1 printed, its faults/sec recorded apart ($got, printed $warm)" \
+	test -n "$warm" -a "$got" = "$warm"
+check "warm-up: none without --record (a run touches its memory once)" \
+	sh -c "! '$MMTOP' bench pft -s 4M | grep -q '^ *w1 '"
 check "same workload, another label: no warning" sh -c "! grep -q 'workloads differ' '$TMP/cmp.txt'"
 
 # Every metric of every recording (the union): what one lacks is marked
@@ -31,14 +39,15 @@ check "same workload, another label: no warning" sh -c "! grep -q 'workloads dif
 "$MMTOP" bench pft -t 2 -s 16M -r 2 --record "$TMP/t2.rec" --label two >/dev/null
 "$MMTOP" compare "$TMP/t1.rec" "$TMP/t2.rec" >"$TMP/u.txt" 2>"$TMP/u.err"
 check "union: exits 0 ($?)" test $? -eq 0
-rows=$(grep -c '^Hmean faults/[a-z]*-[12] ' "$TMP/u.txt")
-check "union: the 4 metrics of the two recordings all shown ($rows rows)" test "$rows" -eq 4
+rows=$(grep -c '^Hmean \(warmup:\)*faults/[a-z]*-[12] ' "$TMP/u.txt")
+check "union: the 8 metrics of the two recordings (4 and their warm-ups) all shown ($rows rows)" \
+	test "$rows" -eq 8
 check "union: a metric one recording lacks is marked missing there" \
 	sh -c "grep -q '^Hmean faults/sec-2 *missing *[0-9.]* *(no base)\$' '$TMP/u.txt' &&
 		grep -q '^Hmean faults/sec-1 .* missing\$' '$TMP/u.txt'"
 check "union: stderr names what each lacks ($(head -n 2 "$TMP/u.err" | tr '\n' ' '))" \
-	sh -c "grep -qx 'mmtop: compare: faults/sec-2, faults/cpu-2: missing from one' '$TMP/u.err' &&
-		grep -qx 'mmtop: compare: faults/sec-1, faults/cpu-1: missing from two' '$TMP/u.err'"
+	sh -c "grep -qx 'mmtop: compare: warmup:faults/sec-2, warmup:faults/cpu-2, faults/sec-2, faults/cpu-2: missing from one' '$TMP/u.err' &&
+		grep -qx 'mmtop: compare: warmup:faults/sec-1, warmup:faults/cpu-1, faults/sec-1, faults/cpu-1: missing from two' '$TMP/u.err'"
 check "the header names each recording's kernel, host and workload" \
 	sh -c "grep -qxF '# one (base): kernel $(uname -r), host $(hostname), workload pft -t 1 -s 16M -r 2' '$TMP/u.txt' &&
 		grep -qxF '# two: kernel $(uname -r), host $(hostname), workload pft -t 2 -s 16M -r 2' '$TMP/u.txt'"
@@ -50,7 +59,7 @@ check "markdown: the recordings named, what one lacks marked" \
 "$MMTOP" compare --html -o "$TMP/u.html" "$TMP/t1.rec" "$TMP/t2.rec" 2>/dev/null
 check "html: the recordings' table, the warning, every metric plotted" \
 	sh -c "grep -q 'id=\"runs-table\"' '$TMP/u.html' && grep -q 'Warning: the workloads differ' '$TMP/u.html' &&
-		test \$(grep -o 'id=\"metric-[0-9]*\"' '$TMP/u.html' | sort -u | wc -l) -eq 4"
+		test \$(grep -o 'id=\"metric-[0-9]*\"' '$TMP/u.html' | sort -u | wc -l) -eq 8"
 "$MMTOP" compare "$TMP/a.rec" "$TMP/a.rec" >"$TMP/self.txt"
 check "a recording against itself: no change, nothing significant" \
 	sh -c "! grep -q '\*' '$TMP/self.txt' && grep -q '(    0.00%)' '$TMP/self.txt'"
