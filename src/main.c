@@ -197,11 +197,21 @@ static int need_tracing_caps(void)
  * "123,456" -> the PID filter; an empty item ("1,,2") is an error. A PID
  * that does not exist (yet) is kept, with a warning: it may appear.
  */
+/* As the man page promises: a filter for a few processes of interest. */
+#define PIDS_MAX 64
+
+/* -p: 0, -1 for a list that is not one, or -2 for more than PIDS_MAX pids. */
 static int parse_pids(const char *arg, struct pid_filter *f)
 {
-	char buf[1024], *tok, *rest = buf;
+	char buf[PIDS_MAX * 8], *tok, *rest = buf;
+	const char *c;
+	int n = 1;
 
-	if (strlen(arg) >= sizeof(buf) || !*arg)
+	for (c = arg; *c; c++)
+		n += *c == ',';
+	if (n > PIDS_MAX)
+		return -2;
+	if (!*arg || strlen(arg) >= sizeof(buf))
 		return -1;
 	strcpy(buf, arg);
 	while ((tok = strsep(&rest, ","))) {
@@ -278,7 +288,7 @@ static const char *option_name(int code)
 static int parse_options(int argc, char **argv, struct live_opts *o, bool before_command)
 {
 	unsigned int top;
-	int opt;
+	int opt, ret;
 
 	/* '+': stop at the first non-option, the subcommand. */
 	while ((opt = getopt_long(argc, argv, before_command ? "+bd:n:f:p:o:vhV" :
@@ -353,8 +363,12 @@ static int parse_options(int argc, char **argv, struct live_opts *o, bool before
 				return usage_error("unknown fault source '%s' (auto, sched, perf)", optarg);
 			break;
 		case 'p':
-			if (parse_pids(optarg, &o->pids))
-				return usage_error("invalid PID list '%s'", optarg);
+			ret = parse_pids(optarg, &o->pids);
+			if (ret == -2)
+				return usage_error("-p: at most %d PIDs", PIDS_MAX);
+			if (ret)
+				return usage_error("invalid PID list '%.64s%s'", optarg,
+						   strlen(optarg) > 64 ? "..." : "");
 			break;
 		case 'S':
 			if (parse_duration(optarg, &o->collect.slow_ns))
@@ -386,7 +400,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o, bool before
 			printf("mmtop %s\n", MMTOP_VERSION);
 			return 0;
 		default:
-			return usage_error("invalid option");
+			/* getopt has named the option and what is wrong with it. */
+			fprintf(stderr, "Try 'mmtop --help'.\n");
+			return 2;
 		}
 	}
 	return -1;
@@ -483,6 +499,8 @@ static int serve_main(int argc, char **argv, struct live_opts *o)
 		return usage_error("serve takes options only");
 	if (!o->listen)
 		o->listen = SERVE_LISTEN_DEFAULT;
+	if (serve_listen_invalid(o->listen))
+		return usage_error("--listen '%s': %s", o->listen, serve_listen_invalid(o->listen));
 	o->batch = true;
 	return -1;
 }
@@ -577,8 +595,8 @@ static int compare_main(int argc, char **argv)
 		return usage_error("compare: --html or --format, not both");
 	if (output && !html)
 		return usage_error("compare: -o FILE is for --html");
-	if (argc - optind < 1)
-		return usage_error("compare needs recordings");
+	if (argc - optind < 2)
+		return usage_error("compare needs a base recording and at least one other");
 	return compare_run(argv + optind, argc - optind, html ? COMPARE_HTML : format, output);
 }
 

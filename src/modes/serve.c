@@ -30,18 +30,36 @@ static const char index_html[] =
 	"<html><head><title>mmtop</title></head><body><h1>mmtop</h1>"
 	"<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 
+/*
+ * A port beyond 65535 is not one: getaddrinfo() takes it modulo 65536
+ * (99999 served on 34463, 65537 bound port 1).
+ */
+const char *serve_listen_invalid(const char *spec)
+{
+	const char *port = strrchr(spec, ':');
+	size_t digits;
+
+	if (!port || !port[1] || port - spec >= 256)
+		return "expected ADDR:PORT";
+	digits = strspn(port + 1, "0123456789");
+	if (port[1 + digits] || digits > 5 || atoi(port + 1) > 65535)
+		return "the port must be 0-65535 (0: a free one)";
+	return NULL;
+}
+
 /* "ADDR:PORT", "[ADDR]:PORT" or ":PORT" -> a listening socket; -1 after saying why. */
 static int listen_on(const char *spec)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
 	char host[256], *port = strrchr(spec, ':');
+	const char *bad = serve_listen_invalid(spec);
 	struct addrinfo *ai;
 	size_t n = port ? (size_t)(port - spec) : 0;
 	int fd, err, one = 1;
 
-	if (!port || !port[1] || n >= sizeof(host)) {
-		fprintf(stderr, "mmtop: --listen '%s': expected ADDR:PORT\n", spec);
+	if (bad) {
+		fprintf(stderr, "mmtop: --listen '%s': %s\n", spec, bad);
 		return -1;
 	}
 	memcpy(host, spec, n);

@@ -17,6 +17,12 @@
 struct serve;
 
 /*
+ * Whether @listen has the form --listen takes: an address, ':', and a
+ * port of 0-65535 (0 picks a free one). NULL, or what is wrong with it.
+ */
+const char *serve_listen_invalid(const char *listen);
+
+/*
  * Bind and listen on @listen ("ADDR:PORT", "[V6ADDR]:PORT", ":PORT"), before
  * any BPF is loaded; NULL after printing why (the address named).
  */

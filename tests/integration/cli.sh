@@ -14,6 +14,11 @@ for args in "--no-such-option" "-d" "-d 0" "-d abc" "-n 0" "--format xml" \
 	check "'mmtop $args' is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done
 
+"$MMTOP" --bogus >/dev/null 2>"$TMP/err"
+check "--bogus: one line naming it, then the hint ($(tr '\n' '|' <"$TMP/err"))" \
+	sh -c "test \$(wc -l <'$TMP/err') -eq 2 && grep -q \"unrecognized option '--bogus'\" '$TMP/err' &&
+		grep -qx \"Try 'mmtop --help'.\" '$TMP/err'"
+
 # Each command takes its own options, before or after its operands; an
 # option it does not take is named.
 "$MMTOP" replay "$TMP/none.rec" -b 2>"$TMP/err"
@@ -35,6 +40,17 @@ check "compare -h: compare's own help (rc $rc)" \
 "$MMTOP" -p 1,,2 -b -n 1 >/dev/null 2>"$TMP/err"
 rc=$?
 check "-p 1,,2: a usage error (rc $rc)" sh -c "test $rc -eq 2 && grep -q \"invalid PID list '1,,2'\" '$TMP/err'"
+"$MMTOP" -p "$(seq -s, 1000001 1000064)" -b -n 1 -d 0.1 >/dev/null 2>"$TMP/err"
+rc=$?
+check "-p with 64 PIDs runs (rc $rc)" test $rc -eq 0
+"$MMTOP" -p "$(seq -s, 1000001 1000065)" -b -n 1 >/dev/null 2>"$TMP/err"
+rc=$?
+check "-p with 65 PIDs: a usage error naming the limit, in 2 lines (rc $rc)" \
+	sh -c "test $rc -eq 2 && grep -qx 'mmtop: -p: at most 64 PIDs' '$TMP/err' && test \$(wc -l <'$TMP/err') -eq 2"
+"$MMTOP" compare "$TMP/one.rec" >/dev/null 2>"$TMP/err"
+rc=$?
+check "compare of one recording: a usage error (rc $rc: $(head -1 "$TMP/err"))" \
+	sh -c "test $rc -eq 2 && grep -q 'a base recording and at least one other' '$TMP/err'"
 "$MMTOP" -d abc >/dev/null 2>"$TMP/err"
 check "-d abc: says it is not a number" grep -q "'abc' is not a number of seconds" "$TMP/err"
 

@@ -127,8 +127,14 @@ check "busy port: exit 1 (got $rc)" test $rc -eq 1
 check "busy port: the address is named ($(cat "$TMP/busy.err"))" grep -q "cannot listen on $addr" "$TMP/busy.err"
 "$MMTOP" serve --listen nonsense 2>"$TMP/spec.err"
 rc=$?
-check "a listen address without a port: exit 1 (got $rc)" test $rc -eq 1
+check "a listen address without a port: a usage error, exit 2 (got $rc)" test $rc -eq 2
 check "a listen address without a port: said why" grep -q 'expected ADDR:PORT' "$TMP/spec.err"
+for port in 65536 99999 -1 1x; do
+	"$MMTOP" serve --listen "127.0.0.1:$port" 2>"$TMP/port.err"
+	rc=$?
+	check "--listen port $port: refused, exit 2 (got $rc: $(head -1 "$TMP/port.err"))" \
+		sh -c "test $rc -eq 2 && grep -q 'the port must be 0-65535' '$TMP/port.err'"
+done
 
 kill -TERM "$SERVE_PID"
 wait "$SERVE_PID"
