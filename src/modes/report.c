@@ -159,8 +159,7 @@ int report_run(const struct report_opts *o)
 			goto out_of_memory;
 	}
 	if (!rates.n) {
-		fprintf(stderr, "mmtop: %s: no complete interval in the recording%s\n",
-			o->paths[0], o->range.begin_ns || o->range.end_ns ? " in that time range" : "");
+		rec_set_say_empty(&rd, o->paths[0], stderr);
 		ret = 1;
 	} else {
 		ret = report_out(o, &rd, html, &sum, &rates);

@@ -228,3 +228,22 @@ void rec_set_close(struct rec_set *set)
 	free(set->files);
 	memset(set, 0, sizeof(*set));
 }
+
+void rec_set_say_empty(struct rec_set *set, const char *path, FILE *f)
+{
+	const unsigned char *p;
+	size_t len;
+
+	if (set->range.begin_ns || set->range.end_ns) {
+		fprintf(f, "mmtop: %s: no complete interval in the recording in that time range\n",
+			path);
+		return;
+	}
+	rec_set_seek(set, (struct rec_pos){ 0, REC_FILE_HEADER });
+	if (rec_set_next_of(set, REC_SAMPLE, &p, &len))
+		fprintf(f, "mmtop: %s: no intervals, but a workload's samples (mmtop bench "
+			"--record), for mmtop compare; to record intervals of a workload: "
+			"mmtop record -o FILE -- mmtop bench ...\n", path);
+	else
+		fprintf(f, "mmtop: %s: no complete interval in the recording\n", path);
+}

@@ -30,6 +30,13 @@ check "warm-up: w1 printed, its faults/sec recorded apart ($got, printed $warm)"
 	test -n "$warm" -a "$got" = "$warm"
 check "warm-up: none without --record (a run touches its memory once)" \
 	sh -c "! '$MMTOP' bench pft -s 4M | grep -q '^ *w1 '"
+for cmd in "replay -b" report; do
+	# shellcheck disable=SC2086
+	"$MMTOP" $cmd "$TMP/a.rec" >/dev/null 2>"$TMP/empty.err"
+	rc=$?
+	check "$cmd of a bench recording: exit 1, saying it is for compare ($(cat "$TMP/empty.err"))" \
+		sh -c "test $rc -eq 1 && grep -q 'samples (mmtop bench --record), for mmtop compare' '$TMP/empty.err'"
+done
 check "same workload, another label: no warning" sh -c "! grep -q 'workloads differ' '$TMP/cmp.txt'"
 
 # Every metric of every recording (the union): what one lacks is marked
