@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command line -> subcommand. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -31,6 +32,12 @@ static const char compare_usage[] =
 "                            metric's samples drawn per recording\n"
 "  -o, --output FILE         the page's file (default: standard output)\n"
 "  -h, --help                this help\n";
+
+static const char probe_usage[] =
+"usage: mmtop probe\n"
+"What the running kernel offers mmtop, a line per item (tracepoints, BPF\n"
+"features, capabilities, layouts) and whether the default probe set can\n"
+"run (exit 0), or only in part or not at all (exit 1). See mmtop(8), probe.\n";
 
 static const char usage_text[] =
 "usage: mmtop [OPTIONS] [-- COMMAND [ARGS]]\n"
@@ -197,6 +204,55 @@ static int need_tracing_caps(void)
  * "123,456" -> the PID filter; an empty item ("1,,2") is an error. A PID
  * that does not exist (yet) is kept, with a warning: it may appear.
  */
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+/* The part of the help from the line starting @title to the blank line after it. */
+static void print_help_section(const char *title)
+{
+	const char *p = strstr(usage_text, title), *end;
+
+	if (!p)
+		return;
+	end = strstr(p, "\n\n");
+	fwrite(p, 1, end ? (size_t)(end - p) + 1 : strlen(p), stdout);
+}
+
+/*
+ * bench --help, or bench WORKLOAD ... --help: the workloads' options (or
+ * the one's) from the help's sections; true if help was asked for.
+ */
+static bool bench_help(int argc, char **argv)
+{
+	static const char *const workloads[] = { "pft", "churn", "fork", "pcp" };
+	char title[64];
+	bool all = argc > 0 && is_help(argv[0]);
+	int i, j, asked = all;
+	size_t k;
+
+	if (!argc)
+		return false;
+	for (i = 1; i < argc && !asked; i++)
+		asked = is_help(argv[i]);
+	for (k = 0; !all && k < ARRAY_SIZE(workloads) && strcmp(argv[0], workloads[k]); k++)
+		;
+	/* Not a workload: bench_main says so. */
+	if (!asked || k == ARRAY_SIZE(workloads))
+		return false;
+	printf("usage: mmtop bench %s [OPTIONS]\n\n", all ? "WORKLOAD" : argv[0]);
+	for (k = 0; k < ARRAY_SIZE(workloads); k++) {
+		if (!all && strcmp(argv[0], workloads[k]))
+			continue;
+		for (j = 0; workloads[k][j]; j++)
+			title[j] = toupper((unsigned char)workloads[k][j]);
+		snprintf(title + j, sizeof(title) - j, " options (mmtop bench %s):", workloads[k]);
+		print_help_section(title);
+	}
+	return true;
+}
+
 /* As the man page promises: a filter for a few processes of interest. */
 #define PIDS_MAX 64
 
@@ -629,7 +685,10 @@ int main(int argc, char **argv)
 	if (o.user.set && !o.command)
 		return usage_error("--user is for -- COMMAND");
 	if (cmd && !strcmp(cmd, "bench"))
-		return bench_main(argc - optind - 1, argv + optind + 1);
+		return bench_help(argc - optind - 1, argv + optind + 1) ? 0 :
+		       bench_main(argc - optind - 1, argv + optind + 1);
+	if (cmd && !strcmp(cmd, "probe") && optind + 1 < argc && is_help(argv[optind + 1]))
+		return fputs(probe_usage, stdout) < 0;
 	if (cmd && !strcmp(cmd, "probe"))
 		return optind + 1 < argc ? usage_error("probe takes no arguments") :
 		       probe_run(stdout);

@@ -416,14 +416,13 @@ int bench_churn(int argc, char **argv)
 		{ "shared-vma", no_argument, NULL, 'S' },
 		{ "proc-reader", no_argument, NULL, 'P' },
 		{ "paced", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct churn_opts o = { .threads = 1, .ops = 2000, .chunk = 1 << 20 };
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:n:", longopts, NULL)) != -1) {
 		bool bad = false;
 
 		switch (opt) {
@@ -448,8 +447,6 @@ int bench_churn(int argc, char **argv)
 		case 'p':
 			o.paced = true;
 			break;
-		case 'h':
-			return churn_usage(stdout, 0);
 		default:
 			return churn_usage(stderr, 2);
 		}

@@ -152,7 +152,6 @@ int bench_fork(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "record", required_argument, NULL, 'R' },
 		{ "label", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1 };
@@ -161,7 +160,7 @@ int bench_fork(int argc, char **argv)
 	int opt, ret;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:n:", longopts, NULL)) != -1) {
 		bool bad = false;
 
 		switch (opt) {
@@ -186,8 +185,6 @@ int bench_fork(int argc, char **argv)
 		case 'L':
 			rec.label = optarg;
 			break;
-		case 'h':
-			return fork_usage(stdout, 0);
 		default:
 			return fork_usage(stderr, 2);
 		}

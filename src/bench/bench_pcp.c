@@ -134,7 +134,6 @@ int bench_pcp(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "cpu", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pcp_opts o = { .size = 32ULL << 20, .rounds = 8, .cpus = { 0, 1 } };
@@ -143,7 +142,7 @@ int bench_pcp(int argc, char **argv)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		o.cpus[1] = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:r:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:r:", longopts, NULL)) != -1) {
 		bool bad = false;
 
 		switch (opt) {
@@ -156,8 +155,6 @@ int bench_pcp(int argc, char **argv)
 		case 'c':
 			bad = pcp_cpus(optarg, &o);
 			break;
-		case 'h':
-			return pcp_usage(stdout, 0);
 		default:
 			return pcp_usage(stderr, 2);
 		}

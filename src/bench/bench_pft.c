@@ -235,7 +235,6 @@ int bench_pft(int argc, char **argv)
 		{ "record", required_argument, NULL, 'R' },
 		{ "label", required_argument, NULL, 'L' },
 		{ "thp", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pft_opts o = { .counts = { 1 }, .nr_counts = 1, .size = 128ULL << 20,
@@ -245,7 +244,7 @@ int bench_pft(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:s:r:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:s:r:", longopts, NULL)) != -1) {
 		bool bad = false;
 
 		switch (opt) {
@@ -281,8 +280,6 @@ int bench_pft(int argc, char **argv)
 		case 'L':
 			rec.label = optarg;
 			break;
-		case 'h':
-			return pft_usage(stdout, 0);
 		default:
 			return pft_usage(stderr, 2);
 		}

@@ -268,6 +268,9 @@ int live_run(struct live_opts *o)
 	    (o->command && start_command(&l, o))) {
 		collector_close(&l.c);
 		recorder_close(&l.rec);
+		/* A command that could not run leaves no recording of it. */
+		if (l.recording)
+			unlink(l.rec_path);
 		serve_close(sv);
 		return 1;
 	}

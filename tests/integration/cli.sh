@@ -35,6 +35,17 @@ done
 rc=$?
 check "compare -h: compare's own help (rc $rc)" \
 	sh -c "test $rc -eq 0 && grep -q '^usage: mmtop compare' '$TMP/out' && ! grep -q 'bench pft' '$TMP/out'"
+"$MMTOP" probe --help >"$TMP/out" 2>&1
+rc=$?
+check "probe --help: its own help (rc $rc)" sh -c "test $rc -eq 0 && grep -q '^usage: mmtop probe' '$TMP/out'"
+"$MMTOP" bench --help >"$TMP/out" 2>&1
+rc=$?
+check "bench --help: every workload's options (rc $rc, $(grep -c 'options (mmtop bench' "$TMP/out") sections)" \
+	sh -c "test $rc -eq 0 && test \$(grep -c 'options (mmtop bench' '$TMP/out') -eq 4"
+"$MMTOP" bench pft --help >"$TMP/out" 2>&1
+rc=$?
+check "bench pft --help: pft's options only (rc $rc)" \
+	sh -c "test $rc -eq 0 && grep -q -- '--warmup N' '$TMP/out' && ! grep -q 'CHURN options' '$TMP/out'"
 
 # -p and -d: clear errors.
 "$MMTOP" -p 1,,2 -b -n 1 >/dev/null 2>"$TMP/err"

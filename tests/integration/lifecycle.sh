@@ -116,6 +116,10 @@ check "-- COMMAND killed by SIGTERM: mmtop exits 143 (got $rc)" test $rc -eq 143
 "$MMTOP" record -o "$TMP/cmd.rec" -d 0.2 -- sh -c 'exit 3' 2>/dev/null
 rc=$?
 check "record -- COMMAND: its exit status 3 (got $rc)" test $rc -eq 3
+"$MMTOP" record -o "$TMP/missing.rec" -d 0.2 -- ./no-such-command-here 2>"$TMP/err"
+rc=$?
+check "record -- a missing COMMAND: exit 1, said, no recording left ($(cat "$TMP/err"))" \
+	sh -c "test $rc -eq 1 && grep -q 'cannot run ./no-such-command-here' '$TMP/err' && test ! -e '$TMP/missing.rec'"
 "$MMTOP" -b -d 0.2 --user nobody -- sh -c 'echo "ids $(id -u) $(id -g) $HOME"' 2>"$TMP/ids" >/dev/null
 rc=$?
 nobody=$(getent passwd nobody | awk -F: '{ print $3, $4, $6 }')
