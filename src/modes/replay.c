@@ -127,7 +127,7 @@ int replay_run(const struct replay_opts *o)
 	}
 	p.r.range = o->range;
 	if (build_index(&p) || !p.nr || !load(&p, 0)) {
-		rec_set_say_empty(&p.r, o->paths[0], stderr);
+		rec_set_say_empty(&p.r, o->paths[0], o->range.begin_ns || o->range.end_ns, stderr);
 		ret = 1;
 		goto out;
 	}

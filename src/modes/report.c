@@ -159,7 +159,7 @@ int report_run(const struct report_opts *o)
 			goto out_of_memory;
 	}
 	if (!rates.n) {
-		rec_set_say_empty(&rd, o->paths[0], stderr);
+		rec_set_say_empty(&rd, o->paths[0], o->range.begin_ns || o->range.end_ns, stderr);
 		ret = 1;
 	} else {
 		ret = report_out(o, &rd, html, &sum, &rates);

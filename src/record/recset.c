@@ -229,12 +229,12 @@ void rec_set_close(struct rec_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-void rec_set_say_empty(struct rec_set *set, const char *path, FILE *f)
+void rec_set_say_empty(struct rec_set *set, const char *path, bool ranged, FILE *f)
 {
 	const unsigned char *p;
 	size_t len;
 
-	if (set->range.begin_ns || set->range.end_ns) {
+	if (ranged) {
 		fprintf(f, "mmtop: %s: no complete interval in the recording in that time range\n",
 			path);
 		return;

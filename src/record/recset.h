@@ -53,10 +53,10 @@ const char *rec_set_header(const struct rec_set *set, const char *key, char *buf
 			   size_t len);
 /*
  * Say on @f why @set gave no complete interval (@path: the first named):
- * none in its time range, or workload samples (bench --record), which are
- * for compare, or none at all.
+ * none in the time range (@ranged: one was asked for), or workload samples
+ * (bench --record), which are for compare, or none at all.
  */
-void rec_set_say_empty(struct rec_set *set, const char *path, FILE *f);
+void rec_set_say_empty(struct rec_set *set, const char *path, bool ranged, FILE *f);
 void rec_set_close(struct rec_set *set);
 /* Stop reporting damage (it was reported once already). */
 void rec_set_quiet(struct rec_set *set);
