@@ -226,7 +226,7 @@ static void print_help_section(const char *title)
  */
 static bool bench_help(int argc, char **argv)
 {
-	static const char *const workloads[] = { "pft", "churn", "fork", "pcp" };
+	const char *w;
 	char title[64];
 	bool all = argc > 0 && is_help(argv[0]);
 	int i, j, asked = all;
@@ -236,18 +236,18 @@ static bool bench_help(int argc, char **argv)
 		return false;
 	for (i = 1; i < argc && !asked; i++)
 		asked = is_help(argv[i]);
-	for (k = 0; !all && k < ARRAY_SIZE(workloads) && strcmp(argv[0], workloads[k]); k++)
+	for (k = 0; !all && (w = bench_workload(k)) && strcmp(argv[0], w); k++)
 		;
 	/* Not a workload: bench_main says so. */
-	if (!asked || k == ARRAY_SIZE(workloads))
+	if (!asked || (!all && !w))
 		return false;
 	printf("usage: mmtop bench %s [OPTIONS]\n\n", all ? "WORKLOAD" : argv[0]);
-	for (k = 0; k < ARRAY_SIZE(workloads); k++) {
-		if (!all && strcmp(argv[0], workloads[k]))
+	for (k = 0; (w = bench_workload(k)); k++) {
+		if (!all && strcmp(argv[0], w))
 			continue;
-		for (j = 0; workloads[k][j]; j++)
-			title[j] = toupper((unsigned char)workloads[k][j]);
-		snprintf(title + j, sizeof(title) - j, " options (mmtop bench %s):", workloads[k]);
+		for (j = 0; w[j]; j++)
+			title[j] = toupper((unsigned char)w[j]);
+		snprintf(title + j, sizeof(title) - j, " options (mmtop bench %s):", w);
 		print_help_section(title);
 	}
 	return true;
@@ -543,6 +543,7 @@ static int record_main(int argc, char **argv, struct live_opts *o)
 /* mmtop serve [--listen ADDR:PORT] [--top N] [OPTIONS]: no terminal, no printing. */
 static int serve_main(int argc, char **argv, struct live_opts *o)
 {
+	const char *bad;
 	int ret;
 
 	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
@@ -555,8 +556,9 @@ static int serve_main(int argc, char **argv, struct live_opts *o)
 		return usage_error("serve takes options only");
 	if (!o->listen)
 		o->listen = SERVE_LISTEN_DEFAULT;
-	if (serve_listen_invalid(o->listen))
-		return usage_error("--listen '%s': %s", o->listen, serve_listen_invalid(o->listen));
+	bad = serve_listen_invalid(o->listen);
+	if (bad)
+		return usage_error("--listen '%s': %s", o->listen, bad);
 	o->batch = true;
 	return -1;
 }

@@ -62,6 +62,11 @@ void bench_record_close(struct bench_record *b)
 	b->on = false;
 }
 
+const char *bench_workload(size_t i)
+{
+	return i < ARRAY_SIZE(workloads) ? workloads[i].name : NULL;
+}
+
 int bench_main(int argc, char **argv)
 {
 	size_t i;

@@ -4,6 +4,7 @@
 #define MMTOP_BENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "recorder.h"
 
@@ -22,6 +23,8 @@ int bench_record_open(struct bench_record *b, int argc, char **argv);
 void bench_record_sample(struct bench_record *b, const char *metric, double value);
 void bench_record_close(struct bench_record *b);
 
+/* Workload @i's name (pft, churn, ...); NULL past the last. */
+const char *bench_workload(size_t i);
 /* argv[0] is the workload name. Exit status: 0, 1 on failure, 2 on usage. */
 int bench_main(int argc, char **argv);
 int bench_pft(int argc, char **argv);

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 
 #include "bench.h"
+#include "samples.h"
 #include "util.h"
 
 #define PFT_MAX_CPUS 1024
@@ -133,7 +134,7 @@ static int pft_once(const struct pft_opts *o, struct pft_worker *w,
 static void pft_record(struct bench_record *rec, unsigned int threads, bool warm,
 		       double per_sec, double per_cpu)
 {
-	const char *prefix = warm ? "warmup:" : "";
+	const char *prefix = warm ? METRIC_WARMUP : "";
 	char metric[64];
 
 	snprintf(metric, sizeof(metric), "%sfaults/sec-%u", prefix, threads);

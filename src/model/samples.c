@@ -56,10 +56,15 @@ void run_free(struct run *r)
 	r->nr = 0;
 }
 
+static bool is_warmup(const char *name)
+{
+	return !strncmp(name, METRIC_WARMUP, strlen(METRIC_WARMUP));
+}
+
 bool metric_is_rate(const char *name)
 {
-	if (!strncmp(name, "warmup:", 7))
-		name += 7;
+	if (is_warmup(name))
+		name += strlen(METRIC_WARMUP);
 	return !strncmp(name, "faults/", 7);
 }
 
@@ -169,8 +174,7 @@ bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio)
 	double b;
 
 	/* Warm-ups are not what scales. */
-	if (!m || !metric_is_rate(name) || !strncmp(name, "warmup:", 7) || !dash ||
-	    atoi(dash + 1) <= 1)
+	if (!m || !metric_is_rate(name) || is_warmup(name) || !dash || atoi(dash + 1) <= 1)
 		return false;
 	snprintf(base, sizeof(base), "%.*s-1", (int)(dash - name), name);
 	one = run_find(&c->runs[k], base);
@@ -181,14 +185,23 @@ bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio)
 	return true;
 }
 
-bool comparison_scales(const struct comparison *c)
+bool comparison_row_scales(const struct comparison *c, int i)
 {
 	double r;
-	int i, k;
+	int k;
+
+	for (k = 0; k < c->n; k++)
+		if (comparison_scaling(c, k, i, &r))
+			return true;
+	return false;
+}
+
+bool comparison_scales(const struct comparison *c)
+{
+	int i;
 
 	for (i = 0; i < c->nr; i++)
-		for (k = 0; k < c->n; k++)
-			if (comparison_scaling(c, k, i, &r))
-				return true;
+		if (comparison_row_scales(c, i))
+			return true;
 	return false;
 }

@@ -31,6 +31,9 @@ struct run {
 	int nr;
 };
 
+/* A warm-up repetition's metric: its name after this (bench pft --warmup). */
+#define METRIC_WARMUP "warmup:"
+
 #define COMPARISON_UNLIKE \
 	"the workloads differ (besides --record and --label): the changes compare unlike runs"
 
@@ -66,6 +69,8 @@ const char *comparison_summary_name(const struct comparison *c, int i);
  * the same run. false where it is no such rate or the run lacks either.
  */
 bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio);
+/* Whether any run has a scaling ratio for metric @i. */
+bool comparison_row_scales(const struct comparison *c, int i);
 /* Whether any run has a scaling ratio for any metric. */
 bool comparison_scales(const struct comparison *c);
 

@@ -115,9 +115,7 @@ static void print_scaling(const struct comparison *c, bool markdown)
 	else
 		printf("# scaling: each thread count's Hmean over 1 thread's\n");
 	for (i = 0; i < c->nr; i++) {
-		for (k = 0; k < c->n && !comparison_scaling(c, k, i, &r); k++)
-			;
-		if (k == c->n)
+		if (!comparison_row_scales(c, i))
 			continue;
 		printf(markdown ? "| %s |" : "Ratio %-26s", c->names[i]);
 		for (k = 0; k < c->n; k++) {

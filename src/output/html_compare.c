@@ -135,9 +135,7 @@ static void scaling_table(FILE *f, const struct comparison *c)
 	fputs("<div class=\"wide\"><table id=\"scaling-table\">", f);
 	head_row(f, c);
 	for (i = 0; i < c->nr; i++) {
-		for (k = 0; k < c->n && !comparison_scaling(c, k, i, &r); k++)
-			;
-		if (k == c->n)
+		if (!comparison_row_scales(c, i))
 			continue;
 		fputs("<tr><td class=\"t\">", f);
 		html_text(f, c->names[i]);
