@@ -80,7 +80,7 @@ work_churn() {
 	t1=$(date +%s%N)
 	awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f\n", 20000 / (d / 1e9) }'
 }
-work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $2 }'; }
+work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $3 }'; }
 
 # mmtop's arguments for each probe set: a family alone has the others off.
 set_args() {

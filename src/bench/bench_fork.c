@@ -25,6 +25,7 @@ struct fork_opts {
 	unsigned int iterations;	/* of FORKS forks each */
 	bool thp;
 	bool each;	/* a line per fork: its child and time */
+	struct bench_cpus cpus;	/* iterations' CPUs, round robin */
 };
 
 static bool thp_possible(void)
@@ -63,9 +64,14 @@ static int64_t time_fork(const int go[2], pid_t *child)
 	return t1 - t0;
 }
 
-/* One iteration: @forks forks timed; their mean, stddev, min, max in us. */
-static int time_forks(const struct fork_opts *o, double *mean, double *sd,
-		      double *min, double *max)
+/* One iteration's result, from the process that ran it. */
+struct fork_result {
+	double mean, sd, min, max;	/* us */
+	int ok;
+};
+
+/* @o->forks forks timed, into @r. */
+static int time_forks(const struct fork_opts *o, struct fork_result *r)
 {
 	unsigned int forks = o->forks;
 	double sum = 0, sq = 0;
@@ -91,54 +97,102 @@ static int time_forks(const struct fork_opts *o, double *mean, double *sd,
 			printf("fork %d %.1f\n", child, us);
 		sum += us;
 		sq += us * us;
-		*min = !i || us < *min ? us : *min;
-		*max = !i || us > *max ? us : *max;
+		r->min = !i || us < r->min ? us : r->min;
+		r->max = !i || us > r->max ? us : r->max;
 	}
 	close(go[0]);
 	close(go[1]);
-	*mean = sum / forks;
-	*sd = forks > 1 ? sqrt(fmax(0, sq - forks * *mean * *mean) / (forks - 1)) : 0;
+	r->mean = sum / forks;
+	r->sd = forks > 1 ? sqrt(fmax(0, sq - forks * r->mean * r->mean) / (forks - 1)) : 0;
 	return 0;
+}
+
+/*
+ * An iteration, in a process of its own on @cpu: it maps and populates its
+ * memory afresh and forks. What sets a fork's cost from one run to the
+ * next is shared by the iterations of one process, and of one CPU (here
+ * 350 us on one CPU, 650 on the other): forking one process's memory, an
+ * A/A pair was marked significant 17 times in 40, and with a process per
+ * iteration left where the scheduler put it, 37 in 176. Spread round robin
+ * over the CPUs, every recording's samples span them alike.
+ */
+static void fork_worker(const struct fork_opts *o, const char *iter, int cpu, int out)
+{
+	struct fork_result r = { 0 };
+	char *p;
+
+	bench_pin(cpu);
+	p = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmtop bench fork: mmap");
+	} else {
+		madvise(p, o->size, o->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+		memset(p, 1, o->size);
+		printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks, iteration %s, cpu %d\n",
+		       getpid(), (unsigned long long)o->size >> 10,
+		       o->thp ? "THP (MADV_HUGEPAGE)" : "4K pages (MADV_NOHUGEPAGE)",
+		       (long long)proc_anon_huge_kb(0), o->forks, iter, cpu);
+		fflush(stdout);
+		r.ok = !time_forks(o, &r);
+	}
+	fflush(stdout);
+	_exit(write(out, &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+}
+
+/* Run iteration @iter on @cpu; 0 with its result in @r. */
+static int fork_iteration(const struct fork_opts *o, const char *iter, int cpu,
+			  struct fork_result *r)
+{
+	int res[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(res)) {
+		perror("mmtop bench fork: pipe");
+		return -1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(res[0]);
+		fork_worker(o, iter, cpu, res[1]);
+	}
+	close(res[1]);
+	n = pid < 0 ? -1 : read(res[0], r, sizeof(*r));
+	close(res[0]);
+	if (pid < 0)
+		perror("mmtop bench fork: fork");
+	else
+		waitpid(pid, &status, 0);
+	return n == sizeof(*r) && r->ok ? 0 : -1;
 }
 
 static int fork_run(const struct fork_opts *o, struct bench_record *rec)
 {
 	const char *metric = o->thp ? "fork-thp-us" : "fork-4k-us";
-	double mean, sd, min = 0, max = 0;
+	struct fork_result r;
 	unsigned int i;
-	char *p;
+	char iter[16];
 
 	if (o->thp && !thp_possible())
 		printf("# THP unavailable (transparent_hugepage is never): 4K pages\n");
-	p = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		perror("mmtop bench fork: mmap");
-		return 1;
-	}
-	madvise(p, o->size, o->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	memset(p, 1, o->size);
-	printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks x %u\n",
-	       getpid(), (unsigned long long)o->size >> 10,
-	       o->thp ? "THP (MADV_HUGEPAGE)" : "4K pages (MADV_NOHUGEPAGE)",
-	       (long long)proc_anon_huge_kb(0), o->forks, o->iterations);
-	printf("%8s %12s %12s %12s %12s %14s\n", "forks", "mean_us", "stddev_us",
-	       "min_us", "max_us", "us_per_MiB");
-	fflush(stdout);
-	for (i = 0; i < o->iterations; i++) {
-		if (time_forks(o, &mean, &sd, &min, &max))
+	printf("%4s %8s %12s %12s %12s %12s %14s\n", "iter", "forks", "mean_us",
+	       "stddev_us", "min_us", "max_us", "us_per_MiB");
+	for (i = 0; i < rec->warmup + o->iterations; i++) {
+		bench_iteration_name(rec, i, iter, sizeof(iter));
+		if (fork_iteration(o, iter, o->cpus.cpu[i % o->cpus.n], &r))
 			return 1;
-		printf("%8u %12.1f %12.1f %12.1f %12.1f %14.3f\n", o->forks, mean, sd,
-		       min, max, mean * (1 << 20) / o->size);
+		printf("%4s %8u %12.1f %12.1f %12.1f %12.1f %14.3f\n", iter, o->forks,
+		       r.mean, r.sd, r.min, r.max, r.mean * (1 << 20) / o->size);
 		fflush(stdout);
-		bench_record_sample(rec, metric, mean);
+		bench_record_sample(rec, i, metric, r.mean);
 	}
-	munmap(p, o->size);
 	return 0;
 }
 
 static int fork_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp] [--each] [--iterations N] [--record FILE [--label NAME]]\n");
+	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp] [--each] [--cpu LIST] [--iterations N] [--warmup N] [--record FILE [--label NAME]]\n");
 	return status;
 }
 
@@ -152,10 +206,12 @@ int bench_fork(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "record", required_argument, NULL, 'R' },
 		{ "label", required_argument, NULL, 'L' },
+		{ "warmup", required_argument, NULL, 'W' },
+		{ "cpu", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1 };
-	struct bench_record rec = { 0 };
+	struct bench_record rec = BENCH_RECORD_INIT;
 	bool thp_only = false;
 	int opt, ret;
 
@@ -185,6 +241,13 @@ int bench_fork(int argc, char **argv)
 		case 'L':
 			rec.label = optarg;
 			break;
+		case 'W':
+			rec.warmup = bench_parse_warmup(optarg);
+			bad = rec.warmup < 0;
+			break;
+		case 'c':
+			bad = bench_parse_cpus(optarg, &o.cpus);
+			break;
 		default:
 			return fork_usage(stderr, 2);
 		}
@@ -195,6 +258,8 @@ int bench_fork(int argc, char **argv)
 	}
 	if (optind < argc)
 		return fork_usage(stderr, 2);
+	if (!o.cpus.n)
+		bench_allowed_cpus(&o.cpus);
 	if (bench_record_open(&rec, argc, argv))
 		return 1;
 	/* A recording for compare holds both backings, as the seeds did. */

@@ -41,15 +41,6 @@ struct worker {
 	int id;
 };
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 /* Thread 0 allocates, thread 1 frees. */
 static void *worker(void *arg)
 {
@@ -58,7 +49,7 @@ static void *worker(void *arg)
 	uint64_t pages = r->o->size / r->page;
 	unsigned int i;
 
-	pin(r->o->cpus[w->id]);
+	bench_pin(r->o->cpus[w->id]);
 	for (i = 0; i < r->o->rounds; i++) {
 		if (w->id == 0) {
 			char *p = mmap(NULL, r->o->size, PROT_READ | PROT_WRITE,

@@ -21,7 +21,6 @@
 #include "samples.h"
 #include "util.h"
 
-#define PFT_MAX_CPUS 1024
 
 #define PFT_MAX_COUNTS 16
 
@@ -33,9 +32,7 @@ struct pft_opts {
 	bool per_thread_vma;
 	bool thp;
 	unsigned int repeat;
-	int warmup;			/* repetitions before, not counted; -1: unset */
-	int cpus[PFT_MAX_CPUS];		/* pinning, used round robin */
-	int nr_cpus;			/* 0: no pinning */
+	struct bench_cpus cpus;
 };
 
 struct pft_worker {
@@ -54,13 +51,7 @@ static void *pft_touch(void *arg)
 	uint64_t t0;
 	char *p;
 
-	if (w->cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(w->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
+	bench_pin(w->cpu);
 	pthread_barrier_wait(w->start);
 	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	for (p = w->base; p < w->base + w->len; p += page)
@@ -96,7 +87,7 @@ static int pft_once(const struct pft_opts *o, struct pft_worker *w,
 	for (i = 0; i < o->threads; i++) {
 		w[i].start = &start;
 		w[i].len = o->size;
-		w[i].cpu = o->nr_cpus ? o->cpus[i % o->nr_cpus] : -1;
+		w[i].cpu = o->cpus.n ? o->cpus.cpu[i % o->cpus.n] : -1;
 		w[i].base = shared ? shared + i * o->size : pft_map(o, o->size);
 		if (!w[i].base) {
 			err = -errno;
@@ -126,21 +117,16 @@ static int pft_once(const struct pft_opts *o, struct pft_worker *w,
 	return 0;
 }
 
-/*
- * The samples mmtests' pft reports: faults/sec-N and faults/cpu-N; a
- * warm-up repetition's as warmup:faults/..., a metric of its own, so that
- * compare shows it but counts it in none of the others.
- */
-static void pft_record(struct bench_record *rec, unsigned int threads, bool warm,
+/* The samples mmtests' pft reports: faults/sec-N and faults/cpu-N. */
+static void pft_record(struct bench_record *rec, unsigned int threads, unsigned int i,
 		       double per_sec, double per_cpu)
 {
-	const char *prefix = warm ? METRIC_WARMUP : "";
 	char metric[64];
 
-	snprintf(metric, sizeof(metric), "%sfaults/sec-%u", prefix, threads);
-	bench_record_sample(rec, metric, per_sec);
-	snprintf(metric, sizeof(metric), "%sfaults/cpu-%u", prefix, threads);
-	bench_record_sample(rec, metric, per_cpu);
+	snprintf(metric, sizeof(metric), "faults/sec-%u", threads);
+	bench_record_sample(rec, i, metric, per_sec);
+	snprintf(metric, sizeof(metric), "faults/cpu-%u", threads);
+	bench_record_sample(rec, i, metric, per_cpu);
 }
 
 static int pft_run(const struct pft_opts *o, struct bench_record *rec)
@@ -148,7 +134,6 @@ static int pft_run(const struct pft_opts *o, struct bench_record *rec)
 	struct pft_worker *w = calloc(o->threads, sizeof(*w));
 	uint64_t pages = o->size / sysconf(_SC_PAGESIZE) * o->threads;
 	unsigned int r;
-	int i;
 
 	if (!w)
 		return 1;
@@ -157,13 +142,11 @@ static int pft_run(const struct pft_opts *o, struct bench_record *rec)
 	       (unsigned long long)o->size >> 10,
 	       o->per_thread_vma ? "one VMA per thread" : "one shared VMA",
 	       o->thp ? "THP allowed" : "4K (MADV_NOHUGEPAGE)");
-	for (i = 0; i < o->nr_cpus; i++)
-		printf("%s%d", i ? "," : "", o->cpus[i]);
-	printf("%s\n", o->nr_cpus ? "" : "any");
+	bench_print_cpus(&o->cpus);
+	printf("\n");
 	printf("%4s %8s %10s %10s %10s %14s %14s\n", "rep", "threads", "pages",
 	       "wall_s", "cpu_s", "faults/sec", "faults/cpu");
-	for (r = 1; r <= o->warmup + o->repeat; r++) {
-		bool warm = r <= (unsigned int)o->warmup;
+	for (r = 0; r < rec->warmup + o->repeat; r++) {
 		uint64_t wall = 0, cpu = 0;
 		int err = pft_once(o, w, &wall, &cpu);
 		char rep[16];
@@ -173,12 +156,12 @@ static int pft_run(const struct pft_opts *o, struct bench_record *rec)
 			free(w);
 			return 1;
 		}
-		snprintf(rep, sizeof(rep), warm ? "w%u" : "%u", warm ? r : r - o->warmup);
+		bench_iteration_name(rec, r, rep, sizeof(rep));
 		printf("%4s %8u %10llu %10.6f %10.6f %14.2f %14.2f\n", rep, o->threads,
 		       (unsigned long long)pages, wall / 1e9, cpu / 1e9,
 		       wall ? pages * 1e9 / wall : 0, cpu ? pages * 1e9 / cpu : 0);
 		fflush(stdout);
-		pft_record(rec, o->threads, warm, wall ? pages * 1e9 / wall : 0,
+		pft_record(rec, o->threads, r, wall ? pages * 1e9 / wall : 0,
 			   cpu ? pages * 1e9 / cpu : 0);
 	}
 	free(w);
@@ -204,19 +187,6 @@ static int pft_counts(const char *s, struct pft_opts *o)
 	return o->nr_counts ? 0 : -1;
 }
 
-static int pft_cpus(const char *s, struct pft_opts *o)
-{
-	bool set[PFT_MAX_CPUS] = { false };
-	int i;
-
-	if (parse_cpu_list(s, set, PFT_MAX_CPUS) <= 0)
-		return -1;
-	for (i = 0, o->nr_cpus = 0; i < PFT_MAX_CPUS; i++)
-		if (set[i])
-			o->cpus[o->nr_cpus++] = i;
-	return 0;
-}
-
 static int pft_usage(FILE *f, int status)
 {
 	fprintf(f, "usage: mmtop bench pft [-t THREADS[,THREADS...]] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--warmup N] [--thp] [--record FILE [--label NAME]]\n");
@@ -239,8 +209,8 @@ int bench_pft(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pft_opts o = { .counts = { 1 }, .nr_counts = 1, .size = 128ULL << 20,
-			      .repeat = 1, .warmup = -1 };
-	struct bench_record rec = { 0 };
+			      .repeat = 1 };
+	struct bench_record rec = BENCH_RECORD_INIT;
 	int i, ret = 0;
 	int opt;
 
@@ -260,18 +230,15 @@ int bench_pft(int argc, char **argv)
 			bad = !o.per_thread_vma && strcmp(optarg, "shared");
 			break;
 		case 'c':
-			bad = pft_cpus(optarg, &o);
+			bad = bench_parse_cpus(optarg, &o.cpus);
 			break;
 		case 'r':
 			bad = parse_uint(optarg, &o.repeat) || !o.repeat;
 			break;
-		case 'W': {
-			unsigned int n;
-
-			bad = parse_uint(optarg, &n) || n > 100;
-			o.warmup = n;
+		case 'W':
+			rec.warmup = bench_parse_warmup(optarg);
+			bad = rec.warmup < 0;
 			break;
-		}
 		case 'H':
 			o.thp = true;
 			break;
@@ -291,9 +258,6 @@ int bench_pft(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pft_usage(stderr, 2);
-	/* A recording is for compare: its first repetition warms up. */
-	if (o.warmup < 0)
-		o.warmup = rec.path ? 1 : 0;
 	if (bench_record_open(&rec, argc, argv))
 		return 1;
 	for (i = 0; i < o.nr_counts && !ret; i++) {

@@ -185,6 +185,25 @@ bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio)
 	return true;
 }
 
+void comparison_marks_note(const struct comparison *c, char *buf, size_t len)
+{
+	const struct metric *base, *m;
+	int i, k, marked = 0, tested = 0;
+
+	for (i = 0; i < c->nr; i++) {
+		base = comparison_get(c, 0, i);
+		for (k = 1; k < c->n && base && base->n > 1; k++) {
+			m = comparison_get(c, k, i);
+			if (!m || m->n < 2)
+				continue;
+			tested++;
+			marked += metric_significant(base, m);
+		}
+	}
+	snprintf(buf, len, "* p < %.2f (Welch's t-test): chance alone marks %.0f%% of unchanged "
+		 "metrics; %d of %d marked here", SIGNIFICANT_P, SIGNIFICANT_P * 100, marked, tested);
+}
+
 bool comparison_row_scales(const struct comparison *c, int i)
 {
 	double r;

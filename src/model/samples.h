@@ -69,6 +69,13 @@ const char *comparison_summary_name(const struct comparison *c, int i);
  * the same run. false where it is no such rate or the run lacks either.
  */
 bool comparison_scaling(const struct comparison *c, int k, int i, double *ratio);
+/*
+ * What the significance marks mean, for the line under a table with marks:
+ * the test, the share of unchanged metrics chance alone marks, and how many
+ * of the comparisons that could be tested (two samples or more each side)
+ * are marked. In @buf (160 bytes suffice).
+ */
+void comparison_marks_note(const struct comparison *c, char *buf, size_t len);
 /* Whether any run has a scaling ratio for metric @i. */
 bool comparison_row_scales(const struct comparison *c, int i);
 /* Whether any run has a scaling ratio for any metric. */

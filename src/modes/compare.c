@@ -130,6 +130,7 @@ static void print_scaling(const struct comparison *c, bool markdown)
 
 static void print_text(const struct comparison *c)
 {
+	char note[160];
 	int i, k;
 
 	print_runs(c, "# ");
@@ -155,6 +156,8 @@ static void print_text(const struct comparison *c)
 		}
 		printf("\n");
 	}
+	comparison_marks_note(c, note, sizeof(note));
+	printf("# %s\n", note);
 	print_scaling(c, false);
 }
 

@@ -62,6 +62,7 @@ static void runs_table(FILE *f, const struct comparison *c)
 
 static void summary_table(FILE *f, const struct comparison *c)
 {
+	char note[160];
 	int i, k;
 
 	fputs("<div class=\"wide\"><table id=\"summary-table\">", f);
@@ -93,6 +94,8 @@ static void summary_table(FILE *f, const struct comparison *c)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
+	comparison_marks_note(c, note, sizeof(note));
+	html_note(f, note);
 }
 
 static void rel_table(FILE *f, const struct comparison *c)

@@ -12,7 +12,7 @@ for m in faults/sec-1 faults/cpu-1 faults/sec-2 faults/cpu-2; do
 done
 # The Hmean of the workload's own faults/sec for 2 threads, from its output.
 want=$(awk '$2 == 2 && $1 ~ /^[0-9]+$/ { inv += 1 / $6; n++ } END { printf "%.2f", n / inv }' "$TMP/a.out")
-got=$(awk '$2 == "faults/sec-2" { print $3 }' "$TMP/cmp.txt")
+got=$(awk '$1 == "Hmean" && $2 == "faults/sec-2" { print $3 }' "$TMP/cmp.txt")
 check "Hmean faults/sec-2 of the base is the Hmean of its samples ($got = $want)" \
 	awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d < 0.02 && d > -0.02) }'
 # Scaling within a recording: the Hmean at 2 threads over that at 1.
@@ -69,7 +69,9 @@ check "html: the recordings' table, the warning, every metric plotted" \
 		test \$(grep -o 'id=\"metric-[0-9]*\"' '$TMP/u.html' | sort -u | wc -l) -eq 8"
 "$MMTOP" compare "$TMP/a.rec" "$TMP/a.rec" >"$TMP/self.txt"
 check "a recording against itself: no change, nothing significant" \
-	sh -c "! grep -q '\*' '$TMP/self.txt' && grep -q '(    0.00%)' '$TMP/self.txt'"
+	sh -c "! grep -v '^#' '$TMP/self.txt' | grep -q '\*' && grep -q '(    0.00%)' '$TMP/self.txt'"
+check "the note under the table: the test, chance's share, 0 of 4 marked" \
+	grep -qxF "# * p < 0.10 (Welch's t-test): chance alone marks 10% of unchanged metrics; 0 of 4 marked here" "$TMP/self.txt"
 "$MMTOP" bench fork -s 16M -n 4 --iterations 3 --record "$TMP/f.rec" --label base >/dev/null
 "$MMTOP" compare --format markdown "$TMP/f.rec" "$TMP/f.rec" >"$TMP/md.txt"
 check "markdown: mean_rel (std_rel) for 4K and THP forks" \
@@ -89,3 +91,5 @@ set -- $want
 check "known difference: Hmeans $1 and $2, marked significant at $3%" \
 	grep -q "^Hmean faults/sec-1 *$1 (    0.00%) *$2 \* *$3%\*" "$TMP/known.txt"
 check "same setting: 0.00% and no mark" grep -q "$1 (    0.00%)\$" "$TMP/known.txt"
+check "the note counts the known difference alone: 1 of 2 marked" \
+	grep -q "; 1 of 2 marked here\$" "$TMP/known.txt"

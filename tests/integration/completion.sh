@@ -43,3 +43,8 @@ comp "--help --html" mmtop report --h
 comp "--format --help --html --output" mmtop compare --
 comp "auto raw_tp tp_btf" mmtop --attach ""
 comp "--shared-vma" mmtop bench churn --sh
+# Each workload's options, as its own help lists them.
+for w in pft churn fork pcp; do
+	want=$("$MMTOP" bench $w --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u | tr '\n' ' ')
+	comp "${want% }" mmtop bench $w --
+done

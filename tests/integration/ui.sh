@@ -123,7 +123,8 @@ tmux kill-session -t "$S"
 
 # Seeking rebuilds the view: the Forks log holds each recorded fork once,
 # however often the replay steps back and forth.
-# (The workload forks a second in: the first intervals have none.)
+# (The workload forks a second in: the first intervals have none. Its 7
+# forks: the iteration's own process, then the 6 it times.)
 "$MMTOP" record -o "$TMP/forks.rec" -d 0.3 -- sh -c 'sleep 1; exec "$0" bench fork -s 8M -n 6' \
 	"$MMTOP" >/dev/null
 tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/forks.rec'; echo EXIT=\$?; sleep 600"
@@ -131,12 +132,12 @@ check "replay: REPLAY shown" wait_for "REPLAY" 5
 key ' '
 key 5
 key j 9 9 Enter
-check "replay: at the end, the 6 recorded forks" wait_for "6 forks since start" 3
+check "replay: at the end, the 7 recorded forks" wait_for "7 forks since start" 3
 key T
 key t
 key T
 key t
-check "replay: stepping back and forth keeps them 6, once each" wait_for "6 forks since start" 3
+check "replay: stepping back and forth keeps them 7, once each" wait_for "7 forks since start" 3
 key j 0 Enter
 check "replay: a jump to the start: none yet" wait_for "0 forks since start" 3
 key q
