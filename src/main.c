@@ -175,6 +175,11 @@ static const char usage_text[] =
 "  -r, --rounds N            rounds (default 8)\n"
 "      --cpu A[,B]           the two threads' CPUs (default 0,1)\n"
 "\n"
+"Every workload (mmtop bench WORKLOAD):\n"
+"      --duration DURATION   run it again until this long has passed (e.g.\n"
+"                            10s), so a short one can be watched; not for\n"
+"                            recordings\n"
+"\n"
 "Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n"
 "See mmtop(8).\n";
 
@@ -259,6 +264,7 @@ static bool bench_help(int argc, char **argv)
 		snprintf(title + j, sizeof(title) - j, " options (mmtop bench %s):", w);
 		print_help_section(title);
 	}
+	print_help_section("Every workload (mmtop bench WORKLOAD):");
 	return true;
 }
 

@@ -168,6 +168,13 @@ static enum key_result colours(struct ui_state *st, int ch)
 	return KEY_COLOR;
 }
 
+static enum key_result accumulate(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->cumulative = !st->cumulative;
+	return KEY_REDRAW;
+}
+
 static enum key_result step(struct ui_state *st, int ch)
 {
 	(void)st;
@@ -210,6 +217,8 @@ const struct key_binding key_bindings[] = {
 	  HINT("? help", "? help"), KEYS_ALL, show_help },
 	{ KEYS(' '), "Space", "pause: data keeps being collected, the view freezes; replay: play/pause",
 	  HINT("Space pause", "Space play/pause"), KEYS_ALL, pause },
+	{ KEYS('a'), "a", "totals since start (or since a replay's jump) instead of the interval, on/off",
+	  HINT("a totals", "a totals"), KEYS_ALL, accumulate },
 	{ KEYS('t', 'T'), "t T", "replay: one interval forward/back", HINT(NULL, "t/T step"),
 	  KEYS_REPLAY, step },
 	{ KEYS('j'), "j", "replay: jump to an offset in seconds", HINT(NULL, "j jump"),

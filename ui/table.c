@@ -129,13 +129,14 @@ static int by_column(const void *a, const void *b)
 	return sort_desc ? -r : r;
 }
 
-void table_finish(struct ui_table *t, struct table_state *ts, const char *filter)
+void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_state *st)
 {
 	int r;
 
+	t->span = ui_span(st);
 	t->nr_shown = 0;
 	for (r = 0; r < t->nr_rows; r++)
-		if (row_matches(t, r, filter))
+		if (row_matches(t, r, st->filter))
 			t->order[t->nr_shown++] = r;
 	sorting = t;
 	sort_col = table_sort_col(t, ts);
@@ -265,8 +266,8 @@ void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h)
 		draw_row(t, &l, y + 1 + i, t->order[ts->top + i],
 			 ts->top + i == ts->selected ? C_SELECTED : C_NORMAL);
 	if (!t->nr_shown)
-		draw_text(y + 1, 1, COLS - 2, C_DIM, "%s", t->nr_rows ?
-			  "no rows match the filter" : "no rows this interval");
+		draw_text(y + 1, 1, COLS - 2, C_DIM, "%s%s", t->nr_rows ?
+			  "no rows match the filter" : "no rows ", t->nr_rows ? "" : t->span);
 	ts->selected_id = table_selected(t, ts);
 }
 

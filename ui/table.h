@@ -33,6 +33,7 @@ struct ui_table {
 	int *groups;		/* rows of a lower group come first, whatever the sort */
 	int *order;		/* display order, filtered */
 	int nr_rows, nr_shown, cap;
+	const char *span;	/* what the rows cover: "this interval", "since start" */
 };
 
 void table_init(struct ui_table *t, const struct ui_column *cols, int nr_cols,
@@ -44,8 +45,8 @@ struct ui_cell *table_row(struct ui_table *t, int id);
 struct ui_cell *table_row_in(struct ui_table *t, int id, int group);
 void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Filter (case-insensitive substring of any cell) and sort. */
-void table_finish(struct ui_table *t, struct table_state *ts, const char *filter);
+/* Filter by st's filter (case-insensitive substring of any cell) and sort. */
+void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_state *st);
 /* Draw titles at @y and rows below, @h lines in all. */
 void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h);
 /* The id of the selected row, or -1. */

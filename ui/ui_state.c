@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ int ui_state_init(struct ui_state *st, const struct snapshot *shape)
 	st->forks = calloc(UI_FORKS, sizeof(*st->forks));
 	if (!st->history || !st->events || !st->forks ||
 	    snapshot_init(&st->shown, shape->nr_cpus, shape->nr_nodes) ||
+	    snapshot_init(&st->total, shape->nr_cpus, shape->nr_nodes) ||
 	    snapshot_init(&st->held, shape->nr_cpus, shape->nr_nodes)) {
 		ui_state_free(st);
 		return -ENOMEM;
@@ -28,6 +30,7 @@ int ui_state_init(struct ui_state *st, const struct snapshot *shape)
 void ui_state_free(struct ui_state *st)
 {
 	snapshot_free(&st->shown);
+	snapshot_free(&st->total);
 	snapshot_free(&st->held);
 	free(st->history);
 	free(st->events);
@@ -35,6 +38,25 @@ void ui_state_free(struct ui_state *st)
 	st->history = NULL;
 	st->events = NULL;
 	st->forks = NULL;
+}
+
+/*
+ * Add @s to the totals. Its events and forks are not kept there: the logs
+ * keep the recent ones and fork_total their sums, so that the totals grow
+ * with the rows seen, not with time.
+ */
+static void add_total(struct ui_state *st, const struct snapshot *s)
+{
+	struct snapshot rows = *s;
+
+	if (!st->total_from_ns)
+		st->total_from_ns = s->wall_ns - s->interval_ns;
+	rows.events.nr = 0;
+	rows.forks.nr = 0;
+	/* Out of memory: the totals miss rows, as the status line says. */
+	if (snapshot_merge(&st->total, &rows))
+		snprintf(st->status, sizeof(st->status), "totals incomplete: out of memory");
+	fork_agg_add(&st->fork_total, s);
 }
 
 void ui_state_push(struct ui_state *st, const struct snapshot *s)
@@ -45,6 +67,7 @@ void ui_state_push(struct ui_state *st, const struct snapshot *s)
 	if (snapshot_copy(&st->shown, s))
 		return;
 	st->have_data = true;
+	add_total(st, s);
 	st->hist_pos = (st->hist_pos + 1) % UI_HISTORY;
 	if (st->hist_len < UI_HISTORY)
 		st->hist_len++;
@@ -67,6 +90,14 @@ void ui_state_push(struct ui_state *st, const struct snapshot *s)
 	}
 }
 
+/* Empty @s again (zeroed if out of memory: merges into it then fail). */
+static void renew(struct snapshot *s, int cpus, int nodes)
+{
+	snapshot_free(s);
+	if (snapshot_init(s, cpus, nodes))
+		memset(s, 0, sizeof(*s));
+}
+
 void ui_state_hold(struct ui_state *st, const struct snapshot *s)
 {
 	int cpus = s->nr_cpus, nodes = s->nr_nodes;
@@ -84,10 +115,8 @@ void ui_state_hold(struct ui_state *st, const struct snapshot *s)
 	if (st->paused)
 		return;
 	ui_state_push(st, &st->held);
-	snapshot_free(&st->held);
+	renew(&st->held, cpus, nodes);
 	st->nr_held = 0;
-	if (snapshot_init(&st->held, cpus, nodes))
-		memset(&st->held, 0, sizeof(st->held));
 }
 
 void ui_state_reset(struct ui_state *st)
@@ -97,6 +126,27 @@ void ui_state_reset(struct ui_state *st)
 	st->nr_events = st->ev_pos = 0;
 	st->nr_forks = st->fork_pos = 0;
 	st->forks_seen = 0;
+	renew(&st->total, st->shown.nr_cpus, st->shown.nr_nodes);
+	memset(&st->fork_total, 0, sizeof(st->fork_total));
+	st->total_from_ns = 0;
+}
+
+const struct snapshot *ui_snapshot(const struct ui_state *st)
+{
+	return st->cumulative ? &st->total : &st->shown;
+}
+
+void ui_fork_agg(const struct ui_state *st, struct fork_agg *a)
+{
+	if (st->cumulative)
+		*a = st->fork_total;
+	else
+		fork_agg(&st->shown, a);
+}
+
+const char *ui_span(const struct ui_state *st)
+{
+	return st->cumulative ? "since start" : "this interval";
 }
 
 double ui_history(const struct ui_state *st, int cpu, int age)

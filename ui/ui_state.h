@@ -37,8 +37,18 @@ struct table_state {
 };
 
 struct ui_state {
-	struct snapshot shown;		/* what the views draw (frozen when paused) */
+	struct snapshot shown;		/* the interval shown (frozen when paused) */
 	bool have_data;
+	/*
+	 * Since the start (or since logs_from): every interval shown, merged
+	 * (its events and forks are in the logs below, and its forks' sums in
+	 * fork_total), so that what a short workload did stays on screen
+	 * after it ends. The views draw it instead of shown when cumulative.
+	 */
+	struct snapshot total;
+	struct fork_agg fork_total;
+	uint64_t total_from_ns;		/* wall clock where total begins */
+	bool cumulative;
 	double *history;		/* [UI_HISTORY][nr_cpus] faults/s, ring */
 	int hist_len, hist_pos;
 	struct slow_event *events;	/* ring of UI_EVENTS */
@@ -77,6 +87,12 @@ void ui_state_push(struct ui_state *st, const struct snapshot *s);
 void ui_state_hold(struct ui_state *st, const struct snapshot *s);
 /* Forget the history and the logs (a replay seeking rebuilds them). */
 void ui_state_reset(struct ui_state *st);
+/* What the views draw: the interval shown, or the totals when cumulative. */
+const struct snapshot *ui_snapshot(const struct ui_state *st);
+/* The forks' sums over what ui_snapshot() covers. */
+void ui_fork_agg(const struct ui_state *st, struct fork_agg *a);
+/* "this interval" or "since start", for the views' captions. */
+const char *ui_span(const struct ui_state *st);
 /* faults/s of @cpu @age intervals ago (0: latest); -1 if not recorded. */
 double ui_history(const struct ui_state *st, int cpu, int age);
 /* The @i-th newest slow event, fork. */

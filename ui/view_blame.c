@@ -60,7 +60,7 @@ static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 
 static void blame_draw(struct ui_state *st, int y, int h)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_BLAME];
 	struct ui_table t;
 	uint64_t all = 0;
@@ -83,7 +83,7 @@ static void blame_draw(struct ui_state *st, int y, int h)
 			break;
 		fill(c, &s->blame.v[i], all);
 	}
-	table_finish(&t, ts, st->filter);
+	table_finish(&t, ts, st);
 	table_draw(&t, ts, y + 1, h - 1);
 	table_free(&t);
 }

@@ -19,7 +19,7 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 		 int node, const char *state, const struct fault_counts *f,
 		 uint64_t fallbacks, uint64_t anon, const struct pcp_counts *p)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	bool faults = !family_na(st, FAMILY_FAULTS)[0];
 	bool vma = !snapshot_vma_na(s);
 	uint64_t all = f->min_flt + f->maj_flt;
@@ -59,7 +59,7 @@ static void fill(const struct ui_state *st, struct ui_cell *c, const char *name,
 
 static void cpus_draw(struct ui_state *st, int y, int h)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_CPUS];
 	struct ui_table t;
 	char name[16];
@@ -86,14 +86,14 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 		fill(st, c, name, i, "node", &s->nodes[i].faults, s->nodes[i].fallbacks,
 		     s->nodes[i].anon, &s->nodes[i].pcp);
 	}
-	table_finish(&t, ts, st->filter);
+	table_finish(&t, ts, st);
 	table_draw(&t, ts, y, h - 1);
 	if (family_na(st, FAMILY_PCP)[0])
 		draw_text(y + h - 1, 0, COLS, C_DIM, "REFILL/s, DRAIN/s (PCP lists): n/a (%s)",
 			  family_na(st, FAMILY_PCP));
 	else
 		draw_text(y + h - 1, 0, COLS, C_DIM, "REFILL/s, DRAIN/s: PCP list refills and drains; %s",
-			  st->shown.pcp_method);
+			  ui_snapshot(st)->pcp_method);
 	table_free(&t);
 }
 

@@ -26,7 +26,7 @@ static void events_draw(struct ui_state *st, int y, int h)
 	int i;
 
 	draw_text(y, 0, COLS, C_DIM, "waits and holds of at least %s, newest first (%d kept)",
-		  format_ns(st->shown.slow_ns, b, sizeof(b)), st->nr_events);
+		  format_ns(ui_snapshot(st)->slow_ns, b, sizeof(b)), st->nr_events);
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TIME);
 	for (i = 0; i < st->nr_events; i++) {
 		const struct slow_event *e = ui_event(st, i);
@@ -62,7 +62,7 @@ static void events_draw(struct ui_state *st, int y, int h)
 		else
 			cell_set(&c[10], 0, "-");
 	}
-	table_finish(&t, ts, st->filter);
+	table_finish(&t, ts, st);
 	table_draw(&t, ts, y + 1, h - 1);
 	table_free(&t);
 }

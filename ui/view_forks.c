@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Forks: this interval's aggregates (rate, latency, cost per MiB of parent
- * RSS for 4K- and THP-backed parents) and the recent forks, worst first.
+ * Forks: the aggregates of this interval, or since start (rate, latency,
+ * cost per MiB of parent RSS for 4K- and THP-backed parents), and the
+ * recent forks, worst first.
  */
 #include <curses.h>
 #include <time.h>
@@ -55,14 +56,14 @@ static void fill(struct ui_cell *c, const struct fork_row *k)
 
 static void summary_line(const struct ui_state *st, int y)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct fork_agg a;
 	char b[4][16];
 
-	fork_agg(s, &a);
+	ui_fork_agg(st, &a);
 	draw_text(y, 0, COLS, C_NORMAL,
-		  "this interval: %lu forks (%.1f/s), latency mean %s, max %s; per MiB of parent RSS: 4K %s, THP %s",
-		  (unsigned long)a.count, snapshot_rate(s, a.count),
+		  "%s: %lu forks (%.1f/s), latency mean %s, max %s; per MiB of parent RSS: 4K %s, THP %s",
+		  ui_span(st), (unsigned long)a.count, snapshot_rate(s, a.count),
 		  a.count ? format_ns(a.latency_ns / a.count, b[0], 16) : "-",
 		  a.count ? format_ns(a.latency_max_ns, b[1], 16) : "-",
 		  a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), b[2], 16) : "-",
@@ -95,7 +96,7 @@ static void forks_draw(struct ui_state *st, int y, int h)
 			break;
 		fill(c, ui_fork(st, i));
 	}
-	table_finish(&t, ts, st->filter);
+	table_finish(&t, ts, st);
 	table_draw(&t, ts, y + 2, h - 2);
 	table_free(&t);
 }

@@ -25,7 +25,7 @@ static void ns_cell(struct ui_cell *c, uint64_t ns)
 
 static void locks_draw(struct ui_state *st, int y, int h)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_LOCKS];
 	struct ui_table t;
 	int i;
@@ -56,7 +56,7 @@ static void locks_draw(struct ui_state *st, int y, int h)
 		ns_cell(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
 		ns_cell(&c[11], r->wait_max_ns);
 	}
-	table_finish(&t, ts, st->filter);
+	table_finish(&t, ts, st);
 	table_draw(&t, ts, y + 1, h - 1);
 	table_free(&t);
 }

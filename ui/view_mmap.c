@@ -73,7 +73,7 @@ static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y
 
 static void draw_zoom(struct ui_state *st, int y, int h)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	const struct lock_row *r = NULL;
 	int i, line = 0, half = (COLS - 2) / 2;
 	char b[16];
@@ -85,7 +85,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 		  st->zoom.pid, callsite_label(st->zoom.site, st->zoom.symbol),
 		  st->zoom.write ? "write" : "read", st->zoom.foreign ? "other" : "own");
 	if (!r) {
-		draw_text(y + line, 2, COLS - 2, C_DIM, "no acquisitions from this call site this interval");
+		draw_text(y + line, 2, COLS - 2, C_DIM, "no acquisitions from this call site %s", ui_span(st));
 		return;
 	}
 	draw_text(y + line, 0, half, C_NORMAL, "wait: %lu acquired, %lu failed, total %s",
@@ -130,7 +130,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 
 static void mmap_draw(struct ui_state *st, int y, int h)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_MMAP];
 	struct ui_table t;
 	int i;
@@ -151,7 +151,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 			break;
 		fill(c, &s->locks.v[i]);
 	}
-	table_finish(&t, ts, st->filter);
+	table_finish(&t, ts, st);
 	table_draw(&t, ts, y, h);
 	table_free(&t);
 }
@@ -161,9 +161,9 @@ static void mmap_enter(struct ui_state *st)
 	int id = st->tables[VIEW_MMAP].selected_id;
 	const struct lock_row *r;
 
-	if (id < 0 || id >= st->shown.locks.nr)
+	if (id < 0 || id >= ui_snapshot(st)->locks.nr)
 		return;
-	r = &st->shown.locks.v[id];
+	r = &ui_snapshot(st)->locks.v[id];
 	st->zoom = *r;
 	st->zoomed = true;
 }

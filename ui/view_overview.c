@@ -18,7 +18,7 @@ static double max_rate(const struct ui_state *st)
 	double max = 1;
 	int cpu, age;
 
-	for (cpu = 0; cpu < st->shown.nr_cpus; cpu++)
+	for (cpu = 0; cpu < ui_snapshot(st)->nr_cpus; cpu++)
 		for (age = 0; age < st->hist_len; age++)
 			if (ui_history(st, cpu, age) > max)
 				max = ui_history(st, cpu, age);
@@ -27,7 +27,7 @@ static double max_rate(const struct ui_state *st)
 
 static int draw_cpus(const struct ui_state *st, int y, int h)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	int spark = COLS - 50, cpu, line = 0, n;
 	double max = max_rate(st), v[UI_HISTORY];
 	char r[16];
@@ -81,7 +81,7 @@ static int by_wait(const void *a, const void *b)
 
 static int draw_top_locks(const struct ui_state *st, int y)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct lock_row *top;
 	int i, n = s->locks.nr;
 	char w[16], h[16];
@@ -92,7 +92,7 @@ static int draw_top_locks(const struct ui_state *st, int y)
 		return 2;
 	}
 	if (!n) {
-		draw_text(y + 1, 2, COLS - 2, C_DIM, "no mmap_lock activity this interval");
+		draw_text(y + 1, 2, COLS - 2, C_DIM, "no mmap_lock activity %s", ui_span(st));
 		return 2;
 	}
 	top = malloc(n * sizeof(*top));
@@ -113,7 +113,7 @@ static int draw_top_locks(const struct ui_state *st, int y)
 
 static int draw_top_conts(const struct ui_state *st, int y)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	struct cont_row *copy;
 	int i, n = s->conts.nr;
 	char w[16];
@@ -124,7 +124,7 @@ static int draw_top_conts(const struct ui_state *st, int y)
 		return 2;
 	}
 	if (!n) {
-		draw_text(y + 1, 2, COLS - 2, C_DIM, "no contended locks this interval");
+		draw_text(y + 1, 2, COLS - 2, C_DIM, "no contended locks %s", ui_span(st));
 		return 2;
 	}
 	copy = malloc(n * sizeof(*copy));

@@ -30,18 +30,18 @@ const struct view_ops *view_of(enum ui_view v)
 
 const char *family_na(const struct ui_state *st, enum probe_family f)
 {
-	return st->shown.na[f];
+	return ui_snapshot(st)->na[f];
 }
 
 static void draw_header(const struct ui_state *st)
 {
-	const struct snapshot *s = &st->shown;
+	const struct snapshot *s = ui_snapshot(st);
 	uint64_t faults = s->total.min_flt + s->total.maj_flt;
 	char when[16] = "--:--:--", probes[256] = "", rate[16], minor[16], major[16];
 	char ok[16] = "n/a";
 	time_t sec = s->wall_ns / NSEC_PER_SEC;
 	struct tm tm;
-	char speed[24] = "";
+	char speed[24] = "", span[32] = "";
 	size_t n = 0;
 	int i;
 
@@ -53,10 +53,12 @@ static void draw_header(const struct ui_state *st)
 		localtime_r(&sec, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	}
+	if (st->cumulative)
+		snprintf(span, sizeof(span), "  TOTALS %.1fs", s->interval_ns / 1e9);
 	draw_fill(0, C_HEADER);
-	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s%s  %s",
+	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s%s%s  %s",
 		  st->host, st->kernel, when, st->interval_ns / 1e9,
-		  st->paused ? "PAUSED" : st->mode, speed, st->status);
+		  st->paused ? "PAUSED" : st->mode, speed, span, st->status);
 	if (snapshot_vma_na(s))
 		snprintf(ok, sizeof(ok), "n/a");
 	else if (faults)

@@ -137,13 +137,70 @@ const char *bench_workload(size_t i)
 	return i < ARRAY_SIZE(workloads) ? workloads[i].name : NULL;
 }
 
+/*
+ * --duration SECS, taken out of @argv (it is for every workload): 0 if
+ * absent, -1 if invalid or given with --record (a recording holds one
+ * run's samples: -r and --iterations make more).
+ */
+static double take_duration(int *argc, char **argv)
+{
+	uint64_t ns = 0;
+	bool record = false;
+	int i, j;
+
+	for (i = j = 0; i < *argc; i++) {
+		const char *a = argv[i];
+
+		record |= !strcmp(a, "--record") || !strncmp(a, "--record=", 9);
+		if (!strncmp(a, "--duration=", 11))
+			a += 11;
+		else if (!strcmp(a, "--duration") && i + 1 < *argc)
+			a = argv[++i];
+		else if (!strcmp(a, "--duration"))
+			return -1;
+		else {
+			argv[j++] = argv[i];
+			continue;
+		}
+		if (parse_duration(a, &ns) || !ns)
+			return -1;
+	}
+	*argc = j;
+	return ns && record ? -1 : ns / 1e9;
+}
+
+/*
+ * The workload, run again until @secs have passed (at least once), so that
+ * a short one lasts long enough to be watched. In one process: its pid
+ * stays the same.
+ */
+static int run_for(int (*run)(int, char **), int argc, char **argv, double secs)
+{
+	uint64_t end = clock_ns(CLOCK_MONOTONIC) + secs * 1e9;
+	unsigned int pass = 1;
+	int ret;
+
+	for (;;) {
+		ret = run(argc, argv);
+		if (ret || clock_ns(CLOCK_MONOTONIC) >= end)
+			return ret;
+		printf("# --duration: pass %u\n", ++pass);
+		fflush(stdout);
+	}
+}
+
 int bench_main(int argc, char **argv)
 {
+	double secs = take_duration(&argc, argv);
 	size_t i;
 
+	if (secs < 0) {
+		fprintf(stderr, "mmtop bench: invalid --duration (a duration, e.g. 10s, without --record)\n");
+		return 2;
+	}
 	for (i = 0; argc > 0 && i < ARRAY_SIZE(workloads); i++)
 		if (!strcmp(argv[0], workloads[i].name))
-			return workloads[i].run(argc, argv);
+			return run_for(workloads[i].run, argc, argv, secs);
 	fprintf(stderr, "mmtop bench: %s%s; workloads: pft, churn, fork, pcp (see mmtop --help)\n",
 		argc > 0 ? "unknown workload " : "missing workload",
 		argc > 0 ? argv[0] : "");

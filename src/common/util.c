@@ -215,6 +215,29 @@ int parse_time(const char *s, uint64_t *ns, bool *tod)
 	return -1;
 }
 
+/*
+ * Unicode format characters that reorder or hide text: bidi embeddings,
+ * overrides and isolates, marks and zero-width characters. Printed as they
+ * are, a process name holding U+202E reverses the rest of the line, its
+ * columns included; they are escaped as control characters are.
+ */
+static bool format_char(unsigned int cp)
+{
+	return cp == 0x061c || cp == 0x180e || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+/* The code point of the well-formed @n-byte character at @u (n <= 3). */
+static unsigned int code_point(const unsigned char *u, int n)
+{
+	if (n == 2)
+		return (u[0] & 0x1f) << 6 | (u[1] & 0x3f);
+	if (n == 3)
+		return (u[0] & 0x0f) << 12 | (u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+	return u[0];
+}
+
 int text_char(const char *s, bool *plain, unsigned int *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -229,6 +252,10 @@ int text_char(const char *s, bool *plain, unsigned int *cp)
 	if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) {
 		*cp = u[1];			/* C1 control, U+0080..U+009F */
 		return 2;
+	}
+	if (n <= 3 && format_char(code_point(u, n))) {
+		*cp = code_point(u, n);
+		return n;
 	}
 	*plain = u[0] >= 0x20 && u[0] != 0x7f;
 	return n;

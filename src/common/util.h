@@ -43,8 +43,10 @@ int utf8_char_len(const char *s);
  * The character at @s for a sink that must escape what is not plain text:
  * its length in bytes (0 at the end), and *@plain when it is printable
  * UTF-8 that can be written as it is. Otherwise it is a control character
- * (C0, DEL, or C1 as two bytes) or a byte that is not UTF-8, which each
- * sink escapes its own way; *@cp is then its code point or byte value.
+ * (C0, DEL, or C1 as two bytes), a format character that reorders or hides
+ * text (bidi overrides and isolates, zero-width characters), or a byte that
+ * is not UTF-8, which each sink escapes its own way; *@cp is then its code
+ * point (more than one byte) or byte value.
  */
 int text_char(const char *s, bool *plain, unsigned int *cp);
 /*

@@ -362,9 +362,14 @@ static int log2_bucket(uint64_t v)
 
 void fork_agg(const struct snapshot *s, struct fork_agg *a)
 {
+	memset(a, 0, sizeof(*a));
+	fork_agg_add(a, s);
+}
+
+void fork_agg_add(struct fork_agg *a, const struct snapshot *s)
+{
 	int i;
 
-	memset(a, 0, sizeof(*a));
 	for (i = 0; i < s->forks.nr; i++) {
 		const struct fork_row *f = &s->forks.v[i];
 		uint64_t kb = f->anon_kb + f->file_kb + f->shmem_kb;

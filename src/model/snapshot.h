@@ -325,6 +325,8 @@ bool callsite_same(enum callsite a, const char *sym_a, enum callsite b, const ch
 void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
 /* Sum the interval's forks. */
 void fork_agg(const struct snapshot *s, struct fork_agg *a);
+/* Add @s's forks to @a. */
+void fork_agg_add(struct fork_agg *a, const struct snapshot *s);
 /*
  * A parent counts as THP-backed when at least half its anon RSS is; its
  * backing is unknown when it was gone before it could be looked at.

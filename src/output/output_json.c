@@ -22,8 +22,8 @@ static void json_str(FILE *f, const char *s)
 			fprintf(f, "\\%c", *s);
 		else if (plain)
 			fwrite(s, 1, n, f);
-		else if (n == 2 || cp < 0x20 || cp == 0x7f)
-			fprintf(f, "\\u%04x", cp);
+		else if (n > 1 || cp < 0x20 || cp == 0x7f)
+			fprintf(f, "\\u%04x", cp);	/* C0, C1, format characters */
 		else
 			fprintf(f, "\\\\x%02x", cp);
 	}

@@ -88,3 +88,16 @@ check "root without CAP_SYSLOG: probe says the default set runs only in part" \
 	grep -q "^default probe set: can run in part (n/a: mmap_lock, contention, fork)" "$TMP/out"
 setpriv --inh-caps=-syslog --bounding-set=-syslog "$MMTOP" -b -n 1 -d 0.1 >/dev/null 2>"$TMP/err"
 check "root without CAP_SYSLOG: the warning names CAP_SYSLOG" grep -q "CAP_SYSLOG" "$TMP/err"
+
+# bench --duration: the workload again, in one process, until it has lasted.
+t0=$(date +%s%N)
+"$MMTOP" bench churn -n 200 --duration 0.5s >"$TMP/dur.out"
+rc=$? t1=$(date +%s%N)
+passes=$(grep -c '^# --duration: pass' "$TMP/dur.out")
+pids=$(sed -n 's/^# churn: pid \([0-9]*\),.*/\1/p' "$TMP/dur.out" | sort -u | wc -l)
+check "bench --duration 0.5s: exit 0, ran $((passes + 1)) passes of one process ($pids pid) for $(((t1 - t0) / 1000000)) ms" \
+	test "$rc" -eq 0 -a "$passes" -ge 1 -a "$pids" -eq 1 -a $((t1 - t0)) -ge 500000000
+"$MMTOP" bench pft -s 4M --duration 1s --record "$TMP/dur.rec" 2>"$TMP/err"
+rc=$?
+check "bench --duration with --record: exit 2, no recording ($(cat "$TMP/err"))" \
+	test "$rc" -eq 2 -a ! -e "$TMP/dur.rec"

@@ -1,6 +1,6 @@
 # Process names are chosen by any user: processes named with control
-# characters, escape sequences, newlines, CRs, quotes, commas and bytes
-# that are not UTF-8 take mmap_lock while mmtop prints every format. Each
+# characters, escape sequences, newlines, CRs, quotes, commas, bytes that
+# are not UTF-8 and Unicode's bidi override and zero-width space take mmap_lock while mmtop prints every format. Each
 # output must stay valid and one row per line, and name them faithfully.
 . tests/lib.sh
 
@@ -12,14 +12,14 @@ fi
 sh scripts/deps.sh python3-prometheus-client >/dev/null 2>&1 || exit 1
 PY=/usr/bin/python3
 
-# Seven processes, each naming itself (prctl PR_SET_NAME) and mapping and
+# Eight processes, each naming itself (prctl PR_SET_NAME) and mapping and
 # unmapping memory until $TMP/stop exists; each prints its pid once named
 # and mapping, in one write(2): print() may split the number from its
 # newline, and two workers' lines then interleave into one.
 cat >"$TMP/hostile.py" <<'EOF'
 import ctypes, mmap, os, sys, time
 names = [b"\x1b]0;pwned\x07", b"\x1b[2J", b"new\nline", b"\r", b"\xff\xfe",
-         b'q"b\\c,d', b"\x7f\x01\xc2\x9b"]
+         b'q"b\\c,d', b"\x7f\x01\xc2\x9b", b"ab\xe2\x80\xaecd\xe2\x80\x8b"]
 libc = ctypes.CDLL(None)
 for name in names:
     if os.fork() == 0:
@@ -41,9 +41,9 @@ EOF
 $PY "$TMP/hostile.py" "$TMP/stop" >>"$TMP/pids" &
 workers=$!
 i=0
-while [ "$(grep -cx '[0-9][0-9]*' "$TMP/pids")" -lt 7 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-check "seven hostile-named processes running, one pid per line" \
-	test "$(grep -cx '[0-9][0-9]*' "$TMP/pids")" -eq 7 -a "$(wc -l <"$TMP/pids")" -eq 7
+while [ "$(grep -cx '[0-9][0-9]*' "$TMP/pids")" -lt 8 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "eight hostile-named processes running, one pid per line" \
+	test "$(grep -cx '[0-9][0-9]*' "$TMP/pids")" -eq 8 -a "$(wc -l <"$TMP/pids")" -eq 8
 for fmt in json csv text openmetrics; do
 	"$MMTOP" -b -d 0.3 -n 4 -f $fmt >"$TMP/out.$fmt"
 done
@@ -68,12 +68,13 @@ set -- $(awk '/ PID COMM / { p = index($0, "SITE") }
 	p && $1 ~ /^[0-9]+$/ { rows++; if (substr($0, p - 1, 1) != " " || substr($0, p, 1) == " ") bad++ }
 	END { print rows + 0, bad + 0 }' "$TMP/screen")
 check "viewer: names stay in their column ($2 of $1 rows pushed the next one)" \
-	test "$1" -ge 7 -a "$2" -eq 0
+	test "$1" -ge 8 -a "$2" -eq 0
 
 pids=$(tr '\n' ' ' <"$TMP/pids")
 $PY - "$TMP/out.json" $pids <<'EOF' >"$TMP/json.check"
 import json, sys
-want = {"\x1b]0;pwned\x07", "\x1b[2J", "new\nline", "\r", "\\xff\\xfe", 'q"b\\c,d', "\x7f\x01\x9b"}
+want = {"\x1b]0;pwned\x07", "\x1b[2J", "new\nline", "\r", "\\xff\\xfe", 'q"b\\c,d', "\x7f\x01\x9b",
+        "ab\u202ecd\u200b"}
 pids = set(int(p) for p in sys.argv[2:])
 seen = {}
 for line in open(sys.argv[1], "rb"):
@@ -83,11 +84,11 @@ for line in open(sys.argv[1], "rb"):
             seen[row["pid"]] = row["comm"]
 print(len(seen), sorted(set(seen.values()) - want))
 EOF
-# All seven have rows (each takes mmap_lock thousands of times a second),
+# All eight have rows (each takes mmap_lock thousands of times a second),
 # and every name shown is exact.
 set -- $(cat "$TMP/json.check")
 check "json: every line valid UTF-8 JSON, the names read back exactly ($(cat "$TMP/json.check"))" \
-	sh -c "test '$1' -eq 7 && test '$2' = '[]'"
+	sh -c "test '$1' -eq 8 && test '$2' = '[]'"
 $PY - "$TMP/out.csv" $pids <<'EOF' >"$TMP/csv.check"
 import csv, io, sys
 text = open(sys.argv[1], "rb").read().decode("utf-8", errors="strict")
@@ -100,15 +101,22 @@ print(bad, len(set(r[col] for r in rows[1:] if r[col] in pids)))
 EOF
 set -- $(cat "$TMP/csv.check")
 check "csv: valid UTF-8, every row as wide as the header, the named pids there ($(cat "$TMP/csv.check"))" \
-	test "${1:-1}" -eq 0 -a "${2:-0}" -eq 7
+	test "${1:-1}" -eq 0 -a "${2:-0}" -eq 8
 ctl=$(tr -d '\n' <"$TMP/out.text" | LC_ALL=C tr -d '\040-\176\200-\377' | wc -c)
 check "text: no control byte but the line ends ($ctl)" test "$ctl" -eq 0
+# U+202E (right-to-left override) and U+200B (zero-width space) as they
+# are would reorder or hide what follows: escaped in every output.
+raw=$(cat "$TMP/out.text" "$TMP/out.csv" "$TMP/out.openmetrics" "$TMP/out.json" "$TMP/screen" |
+	grep -c "$(printf '\342\200\256\|\342\200\213')")
+esc=$(grep -c 'ab\\xe2\\x80\\xaecd' "$TMP/out.text")
+check "bidi override and zero-width space: never printed raw ($raw lines), escaped as bytes in text ($esc lines)" \
+	test "$raw" -eq 0 -a "$esc" -gt 0
 check "text: valid UTF-8" $PY -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$TMP/out.text"
 rows=0
 for pid in $pids; do
 	grep -qE "^ *$pid " "$TMP/out.text" && rows=$((rows + 1))
 done
-check "text: each named process on a row of its own starting with its pid ($rows of 7)" test $rows -eq 7
+check "text: each named process on a row of its own starting with its pid ($rows of 8)" test $rows -eq 8
 check "openmetrics: every exposition parses" $PY -c 'import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
 for part in open(sys.argv[1], encoding="utf-8").read().split("# EOF\n")[:-1]:

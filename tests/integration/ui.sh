@@ -143,6 +143,31 @@ check "replay: a jump to the start: none yet" wait_for "0 forks since start" 3
 key q
 tmux kill-session -t "$S"
 
+# Totals since start (a): a workload of a tenth of a second is gone from
+# the next interval's view, and stays in the totals, zoom included.
+tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP -d 0.3; echo EXIT=\$?; sleep 600"
+check "totals: the viewer starts" wait_for "probes:" 10
+key 3
+"$MMTOP" bench churn -n 2000 --fork 20 >"$TMP/short.out"
+spid=$(pid_of "$TMP/short.out")
+key / $spid Enter
+check "totals: the short workload's rows are gone from the interval's view" \
+	wait_for "no rows match the filter" 5
+key a
+check "totals: the header says TOTALS" wait_for "LIVE  TOTALS [0-9.]*s" 3
+check "totals: the exited workload's rows are back (pid $spid)" wait_for "^ *$spid mmtop  *brk  *write" 3
+key Enter
+check "totals: Enter zooms into the exited process's row" wait_for "^pid $spid .*(Esc or B: back)" 3
+key b
+key Escape
+key 5
+n=$(screen | sed -n 's/^since start: \([0-9]*\) forks.*/\1/p')
+check "totals: the Forks view counts the 20 forks since start (${n:-none})" test "${n:-0}" -ge 20
+key a
+check "totals: a again, back to the interval" sh -c "! tmux capture-pane -p -t '$S' | grep -q TOTALS"
+key q
+tmux kill-session -t "$S"
+
 # Pause freezes the view only: forks that come while paused are kept and
 # shown when it ends.
 tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP -d 0.3; echo EXIT=\$?; sleep 600"

@@ -317,6 +317,48 @@ static void test_keys(struct ui_state *st)
 	CHECK(ui_key(st, KEY_F(10)) == KEY_QUIT, "F10 quits, as in htop");
 }
 
+/* Totals since start: what an interval showed stays after it. */
+static void test_totals(const struct snapshot *shape)
+{
+	struct snapshot s, empty;
+	struct ui_state st;
+	struct fork_agg a;
+	const struct lock_row *r;
+
+	snapshot_init(&s, shape->nr_cpus, shape->nr_nodes);
+	snapshot_init(&empty, shape->nr_cpus, shape->nr_nodes);
+	fill(&s);
+	empty.seq = 2;
+	empty.wall_ns = s.wall_ns + NSEC_PER_SEC;
+	empty.interval_ns = NSEC_PER_SEC;
+	ui_state_init(&st, &s);
+	ui_state_push(&st, &s);
+	ui_state_push(&st, &empty);
+	ui_state_push(&st, &s);
+	ui_state_push(&st, &empty);
+	CHECK(ui_snapshot(&st) == &st.shown && !st.shown.locks.nr,
+	      "totals off: the views draw the last interval (no rows)");
+	ui_key(&st, 'a');
+	r = st.total.locks.nr ? &ui_snapshot(&st)->locks.v[0] : NULL;
+	CHECK(st.cumulative && r && r->pid == 4242 && r->acquired == 4000,
+	      "a: the views draw the totals, the churner's row twice over (%lu)",
+	      r ? (unsigned long)r->acquired : 0UL);
+	CHECK(ui_snapshot(&st)->interval_ns == 4 * NSEC_PER_SEC &&
+	      st.total_from_ns == s.wall_ns - NSEC_PER_SEC,
+	      "totals span the four intervals, from the first one's start");
+	ui_fork_agg(&st, &a);
+	CHECK(a.count == 2 && !st.total.forks.nr && !st.total.events.nr,
+	      "totals: 2 forks summed, no fork or event rows kept in them");
+	ui_state_reset(&st);
+	CHECK(!st.total.locks.nr && !st.fork_total.count && !st.total_from_ns,
+	      "reset (a replay's seek): the totals start again");
+	ui_key(&st, 'a');
+	CHECK(!st.cumulative, "a again: back to the interval");
+	ui_state_free(&st);
+	snapshot_free(&s);
+	snapshot_free(&empty);
+}
+
 int main(void)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -340,6 +382,7 @@ int main(void)
 	test_events_order(&st, &s);
 	test_cpu_groups(&st);
 	test_narrow(&st);
+	test_totals(&s);
 	resize_term(24, 80);
 	st.view = VIEW_CPUS;
 	ui_draw(&st);

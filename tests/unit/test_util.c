@@ -68,8 +68,25 @@ static void test_next_tick(void)
 	      "3.5 intervals late: the next tick is the first one still ahead, on the grid");
 }
 
+/* What would reorder or hide text is escaped; other UTF-8 is kept. */
+static void test_text_safe(void)
+{
+	char buf[128];
+	unsigned int cp;
+	bool plain;
+
+	text_safe("ab\xe2\x80\xae" "cd\xe2\x80\x8b" "e\xef\xbb\xbf" "caf\xc3\xa9", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "ab\\xe2\\x80\\xaecd\\xe2\\x80\\x8be\\xef\\xbb\\xbfcaf\xc3\xa9"),
+	      "U+202E, U+200B and U+FEFF escaped, an accented letter kept: %s", buf);
+	CHECK(text_char("\xe2\x81\xa6", &plain, &cp) == 3 && !plain && cp == 0x2066,
+	      "a bidi isolate (U+2066) is a format character, its code point given");
+	CHECK(text_char("\xe2\x82\xac", &plain, &cp) == 3 && plain,
+	      "the euro sign (U+20AC) is plain text");
+}
+
 int main(void)
 {
+	test_text_safe();
 	test_next_tick();
 	test_duration();
 	test_size();
