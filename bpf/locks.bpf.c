@@ -1211,6 +1211,11 @@ static __always_inline __u64 mmap_lock_mm(__u64 lock, __u64 own_mm)
 	return bpf_map_lookup_elem(&mm_releases, &mm) ? mm : 0;
 }
 
+static __always_inline bool mmap_class(__u32 cls)
+{
+	return cls == CONT_OWN_MMAP || cls == CONT_OTHER_MMAP;
+}
+
 static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
 					   __u32 *tgid)
 {
@@ -1294,7 +1299,11 @@ static __always_inline void on_cont_end(__u64 lock)
 	s = get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS);
 	if (s)
 		wait_add(s, wait);
-	if (wait >= slow_ns) {
+	/*
+	 * A slow mmap_lock wait is the mmap_lock family's event, with whom it
+	 * waited behind: sent here too, every slow wait was listed twice.
+	 */
+	if (wait >= slow_ns && !(stats_on && mmap_class(w->cls))) {
 		struct event_info i = {
 			.stack = w->stack, .wait_ns = wait,
 			.kind = LOCK_KIND_CONTENTION, .cls = w->cls,

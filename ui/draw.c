@@ -160,3 +160,15 @@ const char *fmt_rate(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.1fM", v / 1e6);
 	return buf;
 }
+
+void draw_arrow(int y, int x, bool down)
+{
+	if (x < 0 || x >= COLS)
+		return;
+	attron(attr_of(C_TITLE));
+	if (utf8())
+		mvaddstr(y, x, down ? "\u2193" : "\u2191");
+	else
+		mvaddch(y, x, down ? 'v' : '^');
+	attroff(attr_of(C_TITLE));
+}

@@ -33,6 +33,8 @@ void draw_bar(int y, int x, int width, double fraction);
 void draw_sparkline(int y, int x, const double *v, int n);
 /* A log2 histogram as one bar per non-empty bucket range. */
 int draw_hist(int y, int x, int width, int max_lines, const struct hist *h);
+/* The sort mark at (@y, @x): down for largest (or A) first, up for the reverse. */
+void draw_arrow(int y, int x, bool down);
 /* Fill the line with the colour, as a background. */
 void draw_fill(int y, enum ui_color c);
 

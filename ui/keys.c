@@ -238,7 +238,7 @@ const struct key_binding key_bindings[] = {
 	  HINT("Enter zoom", "Enter zoom"), KEYS_ALL, zoom },
 	{ KEYS('B', 'b'), "B", "back from a zoom", HINT(NULL, NULL), KEYS_ALL, unzoom },
 	{ KEYS(KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END),
-	  "Up Down PgUp PgDn Home End", "move the selection, scroll", HINT(NULL, NULL),
+	  "Up Dn PgUp PgDn Home End", "move the selection, scroll", HINT(NULL, NULL),
 	  KEYS_ALL, table_key },
 	{ KEYS(KEY_LEFT, KEY_RIGHT), "Left Right",
 	  "scroll the columns sideways when they do not fit (< > on the titles)",

@@ -7,15 +7,14 @@
 
 #include "draw.h"
 #include "table.h"
-
-#define TABLE_MAX_COLS 32
+#include "util.h"
 
 void table_init(struct ui_table *t, const struct ui_column *cols, int nr_cols,
 		int default_sort)
 {
 	memset(t, 0, sizeof(*t));
 	t->cols = cols;
-	t->nr_cols = nr_cols < TABLE_MAX_COLS ? nr_cols : TABLE_MAX_COLS;
+	t->nr_cols = nr_cols < UI_TABLE_COLS ? nr_cols : UI_TABLE_COLS;
 	t->default_sort = default_sort;
 }
 
@@ -143,6 +142,8 @@ void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_st
 	ts->sort_col = sort_col;	/* < and > move on from here */
 	/* Numbers: the hottest first; text: alphabetical first. */
 	sort_desc = !t->cols[sort_col].text != ts->reverse;
+	t->sort_col = sort_col;
+	t->sort_desc = sort_desc;
 	if (t->nr_shown > 1)
 		qsort(t->order, t->nr_shown, sizeof(*t->order), by_column);
 	ts->nr_rows = t->nr_shown;
@@ -153,15 +154,19 @@ void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_st
 }
 
 #define TEXT_MIN 8		/* text columns narrow down to this first */
+#define TEXT_MAX 40		/* and widen to their content up to this */
 
 /*
- * Where the columns go on a terminal of COLS: text columns narrow (the
- * widest first, to TEXT_MIN) so that numbers stay on screen; what still
- * does not fit scrolls sideways (table_state.left, the arrow keys) behind
- * the frozen columns, those up to the first text one (the row's name).
+ * Where the columns go on a terminal of COLS: each column as wide as its
+ * widest cell seen (numbers whole, text up to TEXT_MAX), its title and the
+ * sort mark, and its declared width; then text columns narrow (the widest
+ * first, to TEXT_MIN) so that numbers stay on screen; what still does not
+ * fit scrolls sideways (table_state.left, the arrow keys) behind the frozen
+ * columns, those up to the first text one (the row's name). A column is
+ * drawn whole or not at all: never a number cut at the edge.
  */
 struct layout {
-	int width[TABLE_MAX_COLS];
+	int width[UI_TABLE_COLS];
 	int frozen;		/* columns always shown on the left */
 	int first;		/* first scrolled column shown */
 	bool more;		/* columns hidden on the right */
@@ -194,12 +199,49 @@ static void narrow(const struct ui_table *t, struct layout *l)
 	}
 }
 
+/* Terminal cells @s takes as draw_text() shows it (escaped, one per character). */
+static int shown_width(const char *s)
+{
+	char safe[4 * TABLE_CELL];
+	int n = 0;
+
+	for (s = text_safe(s, safe, sizeof(safe)); *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Remember the widest cell of each column among the rows shown. */
+static void measure(const struct ui_table *t, struct table_state *ts)
+{
+	int r, c, w;
+
+	for (r = 0; r < t->nr_shown; r++)
+		for (c = 0; c < t->nr_cols; c++) {
+			w = shown_width(cell(t, t->order[r], c)->text);
+			if (w > ts->seen[c])
+				ts->seen[c] = w;
+		}
+}
+
+static int column_width(const struct ui_table *t, const struct table_state *ts, int c)
+{
+	const struct ui_column *k = &t->cols[c];
+	int w = ts->seen[c], title = strlen(k->title) + 1;	/* + the sort mark */
+
+	if (k->text && w > TEXT_MAX)
+		w = TEXT_MAX;
+	if (w < title)
+		w = title;
+	return w > k->width ? w : k->width;
+}
+
 static void layout(const struct ui_table *t, struct table_state *ts, struct layout *l)
 {
 	int c, x;
 
-	for (c = 0; c < t->nr_cols && c < TABLE_MAX_COLS; c++)
-		l->width[c] = t->cols[c].width;
+	measure(t, ts);
+	for (c = 0; c < t->nr_cols; c++)
+		l->width[c] = column_width(t, ts, c);
 	narrow(t, l);
 	for (l->frozen = 0; l->frozen < t->nr_cols && !t->cols[l->frozen].text; l->frozen++)
 		;
@@ -223,6 +265,10 @@ static int draw_cell(const struct ui_table *t, const struct layout *l, int y, in
 	int w = l->width[col];
 
 	draw_text(y, x, w, row < 0 ? C_TITLE : c, k->text ? "%-*.*s" : "%*.*s", w, w, text);
+	/* The sorted column: an arrow by its title, the way it sorts. */
+	if (row < 0 && col == t->sort_col && (int)strlen(text) < w)
+		draw_arrow(y, k->text ? x + (int)strlen(text) : x + w - (int)strlen(text) - 1,
+			   t->sort_desc);
 	return x + w + 1;
 }
 
@@ -235,7 +281,7 @@ static void draw_row(const struct ui_table *t, const struct layout *l, int y, in
 		draw_fill(y, c);
 	for (col = 0; col < l->frozen; col++)
 		x = draw_cell(t, l, y, x, row, col, c);
-	for (col = l->first; col < t->nr_cols && x < COLS; col++)
+	for (col = l->first; col < t->nr_cols && x + l->width[col] <= COLS; col++)
 		x = draw_cell(t, l, y, x, row, col, c);
 	if (row >= 0)
 		return;

@@ -34,6 +34,8 @@ struct ui_table {
 	int *order;		/* display order, filtered */
 	int nr_rows, nr_shown, cap;
 	const char *span;	/* what the rows cover: "this interval", "since start" */
+	int sort_col;		/* as table_finish() sorted */
+	bool sort_desc;
 };
 
 void table_init(struct ui_table *t, const struct ui_column *cols, int nr_cols,

@@ -7,6 +7,7 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -78,6 +79,28 @@ static int start_screen(bool color)
 	return 0;
 }
 
+/*
+ * How to read the man page: the page beside the binary, when it runs from
+ * a build tree (man mmtop finds nothing before make install), else man.
+ */
+static void find_man(char *buf, size_t len)
+{
+	char exe[PATH_MAX], page[PATH_MAX + 16], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	snprintf(buf, len, "man mmtop");
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(page, sizeof(page), "%s/man/mmtop.8", exe);
+	if (!access(page, R_OK) && strlen(page) + 8 < len)
+		snprintf(buf, len, "man -l %s", page);
+}
+
 static void identify(struct ui_state *st)
 {
 	struct utsname u;
@@ -86,6 +109,7 @@ static void identify(struct ui_state *st)
 		snprintf(st->host, sizeof(st->host), "?");
 	if (!uname(&u))
 		snprintf(st->kernel, sizeof(st->kernel), "%s", u.release);
+	find_man(st->man, sizeof(st->man));
 }
 
 /* Milliseconds until @deadline_ns, capped so input and resizes stay live. */

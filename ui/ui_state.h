@@ -24,6 +24,8 @@ enum ui_view {
 	VIEW__COUNT
 };
 
+#define UI_TABLE_COLS 32	/* columns of a table, at most */
+
 /* Sort, scroll and selection of one view's table, kept across intervals. */
 struct table_state {
 	int sort_col;		/* -1: the view's default */
@@ -34,6 +36,11 @@ struct table_state {
 	int page;		/* rows that fit at the last draw */
 	int selected_id;	/* the view's id of the selected row, or -1 */
 	int left;		/* columns scrolled out on the left (narrow terminals) */
+	/*
+	 * The widest cell seen in each column, so far: columns widen to their
+	 * content and do not narrow back as values change (no jitter).
+	 */
+	int seen[UI_TABLE_COLS];
 };
 
 struct ui_state {
@@ -73,6 +80,7 @@ struct ui_state {
 	uint64_t interval_ns;
 	const char *mode;
 	char host[65], kernel[65], status[128];
+	char man[160];			/* how to read the man page, for the help */
 };
 
 int ui_state_init(struct ui_state *st, const struct snapshot *shape);

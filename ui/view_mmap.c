@@ -29,6 +29,15 @@ static void ns_cell(struct ui_cell *c, uint64_t ns)
 	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
 }
 
+/* A wait percentile: - where that share of the acquisitions did not wait. */
+static void wait_cell(struct ui_cell *c, uint64_t ns)
+{
+	if (ns)
+		ns_cell(c, ns);
+	else
+		cell_set(c, 0, "-");
+}
+
 static void fill(struct ui_cell *c, const struct lock_row *r)
 {
 	cell_set(&c[0], r->pid, "%d", r->pid);
@@ -39,9 +48,9 @@ static void fill(struct ui_cell *c, const struct lock_row *r)
 	cell_set(&c[5], r->acquired, "%lu", (unsigned long)r->acquired);
 	cell_set(&c[6], r->failed, "%lu", (unsigned long)r->failed);
 	ns_cell(&c[7], r->wait_ns + r->hold_ns);
-	ns_cell(&c[8], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
-	ns_cell(&c[9], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
-	ns_cell(&c[10], r->wait_max_ns);
+	wait_cell(&c[8], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
+	wait_cell(&c[9], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
+	wait_cell(&c[10], r->wait_max_ns);
 	ns_cell(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
 	ns_cell(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
 	ns_cell(&c[13], r->hold_max_ns);

@@ -104,25 +104,85 @@ static void draw_hints(const struct ui_state *st)
 			  st->jumping ? "jump to second" : "filter", st->edit);
 		return;
 	}
+	/* Whole hints only: those past the right edge are left out. */
 	for (i = 0; i < nr_key_bindings && n < sizeof(bar); i++) {
 		const char *hint = key_bindings[i].hint[st->replay];
 
-		if (hint && key_in_mode(&key_bindings[i], st->replay))
-			n += snprintf(bar + n, sizeof(bar) - n, " %s ", hint);
+		if (!hint || !key_in_mode(&key_bindings[i], st->replay))
+			continue;
+		if (n + strlen(hint) + 2 > (size_t)COLS)
+			break;
+		n += snprintf(bar + n, sizeof(bar) - n, " %s ", hint);
 	}
 	draw_text(y, 0, COLS, C_HEADER, "%s", n ? bar : "");
 }
 
-static void draw_help(void)
+#define HELP_KEY_COLS 24
+
+/*
+ * @text from (@y, @x), wrapped at spaces to @width columns, on lines above
+ * @end; returns the lines it took.
+ */
+static int draw_wrapped(int y, int x, int width, int end, enum ui_color c, const char *text)
 {
-	int i, y = 5;
+	int lines = 0, n;
+
+	while (*text && y + lines < end) {
+		n = strlen(text);
+		if (n > width) {
+			for (n = width; n > 0 && text[n] != ' '; n--)
+				;
+			if (!n)
+				n = width;
+		}
+		draw_text(y + lines++, x, n, c, "%.*s", n, text);
+		for (text += n; *text == ' '; text++)
+			;
+	}
+	return lines;
+}
+
+/* The drop counters behind the header's total, by what was lost. */
+static void help_drops(const struct ui_state *st, char *buf, size_t len)
+{
+	const struct snapshot *s = &st->shown;
+	size_t n = snprintf(buf, len, "Drops since start (the header's drops): ");
+	int i, shown = 0;
+
+	for (i = 0; i < DROP__COUNT && n < len; i++)
+		if (s->drops[i])
+			n += snprintf(buf + n, len - n, "%s%s %lu", shown++ ? ", " : "",
+				      drop_name(i), (unsigned long)s->drops[i]);
+	if (!shown && n < len)
+		snprintf(buf + n, len - n, "none");
+}
+
+/*
+ * Every key of the mode the viewer is in, its text wrapped beside it; the
+ * drops by kind; how to read the man page. What does not fit says so.
+ */
+static void draw_help(const struct ui_state *st)
+{
+	int i, y = HEADER_LINES + 1, end = LINES - 4, x = 4 + HELP_KEY_COLS + 1;
+	char drops[512];
 
 	draw_text(y++, 2, COLS - 4, C_TITLE, "Keys");
-	for (i = 0; i < nr_key_bindings && y < LINES - 2; i++)
-		if (key_bindings[i].keys)
-			draw_text(y++, 4, COLS - 6, C_NORMAL, "%-28s %s", key_bindings[i].keys,
-				  key_bindings[i].what);
-	draw_text(y + 1, 4, COLS - 6, C_DIM, "Columns, probes and file formats: man mmtop");
+	for (i = 0; i < nr_key_bindings; i++) {
+		const struct key_binding *b = &key_bindings[i];
+
+		if (!b->keys || !key_in_mode(b, st->replay))
+			continue;
+		if (y >= end)
+			break;
+		draw_text(y, 4, HELP_KEY_COLS, C_NORMAL, "%s", b->keys);
+		y += draw_wrapped(y, x, COLS - x - 1, end, C_NORMAL, b->what);
+	}
+	if (i < nr_key_bindings)
+		draw_text(y++, 4, COLS - 6, C_DIM, "(more keys on a taller terminal, and in the man page)");
+	help_drops(st, drops, sizeof(drops));
+	y += draw_wrapped(y, 2, COLS - 4, LINES - 2, C_NORMAL, drops);
+	draw_text(LINES - 2, 2, COLS - 4, C_DIM, "Columns, probes, drops and file formats: %s",
+		  st->man);
 }
 
 static void draw_too_small(void)
@@ -144,7 +204,7 @@ void ui_draw(struct ui_state *st)
 		draw_header(st);
 		draw_tabs(st);
 		if (st->help)
-			draw_help();
+			draw_help(st);
 		else if (!st->have_data)
 			draw_text(HEADER_LINES + 1, 2, COLS - 4, C_DIM, "collecting the first interval...");
 		else

@@ -241,6 +241,9 @@ uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)
 			seen += n;
 			continue;
 		}
+		/* 0-1 ns: the request did not wait (the fast path), not 1 ns. */
+		if (!i)
+			return 0;
 		/* Linear within the bucket: the best a log2 histogram can do. */
 		v = lo + (hi - lo) * (rank - seen) / n;
 		return v < max ? v : max;

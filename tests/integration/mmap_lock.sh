@@ -121,6 +121,21 @@ check "-p $target: no row of another process ($others)" test "$others" -eq 0
 mine=$(awk -F, -v p="$target" 'NR > 1 && $4 == "mmap_lock" && $17 == p' "$TMP/slow.csv" | wc -l)
 check "-p $target: its own rows are there ($mine)" test "$mine" -gt 0
 
+# A slow mmap_lock wait is listed once: as the mmap_lock family's event,
+# not again as a contention event of class own- or other-mmap_lock. Paced
+# churn beside a /proc reader waits for the lock every few rounds.
+start_mmtop_csv "$TMP/once.csv" -d 0.5 --slow 1us
+"$MMTOP" bench churn -t 1 -n 1000 --paced --proc-reader >/dev/null
+stop_mmtop
+events() { # events CONDITION: the slow events for which the awk CONDITION holds
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		\$c[\"kind\"] == \"event\" && $1" "$TMP/once.csv" | wc -l
+}
+waits=$(events '$c["lock"] == "mmap_lock" && $c["wait_ns"] >= 1000')
+twice=$(events '$c["lock"] == "contention" && $c["site"] ~ /mmap_lock/')
+check "slow: each slow mmap_lock wait listed once ($waits waits; again as contention: $twice)" \
+	test "$waits" -gt 0 -a "$twice" -eq 0
+
 # 5. A probe family turned off leaves the rest running; its cells are n/a.
 start_mmtop_csv "$TMP/off.csv" -d 0.5 --disable-probe mmap_lock
 "$MMTOP" bench pft -s 16M >/dev/null

@@ -55,6 +55,10 @@ wait $load
 
 key '?'
 check "? shows the help" wait_for "Keys" 2
+check "help: long texts wrap, not cut (Shift-Tab: previous)" wait_for "Shift-Tab: previous" 1
+check "help: the drops by kind" wait_for "Drops since start (the header's drops): " 1
+check "help: run from the tree, it points at the page there (man -l)" \
+	wait_for "file formats: man -l $(cd "$(dirname "$MMTOP")" && pwd)/man/mmtop.8" 1
 key x
 for v in "2:REFILL/s" "3:HOLD-p50" "4:CLASS" "5:since start" "6:newest first" \
 	"7:by the holder they waited behind" "1:CPU  faults/s"; do
@@ -167,6 +171,53 @@ key a
 check "totals: a again, back to the interval" sh -c "! tmux capture-pane -p -t '$S' | grep -q TOTALS"
 key q
 tmux kill-session -t "$S"
+
+# Columns by the terminal's width: one recording replayed at 80, 120 and
+# 220 columns, at its last interval, in totals. A number is shown whole or
+# not at all: each one on a narrow screen is on the same row at 220.
+"$MMTOP" record -o "$TMP/cols.rec" -d 0.3 -- \
+	"$MMTOP" bench churn -t 1 -n 3000 --fork 20 --proc-reader >/dev/null
+for w in 80 120 220; do
+	S=cols$w
+	tmux new-session -d -s "$S" -x $w -y 40 "$MMTOP replay '$TMP/cols.rec'; sleep 600"
+	wait_for "REPLAY" 5
+	key j 9 9 9 Enter
+	key a
+done
+for v in 3 4 5 6 7; do
+	for w in 80 120 220; do
+		S=cols$w
+		key $v
+		screen >"$TMP/cols.$v.$w"
+	done
+done
+# cut NARROW WIDE: "rows numbers-not-in-the-wide-row" over the table rows.
+cut() {
+	awk 'NR == FNR { wide[FNR] = " " $0 " "; next }
+		/[0-9]/ && FNR > 5 { rows++
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^[0-9][0-9.]*[a-zA-Z%]*$/ && index(wide[FNR], " " $i " ") == 0) bad++ }
+		END { print rows + 0, bad + 0 }' "$2" "$1"
+}
+for v in 3 4 5 6 7; do
+	for w in 80 120; do
+		set -- $(cut "$TMP/cols.$v.$w" "$TMP/cols.$v.220")
+		check "columns at $w: view $v, no number cut ($2 of the numbers on $1 rows are not whole)" \
+			test "$1" -gt 0 -a "$2" -eq 0
+	done
+done
+check "columns at 220: text widens, the Locks view's class whole (own-mmap_lock)" \
+	grep -q '^own-mmap_lock ' "$TMP/cols.4.220"
+check "columns at 80: columns that do not fit are hidden behind >" \
+	sh -c "grep -q 'COUNT.*>\$' '$TMP/cols.4.80'"
+S=cols220
+key 3
+check "sort mark: the mmap_lock view is sorted on TIME, largest first" wait_for "[↓v]TIME" 2
+key '>'
+check "sort mark: > moves it to WAIT-p50" wait_for "[↓v]WAIT-p50" 2
+key r
+check "sort mark: r reverses it" wait_for "[↑^]WAIT-p50" 2
+for w in 80 120 220; do tmux kill-session -t cols$w; done
 
 # Pause freezes the view only: forks that come while paused are kept and
 # shown when it ends.

@@ -36,8 +36,8 @@ static void test_quantiles(void)
 	memset(&h, 0, sizeof(h));
 	h.bucket[0] = 4;	/* waits of 0 or 1 ns */
 	CHECK(hist_quantile(&h, 0, 1) == 0, "bucket 0: q = 0 is 0");
-	CHECK(hist_quantile(&h, 0.5, 1) == 1, "bucket 0: p50 is 1, its middle");
-	CHECK(hist_quantile(&h, 1, 1) == 1, "bucket 0: q = 1 is the max (1), not the bucket's end");
+	CHECK(hist_quantile(&h, 0.5, 1) == 0, "bucket 0: p50 is 0, no wait (not 1 ns, its middle)");
+	CHECK(hist_quantile(&h, 1, 1) == 0, "bucket 0: q = 1 is 0 as well");
 
 	memset(&h, 0, sizeof(h));
 	h.bucket[SNAPSHOT_HIST_BUCKETS - 1] = 3;	/* [2^31, 2^32) ns: seconds */

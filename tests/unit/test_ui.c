@@ -307,6 +307,20 @@ static void test_events_order(struct ui_state *st, struct snapshot *s)
 	CHECK(older && newer && newer < older, "Events view: newest first");
 }
 
+/* The help lists the drops behind the header's total, by kind. */
+static void test_help_drops(struct ui_state *st, struct snapshot *s)
+{
+	s->drops[DROP_MMAP_LOCK_EVENTS] = 508;
+	s->drops[DROP_BLAME_STATS] = 3;
+	ui_state_push(st, s);
+	ui_key(st, '?');
+	ui_draw(st);
+	CHECK(strstr(screen(), "Drops since start (the header's drops): mmap_lock_events 508, "
+		      "blame_stats 3") != NULL, "help: drops by kind");
+	ui_key(st, 'x');
+	memset(s->drops, 0, sizeof(s->drops));
+}
+
 static void test_keys(struct ui_state *st)
 {
 	st->view = 0;
@@ -379,6 +393,7 @@ int main(void)
 	test_views(&st);
 	test_na(&st, &s);
 	test_keys(&st);
+	test_help_drops(&st, &s);
 	test_events_order(&st, &s);
 	test_cpu_groups(&st);
 	test_narrow(&st);
@@ -387,7 +402,7 @@ int main(void)
 	st.view = VIEW_CPUS;
 	ui_draw(&st);
 	CHECK(!wrapped_cell(screen()),
-	      "80x24 CPUs view: the last column is cut at the edge, not wrapped onto the next line");
+	      "80x24 CPUs view: a column that does not fit is not drawn, not wrapped onto the next line");
 	resize_term(20, 60);
 	ui_draw(&st);
 	CHECK(strstr(screen(), "terminal too small: 60x20, mmtop needs 80x24") != NULL,
