@@ -356,8 +356,12 @@ static const char *option_name(int code)
  * Before the subcommand (@before_command) parsing stops at the first
  * operand, the subcommand's name; after it, options and operands mix.
  */
-static int parse_options(int argc, char **argv, struct live_opts *o, bool before_command)
+static void print_mode_help(const char *cmd);
+
+/* @cmd: the subcommand whose options these are; NULL before any. */
+static int parse_options(int argc, char **argv, struct live_opts *o, const char *cmd)
 {
+	bool before_command = !cmd;
 	unsigned int top;
 	int opt, ret;
 
@@ -465,7 +469,10 @@ static int parse_options(int argc, char **argv, struct live_opts *o, bool before
 			verbose = true;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			if (cmd)
+				print_mode_help(cmd);
+			else
+				fputs(usage_text, stdout);
 			return 0;
 		case 'V':
 			printf("mmtop %s\n", MMTOP_VERSION);
@@ -497,7 +504,7 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUXW" },		/* the viewer, batch */
+	{ "",        "bCdnfFpSDEAuoUXWT" },		/* the viewer, batch */
 	{ "record",  "bdnfFpSDEAuoUXWRKL" },
 	{ "serve",   "dnUFpSDEAXWlT" },
 	{ "replay",  "bCdnfoBe" },
@@ -530,13 +537,88 @@ static bool refused_option(const char *cmd, const struct live_opts *o)
 	return false;
 }
 
+/* The synopsis lines of @cmd, from the help's; "usage:" before the first. */
+static void print_synopsis(const char *cmd)
+{
+	const char *line = usage_text, *end;
+	char want[32];
+	bool in = false, first = true;
+
+	snprintf(want, sizeof(want), "mmtop %s", cmd);
+	for (; *line && *line != '\n'; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			return;
+		/* An entry starts with "mmtop"; its description lines do not. */
+		if (!strncmp(line + 7, "mmtop", 5))
+			in = !strncmp(line + 7, want, strlen(want)) &&
+			     strchr(" \n", line[7 + strlen(want)]);
+		if (!in)
+			continue;
+		printf("%s%.*s\n", first ? "usage: " : "       ", (int)(end - line - 7), line + 7);
+		first = false;
+	}
+}
+
+/* The lines of the option named @want in the help's Options section. */
+static void print_option_text(const char *want)
+{
+	const char *opts = strstr(usage_text, "\nOptions:\n"), *p, *end;
+
+	for (p = opts; p && (p = strstr(p + 1, want)); ) {
+		const char *line = p;
+
+		while (line > opts && line[-1] != '\n')
+			line--;
+		/* The option's own line: its name in the option column. */
+		if (p - line > 6 || line[0] != ' ')
+			continue;
+		for (end = strchr(line, '\n'); end && !strncmp(end + 1, "                            ", 28);
+		     end = strchr(end + 1, '\n'))
+			;
+		printf("%.*s\n", end ? (int)(end - line) : (int)strlen(line), line);
+		return;
+	}
+}
+
+static void print_option(const char *name)
+{
+	char want[40];
+
+	snprintf(want, sizeof(want), "--%s ", name);
+	print_option_text(want);
+}
+
+/*
+ * mmtop CMD --help: its synopsis and the options it takes (mode_options),
+ * each with its text from the help.
+ */
+static void print_mode_help(const char *cmd)
+{
+	const char *takes = "";
+	const struct option *l;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mode_options); i++)
+		if (!strcmp(mode_options[i].cmd, cmd))
+			takes = mode_options[i].takes;
+	print_synopsis(cmd);
+	printf("\nOptions:\n");
+	for (l = longopts; l->name; l++)
+		if (strchr(takes, l->val) || strchr("vh", l->val))
+			print_option(l->name);
+	if (!strcmp(cmd, "record"))
+		print_option_text("-- COMMAND");
+	printf("\nExit status: 0 ok, 1 error, 2 usage error or missing privileges.\nSee mmtop(8).\n");
+}
+
 /* mmtop record -o FILE [OPTIONS] [-- COMMAND]: batch, quiet unless asked. */
 static int record_main(int argc, char **argv, struct live_opts *o)
 {
 	int ret;
 
 	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
-	ret = parse_options(argc, argv, o, false);
+	ret = parse_options(argc, argv, o, "record");
 	if (ret >= 0)
 		return ret;
 	if (refused_option("record", o))
@@ -562,7 +644,7 @@ static int serve_main(int argc, char **argv, struct live_opts *o)
 	int ret;
 
 	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
-	ret = parse_options(argc, argv, o, false);
+	ret = parse_options(argc, argv, o, "serve");
 	if (ret >= 0)
 		return ret;
 	if (refused_option("serve", o))
@@ -586,7 +668,7 @@ static int replay_main(int argc, char **argv, struct live_opts *o)
 
 	o->batch_opts.interval_ns = 0;
 	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
-	ret = parse_options(argc, argv, o, false);
+	ret = parse_options(argc, argv, o, "replay");
 	if (ret >= 0)
 		return ret;
 	if (refused_option("replay", o))
@@ -610,7 +692,7 @@ static int report_main(int argc, char **argv, struct live_opts *o)
 	int ret;
 
 	optind = 0;	/* 0: glibc starts over, in this call's ordering mode */
-	ret = parse_options(argc, argv, o, false);
+	ret = parse_options(argc, argv, o, "report");
 	if (ret >= 0)
 		return ret;
 	if (refused_option("report", o))
@@ -687,7 +769,7 @@ int main(int argc, char **argv)
 		},
 	};
 	const char *cmd;
-	int ret = parse_options(argc, argv, &o, true);
+	int ret = parse_options(argc, argv, &o, NULL);
 
 	if (ret >= 0)
 		return ret;
@@ -696,6 +778,9 @@ int main(int argc, char **argv)
 	if ((!cmd || !strcmp(cmd, "compare") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench")) &&
 	    refused_option(cmd, &o))
 		return 2;
+	if (!cmd && o.given['T'] && !(o.batch && (o.batch_opts.format == OUTPUT_OPENMETRICS ||
+						   o.batch_opts.format == OUTPUT_PROMETHEUS)))
+		return usage_error("--top is for serve, and for batch mode's openmetrics and prometheus formats");
 	libbpf_set_print(libbpf_print);
 	if (o.command && !o.command[0])
 		return usage_error("-- needs a command");

@@ -4,9 +4,11 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "follow.h"
@@ -29,6 +31,7 @@ struct live {
 	const struct live_opts *opts;
 	char rec_path[PATH_MAX];	/* the file being written */
 	uint64_t rec_opened_ns;		/* CLOCK_REALTIME */
+	char out_path[PATH_MAX];	/* the viewer's command's output, or "" */
 };
 
 static int open_recording(struct live *l);
@@ -194,16 +197,51 @@ static bool live_done(void *ctx)
 	return l->following && !l->follow.running;
 }
 
+/*
+ * Under the viewer the command must not write over the screen: its output
+ * goes to a file of its own (mode 0600) in $TMPDIR, named when mmtop ends;
+ * /dev/null if none can be made.
+ */
+static int command_output(struct live *l, const char *cmd)
+{
+	const char *dir = getenv("TMPDIR"), *base = strrchr(cmd, '/');
+	int fd;
+
+	snprintf(l->out_path, sizeof(l->out_path), "%s/mmtop-%s-%d.out",
+		 dir && dir[0] ? dir : "/tmp", base ? base + 1 : cmd, (int)getpid());
+	fd = open(l->out_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	l->out_path[0] = '\0';
+	return open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
+/* After the terminal is restored: where the command's output is, if any. */
+static void name_command_output(const struct live *l)
+{
+	struct stat st;
+
+	if (!l->out_path[0] || stat(l->out_path, &st))
+		return;
+	if (!st.st_size) {
+		unlink(l->out_path);
+		return;
+	}
+	printf("%s's output (%lld bytes): %s\n", l->opts->command[0],
+	       (long long)st.st_size, l->out_path);
+}
+
 static int start_command(struct live *l, struct live_opts *o)
 {
-	/* Under the viewer the command must not write over the screen. */
-	int out = o->batch ? STDERR_FILENO : open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int out = o->batch ? STDERR_FILENO : command_output(l, o->command[0]);
 	int err = follow_start(&l->follow, o->command, out, &o->user, &o->pids);
 
 	if (!o->batch && out >= 0)
 		close(out);
 	if (err) {
 		fprintf(stderr, "mmtop: cannot run %s: %s\n", o->command[0], strerror(-err));
+		if (l->out_path[0])
+			unlink(l->out_path);
 		return -1;
 	}
 	l->following = true;
@@ -280,6 +318,8 @@ int live_run(struct live_opts *o)
 		ret = o->batch ? batch_run(&o->batch_opts, &src) : ui_run(&uo, &src);
 	if (!o->batch && (l.following || o->pids.active))
 		summary_print(&l.sum, stdout, l.following ? l.follow.note : "followed processes");
+	if (!o->batch && l.following)
+		name_command_output(&l);
 	if (l.recording)
 		recorder_close(&l.rec);
 	collector_close(&l.c);

@@ -47,6 +47,22 @@ rc=$?
 check "bench pft --help: pft's options only (rc $rc)" \
 	sh -c "test $rc -eq 0 && grep -q -- '--warmup N' '$TMP/out' && ! grep -q 'CHURN options' '$TMP/out'"
 
+# record, replay, report, serve: each its synopsis and the options it
+# takes (from the table that refuses the others), with their text, not
+# the global help.
+for spec in "record:--rotate:--listen" "replay:--begin:--html" "report:--html:--delay" \
+	"serve:--listen:--rotate"; do
+	IFS=: read -r cmd has hasnt <<EOF2
+$spec
+EOF2
+	"$MMTOP" $cmd --help >"$TMP/out" 2>&1
+	rc=$?
+	check "$cmd --help: its own ($(head -1 "$TMP/out" | cut -c1-40)...), with $has, without $hasnt, $(wc -l <"$TMP/out") lines" \
+		sh -c "test $rc -eq 0 && grep -q '^usage: mmtop $cmd ' '$TMP/out' &&
+			grep -q -- '$has ' '$TMP/out' && ! grep -q -- '$hasnt ' '$TMP/out' &&
+			test \$(wc -l <'$TMP/out') -lt \$(wc -l <'$TMP/help')"
+done
+
 # -p and -d: clear errors.
 "$MMTOP" -p 1,,2 -b -n 1 >/dev/null 2>"$TMP/err"
 rc=$?
@@ -101,3 +117,14 @@ check "bench --duration 0.5s: exit 0, ran $((passes + 1)) passes of one process 
 rc=$?
 check "bench --duration with --record: exit 2, no recording ($(cat "$TMP/err"))" \
 	test "$rc" -eq 2 -a ! -e "$TMP/dur.rec"
+
+# --top in batch mode, for the exposition formats (as the man page says).
+"$MMTOP" -b -f openmetrics --top 1 -n 1 -d 0.3 -- "$MMTOP" bench churn -n 300 >"$TMP/top.om" 2>"$TMP/err"
+rc=$?
+procs=$(grep -o 'comm="[^"]*"' "$TMP/top.om" | grep -vx 'comm="other"' | sort -u | wc -l)
+check "-b -f openmetrics --top 1: exit 0, one process's series besides other ($procs)" \
+	test "$rc" -eq 0 -a "$procs" -eq 1
+"$MMTOP" -b --top 5 -n 1 >/dev/null 2>"$TMP/err"
+rc=$?
+check "-b --top 5 with the text format: exit 2, saying where --top goes" \
+	sh -c "test $rc -eq 2 && grep -q 'openmetrics and prometheus formats' '$TMP/err'"

@@ -98,6 +98,11 @@ screen >"$TMP/out"
 check "-- COMMAND: a summary on the terminal" grep -q "^mmtop summary: .* exited with status 0" "$TMP/out"
 check "-- COMMAND: the summary counts its faults (64 MiB: >= 16384; saw: $(grep -E '^(faults|mmtop summary)' "$TMP/out" | tr -s ' \n' '  '))" \
 	awk '$1 == "faults" { gsub(",", "", $2); ok = $2 >= 16384 } END { exit !ok }' "$TMP/out"
+# The command's own output is kept in a file named on exit, not lost.
+kept=$(sed -n "s/^sh's output ([0-9]* bytes): \(.*\)\$/\1/p" "$TMP/out")
+check "-- COMMAND: its output kept in a file named on exit (${kept:-none named})" \
+	sh -c "test -n '$kept' && grep -q '^# pft: pid' '$kept' && grep -q 'faults/sec' '$kept'"
+rm -f "$kept"
 tmux kill-session -t "$S"
 
 # NO_COLOR: no colour escapes, only attributes.
