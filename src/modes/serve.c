@@ -175,6 +175,17 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", "not found; try /metrics\n");
 }
 
+/*
+ * Room for scrapes beside clients that hold connections and send nothing
+ * (or half a request): at 64 connections, 100 such clients kept a scrape
+ * waiting in the backlog until the timeout freed a slot, some 15 s. 256,
+ * each with a small request pool (a scrape's request is a few hundred
+ * bytes; the reply is not built in it), and idle ones closed after 5 s.
+ */
+#define HTTP_CONNECTIONS 256
+#define HTTP_CONNECTION_MEMORY (16 * 1024)
+#define HTTP_IDLE_TIMEOUT_S 5
+
 /* The HTTP thread must not take the stop signals meant for collection. */
 static int start_httpd(struct serve *sv)
 {
@@ -188,9 +199,9 @@ static int start_httpd(struct serve *sv)
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	sv->httpd = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, answer, sv,
 				     MHD_OPTION_LISTEN_SOCKET, sv->fd,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
-				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_TIMEOUT_S,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_CONNECTIONS,
+				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
 				     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return sv->httpd ? 0 : -1;

@@ -120,6 +120,39 @@ check "collection goes on under slow clients ($n0 -> $n1 intervals)" test "${n1:
 kill "$slow" 2>/dev/null
 wait "$slow" 2>/dev/null
 
+# 100 clients that send half a request and wait: a scrape is answered
+# while they are all still held, not once a timeout has freed a place.
+$PY - "${addr%:*}" "${addr##*:}" "$TMP/held100" "$TMP/scraped" <<'EOF' &
+import os, socket, sys, time
+host, port, flag, done = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+held = []
+for i in range(100):
+    s = socket.create_connection((host, port))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    held.append(s)
+open(flag, "w").close()
+while not os.path.exists(done):
+    time.sleep(0.01)
+open_now = 0
+for s in held:
+    s.setblocking(False)
+    try:
+        open_now += s.recv(1) != b""
+    except BlockingIOError:
+        open_now += 1
+    except OSError:
+        pass
+open(done + ".held", "w").write("%d\n" % open_now)
+EOF
+held=$!
+i=0
+while [ ! -e "$TMP/held100" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+got=$(code "$URL")
+touch "$TMP/scraped"
+wait "$held"
+check "100 idle clients: a scrape answered ($got) while all of them are held ($(cat "$TMP/scraped.held") of 100)" \
+	test "$got" = 200 -a "$(cat "$TMP/scraped.held")" -eq 100
+
 # A second server on the same port: a clear error before any BPF work.
 "$MMTOP" serve --listen "$addr" 2>"$TMP/busy.err"
 rc=$?
