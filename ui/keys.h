@@ -23,7 +23,7 @@ enum key_modes {
 	KEYS_ALL = KEYS_LIVE | KEYS_REPLAY,
 };
 
-#define KEY_CODES_MAX 10
+#define KEY_CODES_MAX 11
 
 struct key_binding {
 	int codes[KEY_CODES_MAX];	/* curses key codes, 0-terminated */

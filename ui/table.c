@@ -317,6 +317,14 @@ void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h)
 	ts->selected_id = table_selected(t, ts);
 }
 
+void table_show(struct ui_table *t, struct table_state *ts, const struct ui_state *st,
+		int y, int h)
+{
+	table_finish(t, ts, st);
+	table_draw(t, ts, y, h);
+	table_free(t);
+}
+
 int table_selected(const struct ui_table *t, const struct table_state *ts)
 {
 	if (ts->selected < 0 || ts->selected >= t->nr_shown)

@@ -51,6 +51,9 @@ void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_state *st);
 /* Draw titles at @y and rows below, @h lines in all. */
 void table_draw(const struct ui_table *t, struct table_state *ts, int y, int h);
+/* table_finish(), table_draw() and table_free(): a view's table, shown. */
+void table_show(struct ui_table *t, struct table_state *ts, const struct ui_state *st,
+		int y, int h);
 /* The id of the selected row, or -1. */
 int table_selected(const struct ui_table *t, const struct table_state *ts);
 int table_sort_col(const struct ui_table *t, const struct table_state *ts);

@@ -21,6 +21,7 @@ enum ui_view {
 	VIEW_FORKS,
 	VIEW_EVENTS,
 	VIEW_BLAME,
+	VIEW_VMA,
 	VIEW__COUNT
 };
 

@@ -83,9 +83,7 @@ static void blame_draw(struct ui_state *st, int y, int h)
 			break;
 		fill(c, &s->blame.v[i], all);
 	}
-	table_finish(&t, ts, st);
-	table_draw(&t, ts, y + 1, h - 1);
-	table_free(&t);
+	table_show(&t, ts, st, y + 1, h - 1);
 }
 
 const struct view_ops view_blame = {

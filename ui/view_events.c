@@ -62,9 +62,7 @@ static void events_draw(struct ui_state *st, int y, int h)
 		else
 			cell_set(&c[10], 0, "-");
 	}
-	table_finish(&t, ts, st);
-	table_draw(&t, ts, y + 1, h - 1);
-	table_free(&t);
+	table_show(&t, ts, st, y + 1, h - 1);
 }
 
 const struct view_ops view_events = {

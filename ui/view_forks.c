@@ -96,9 +96,7 @@ static void forks_draw(struct ui_state *st, int y, int h)
 			break;
 		fill(c, ui_fork(st, i));
 	}
-	table_finish(&t, ts, st);
-	table_draw(&t, ts, y + 2, h - 2);
-	table_free(&t);
+	table_show(&t, ts, st, y + 2, h - 2);
 }
 
 const struct view_ops view_forks = {

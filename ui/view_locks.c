@@ -56,9 +56,7 @@ static void locks_draw(struct ui_state *st, int y, int h)
 		ns_cell(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
 		ns_cell(&c[11], r->wait_max_ns);
 	}
-	table_finish(&t, ts, st);
-	table_draw(&t, ts, y + 1, h - 1);
-	table_free(&t);
+	table_show(&t, ts, st, y + 1, h - 1);
 }
 
 const struct view_ops view_locks = {

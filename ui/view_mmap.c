@@ -160,9 +160,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 			break;
 		fill(c, &s->locks.v[i]);
 	}
-	table_finish(&t, ts, st);
-	table_draw(&t, ts, y, h);
-	table_free(&t);
+	table_show(&t, ts, st, y, h);
 }
 
 static void mmap_enter(struct ui_state *st)

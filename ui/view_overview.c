@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Overview: per-CPU fault-rate bars with a sparkline of the last intervals,
- * per-node totals, then the top lines of the other views.
+ * per-node totals, then the top lines of the other views, who blocks whom
+ * first.
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -72,73 +73,111 @@ static int by_time(const void *a, const void *b)
 	return tx < ty ? 1 : tx > ty ? -1 : 0;
 }
 
+/*
+ * The memory-management locks first (mmap_lock, zone, pcp, VMA), then the
+ * rest: a kernel thread's one long wait on an unrelated mutex is not what
+ * this screen is for, however long; each group by total wait.
+ */
 static int by_wait(const void *a, const void *b)
 {
 	const struct cont_row *x = a, *y = b;
+	bool ox = x->cls == CONT_CLASS_OTHER, oy = y->cls == CONT_CLASS_OTHER;
+
+	if (ox != oy)
+		return ox ? 1 : -1;
+	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
+}
+
+static int by_blame(const void *a, const void *b)
+{
+	const struct blame_row *x = a, *y = b;
 
 	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
 }
 
-static int draw_top_locks(const struct ui_state *st, int y)
+static void lock_line(int y, const void *row)
 {
-	const struct snapshot *s = ui_snapshot(st);
-	struct lock_row *top;
-	int i, n = s->locks.nr;
+	const struct lock_row *r = row;
 	char w[16], h[16];
 
-	draw_text(y, 0, COLS, C_TITLE, "Top mmap_lock (3: mmap_lock view)");
-	if (family_na(st, FAMILY_MMAP_LOCK)[0]) {
-		draw_text(y + 1, 2, COLS - 2, C_DIM, "n/a (%s)", family_na(st, FAMILY_MMAP_LOCK));
-		return 2;
-	}
-	if (!n) {
-		draw_text(y + 1, 2, COLS - 2, C_DIM, "no mmap_lock activity %s", ui_span(st));
-		return 2;
-	}
-	top = malloc(n * sizeof(*top));
-	if (!top)
-		return 1;
-	memcpy(top, s->locks.v, n * sizeof(*top));
-	qsort(top, n, sizeof(*top), by_time);
-	for (i = 0; i < n && i < TOP_LINES; i++)
-		draw_text(y + 1 + i, 2, COLS - 2, C_NORMAL,
-			  "%7d %-16s %-20.20s %-5s acq %-8lu wait %-9s hold %s", top[i].pid,
-			  top[i].comm, callsite_label(top[i].site, top[i].symbol),
-			  top[i].write ? "write" : "read", (unsigned long)top[i].acquired,
-			  format_ns(top[i].wait_ns, w, sizeof(w)),
-			  format_ns(top[i].hold_ns, h, sizeof(h)));
-	free(top);
-	return 1 + (n < TOP_LINES ? n : TOP_LINES);
+	draw_text(y, 2, COLS - 2, C_NORMAL, "%7d %-16s %-20.20s %-5s acq %-8lu wait %-9s hold %s",
+		  r->pid, r->comm, callsite_label(r->site, r->symbol), r->write ? "write" : "read",
+		  (unsigned long)r->acquired, format_ns(r->wait_ns, w, sizeof(w)),
+		  format_ns(r->hold_ns, h, sizeof(h)));
 }
 
-static int draw_top_conts(const struct ui_state *st, int y)
+static void cont_line(int y, const void *row)
 {
-	const struct snapshot *s = ui_snapshot(st);
-	struct cont_row *copy;
-	int i, n = s->conts.nr;
+	const struct cont_row *r = row;
 	char w[16];
 
-	draw_text(y, 0, COLS, C_TITLE, "Top contention (4: Locks view)");
-	if (family_na(st, FAMILY_CONTENTION)[0]) {
-		draw_text(y + 1, 2, COLS - 2, C_DIM, "n/a (%s)", family_na(st, FAMILY_CONTENTION));
+	draw_text(y, 2, COLS - 2, C_NORMAL, "%-16s %-24.24s %-10s x%-7lu wait %s",
+		  cont_class_name(r->cls), r->caller, r->type, (unsigned long)r->count,
+		  format_ns(r->wait_ns, w, sizeof(w)));
+}
+
+static void blame_line(int y, const void *row)
+{
+	const struct blame_row *r = row;
+	char w[16];
+
+	draw_text(y, 2, COLS - 2, C_NORMAL,
+		  "%7d %-12.12s %-9.9s %-5s waited %-8s behind %7d%s %-12.12s %-9.9s %s x%lu",
+		  r->pid, r->comm, callsite_label(r->site, r->symbol), r->write ? "write" : "read",
+		  format_ns(r->wait_ns, w, sizeof(w)), r->holder_pid, blame_foreign(r) ? "*" : " ",
+		  r->holder_comm, callsite_label(r->holder_site, r->holder_symbol),
+		  r->holder_write ? "write" : "read", (unsigned long)r->count);
+}
+
+/* One section of the Overview: the top rows of another view. */
+struct top {
+	const char *title;
+	enum probe_family family;	/* n/a when it is */
+	const char *none;		/* said when there is no row */
+	size_t size;			/* of a row */
+	int (*cmp)(const void *, const void *);
+	void (*line)(int y, const void *row);
+};
+
+/* The TOP_LINES first of @n @rows in @t's order; returns the lines drawn. */
+static int draw_top(const struct ui_state *st, int y, const struct top *t, const void *rows,
+		    int n)
+{
+	char *copy;
+	int i;
+
+	draw_text(y, 0, COLS, C_TITLE, "%s", t->title);
+	if (family_na(st, t->family)[0]) {
+		draw_text(y + 1, 2, COLS - 2, C_DIM, "n/a (%s)", family_na(st, t->family));
 		return 2;
 	}
 	if (!n) {
-		draw_text(y + 1, 2, COLS - 2, C_DIM, "no contended locks %s", ui_span(st));
+		draw_text(y + 1, 2, COLS - 2, C_DIM, "%s %s", t->none, ui_span(st));
 		return 2;
 	}
-	copy = malloc(n * sizeof(*copy));
+	copy = malloc(n * t->size);
 	if (!copy)
 		return 1;
-	memcpy(copy, s->conts.v, n * sizeof(*copy));
-	qsort(copy, n, sizeof(*copy), by_wait);
+	memcpy(copy, rows, n * t->size);
+	qsort(copy, n, t->size, t->cmp);
 	for (i = 0; i < n && i < TOP_LINES; i++)
-		draw_text(y + 1 + i, 2, COLS - 2, C_NORMAL, "%-16s %-24.24s %-10s x%-7lu wait %s",
-			  cont_class_name(copy[i].cls), copy[i].caller, copy[i].type,
-			  (unsigned long)copy[i].count, format_ns(copy[i].wait_ns, w, sizeof(w)));
+		t->line(y + 1 + i, copy + i * t->size);
 	free(copy);
 	return 1 + (n < TOP_LINES ? n : TOP_LINES);
 }
+
+static const struct top top_blame = {
+	"Who blocks whom: mmap_lock waits by holder (7: Blame view)", FAMILY_MMAP_LOCK,
+	"no mmap_lock wait behind a holder", sizeof(struct blame_row), by_blame, blame_line,
+};
+static const struct top top_locks = {
+	"Top mmap_lock (3: mmap_lock view)", FAMILY_MMAP_LOCK, "no mmap_lock activity",
+	sizeof(struct lock_row), by_time, lock_line,
+};
+static const struct top top_conts = {
+	"Top contention, mm locks first (4: Locks view)", FAMILY_CONTENTION, "no contended locks",
+	sizeof(struct cont_row), by_wait, cont_line,
+};
 
 static int draw_last_events(const struct ui_state *st, int y)
 {
@@ -164,15 +203,18 @@ static int draw_last_events(const struct ui_state *st, int y)
 
 static void overview_draw(struct ui_state *st, int y, int h)
 {
+	const struct snapshot *s = ui_snapshot(st);
 	int line, room;
 
 	/* CPUs take at most half of the body; the rest shows the others. */
 	line = draw_cpus(st, y, h / 2 > 4 ? h / 2 : 4) + 1;
 	room = h - line;
 	if (room > 2)
-		line += draw_top_locks(st, y + line) + 1;
+		line += draw_top(st, y + line, &top_blame, s->blame.v, s->blame.nr) + 1;
 	if (h - line > 2)
-		line += draw_top_conts(st, y + line) + 1;
+		line += draw_top(st, y + line, &top_locks, s->locks.v, s->locks.nr) + 1;
+	if (h - line > 2)
+		line += draw_top(st, y + line, &top_conts, s->conts.v, s->conts.nr) + 1;
 	if (h - line > 2)
 		draw_last_events(st, y + line);
 }

@@ -21,6 +21,7 @@ static const struct view_ops *const all_views[VIEW__COUNT] = {
 	[VIEW_FORKS] = &view_forks,
 	[VIEW_EVENTS] = &view_events,
 	[VIEW_BLAME] = &view_blame,
+	[VIEW_VMA] = &view_vma,
 };
 
 const struct view_ops *view_of(enum ui_view v)
@@ -79,16 +80,21 @@ static void draw_header(const struct ui_state *st)
 	draw_text(2, 0, COLS, C_DIM, " probes:%s", st->have_data ? probes : " (first interval pending)");
 }
 
+/* The tabs, padded; on a terminal too narrow for that, without padding. */
 static void draw_tabs(const struct ui_state *st)
 {
-	int i, x = 1;
+	int i, x = 1, wide = 1;
+	const char *fmt;
 
+	for (i = 0; i < VIEW__COUNT; i++)
+		wide += strlen(view_of(i)->name) + 5;
+	fmt = wide <= COLS ? " %d %s " : "%d %s";
 	for (i = 0; i < VIEW__COUNT; i++) {
 		char tab[32];
 
-		snprintf(tab, sizeof(tab), " %d %s ", i + 1, view_of(i)->name);
+		snprintf(tab, sizeof(tab), fmt, i + 1, view_of(i)->name);
 		draw_text(3, x, COLS - x, i == (int)st->view ? C_TAB : C_NORMAL, "%s", tab);
-		x += strlen(tab) + 1;
+		x += strlen(tab) + (wide <= COLS ? 1 : 2);
 	}
 }
 

@@ -14,7 +14,7 @@ struct view_ops {
 };
 
 extern const struct view_ops view_overview, view_cpus, view_mmap, view_locks,
-			     view_forks, view_events, view_blame;
+			     view_forks, view_events, view_blame, view_vma;
 const struct view_ops *view_of(enum ui_view v);
 
 /* Why a family's data is missing ("" when it is there). */

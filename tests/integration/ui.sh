@@ -61,7 +61,7 @@ check "help: run from the tree, it points at the page there (man -l)" \
 	wait_for "file formats: man -l $(cd "$(dirname "$MMTOP")" && pwd)/man/mmtop.8" 1
 key x
 for v in "2:REFILL/s" "3:HOLD-p50" "4:CLASS" "5:since start" "6:newest first" \
-	"7:by the holder they waited behind" "1:CPU  faults/s"; do
+	"7:by the holder they waited behind" "8:VMA-OK%" "1:CPU  faults/s"; do
 	key "${v%%:*}"
 	check "key ${v%%:*} switches to its view (${v#*:})" wait_for "${v#*:}" 2
 done
@@ -181,7 +181,7 @@ tmux kill-session -t "$S"
 # 220 columns, at its last interval, in totals. A number is shown whole or
 # not at all: each one on a narrow screen is on the same row at 220.
 "$MMTOP" record -o "$TMP/cols.rec" -d 0.3 -- \
-	"$MMTOP" bench churn -t 1 -n 3000 --fork 20 --proc-reader >/dev/null
+	"$MMTOP" bench churn -t 1 -n 3000 --fork 20 --proc-reader 2>"$TMP/cols.out"
 for w in 80 120 220; do
 	S=cols$w
 	tmux new-session -d -s "$S" -x $w -y 40 "$MMTOP replay '$TMP/cols.rec'; sleep 600"
@@ -189,7 +189,7 @@ for w in 80 120 220; do
 	key j 9 9 9 Enter
 	key a
 done
-for v in 3 4 5 6 7; do
+for v in 3 4 5 6 7 8; do
 	for w in 80 120 220; do
 		S=cols$w
 		key $v
@@ -204,7 +204,7 @@ cut() {
 				if ($i ~ /^[0-9][0-9.]*[a-zA-Z%]*$/ && index(wide[FNR], " " $i " ") == 0) bad++ }
 		END { print rows + 0, bad + 0 }' "$2" "$1"
 }
-for v in 3 4 5 6 7; do
+for v in 3 4 5 6 7 8; do
 	for w in 80 120; do
 		set -- $(cut "$TMP/cols.$v.$w" "$TMP/cols.$v.220")
 		check "columns at $w: view $v, no number cut ($2 of the numbers on $1 rows are not whole)" \
@@ -216,6 +216,14 @@ check "columns at 220: text widens, the Locks view's class whole (own-mmap_lock)
 check "columns at 80: columns that do not fit are hidden behind >" \
 	sh -c "grep -q 'COUNT.*>\$' '$TMP/cols.4.80'"
 S=cols220
+key 1
+check "Overview: who blocks whom, the churn thread behind the /proc reader" \
+	wait_for "waited .* behind  *[0-9]*\\* churn-reader" 2
+cpid=$(pid_of "$TMP/cols.out")
+pages=$(count_of pages "$TMP/cols.out")
+faults=$(awk -v p="$cpid" '$1 == p { print $3 }' "$TMP/cols.8.220")
+check "VMA view: the churn process's row, its faults at least the $pages pages it touched (${faults:-none})" \
+	test "${faults:-0}" -ge "${pages:-1}"
 key 3
 check "sort mark: the mmap_lock view is sorted on TIME, largest first" wait_for "[↓v]TIME" 2
 key '>'
