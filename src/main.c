@@ -102,8 +102,10 @@ static const char usage_text[] =
 "      --listen ADDR:PORT    serve: where to listen (default\n"
 "                            " SERVE_LISTEN_DEFAULT "; port 0 picks a free one)\n"
 "      --top N               serve, openmetrics: per-process series for the N\n"
-"                            busiest processes, the rest as comm=\"other\"\n"
+"                            busiest commands, the rest as comm=\"other\"\n"
 "                            (default 10)\n"
+"      --pid-label           serve, openmetrics: per-process series keyed by\n"
+"                            pid and comm (default: by comm, a stable set)\n"
 "      --duration DURATION   stop after this long (e.g. 30s, 5m)\n"
 "      --label LABEL         record: a name for the run (default: kernel)\n"
 "      --rotate DURATION|SIZE\n"
@@ -323,6 +325,7 @@ static const struct option longopts[] = {
 	{ "begin", required_argument, NULL, 'B' },
 	{ "end", required_argument, NULL, 'e' },
 	{ "top", required_argument, NULL, 'T' },
+	{ "pid-label", no_argument, NULL, 'I' },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
@@ -399,6 +402,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o, const char 
 			if (parse_uint(optarg, &top) || top > 10000)
 				return usage_error("invalid --top '%s' (0 to 10000)", optarg);
 			o->batch_opts.top = top;
+			break;
+		case 'I':
+			o->batch_opts.pid_label = true;
 			break;
 		case 'U':
 			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
@@ -504,9 +510,9 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUXWT" },		/* the viewer, batch */
+	{ "",        "bCdnfFpSDEAuoUXWTI" },		/* the viewer, batch */
 	{ "record",  "bdnfFpSDEAuoUXWRKL" },
-	{ "serve",   "dnUFpSDEAXWlT" },
+	{ "serve",   "dnUFpSDEAXWlTI" },
 	{ "replay",  "bCdnfoBe" },
 	{ "report",  "fBeoH" },
 	{ "compare", "" },
@@ -778,9 +784,11 @@ int main(int argc, char **argv)
 	if ((!cmd || !strcmp(cmd, "compare") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench")) &&
 	    refused_option(cmd, &o))
 		return 2;
-	if (!cmd && o.given['T'] && !(o.batch && (o.batch_opts.format == OUTPUT_OPENMETRICS ||
-						   o.batch_opts.format == OUTPUT_PROMETHEUS)))
-		return usage_error("--top is for serve, and for batch mode's openmetrics and prometheus formats");
+	if (!cmd && (o.given['T'] || o.given['I']) &&
+	    !(o.batch && (o.batch_opts.format == OUTPUT_OPENMETRICS ||
+			  o.batch_opts.format == OUTPUT_PROMETHEUS)))
+		return usage_error("--%s is for serve, and for batch mode's openmetrics and prometheus formats",
+				   o.given['T'] ? "top" : "pid-label");
 	libbpf_set_print(libbpf_print);
 	if (o.command && !o.command[0])
 		return usage_error("-- needs a command");

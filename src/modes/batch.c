@@ -73,6 +73,7 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	output_init(&out, opts->format, stdout);
 	out.path = opts->path;
 	out.top = opts->top;
+	out.pid_label = opts->pid_label;
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline = next_tick(deadline, opts->interval_ns);

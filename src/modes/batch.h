@@ -16,6 +16,7 @@ struct batch_opts {
 	bool quiet;			/* no output (recording only) */
 	const char *path;		/* -o FILE: replaced each interval, or NULL */
 	int top;			/* openmetrics: per-process series kept */
+	bool pid_label;			/* ... keyed by pid and comm, not comm */
 	/* Instead of printing: hand each interval to a sink (mmtop serve). */
 	int (*sink)(void *ctx, const struct snapshot *s);
 	void *sink_ctx;

@@ -207,12 +207,12 @@ static int start_httpd(struct serve *sv)
 	return sv->httpd ? 0 : -1;
 }
 
-struct serve *serve_open(const char *listen, int top)
+struct serve *serve_open(const char *listen, int top, bool by_pid)
 {
 	struct serve *sv = calloc(1, sizeof(*sv));
 	struct utsname u = { 0 };
 
-	if (!sv || metrics_init(&sv->m, top)) {
+	if (!sv || metrics_init(&sv->m, top, by_pid)) {
 		fprintf(stderr, "mmtop: out of memory\n");
 		free(sv);
 		return NULL;

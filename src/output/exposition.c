@@ -272,8 +272,11 @@ static void proc_family(struct expo *e, const struct metrics *m, const char *nam
 		const struct metric_proc *p = i < m->nr_procs ? &m->procs[i] : &m->other;
 		uint64_t x = *(const uint64_t *)((const char *)p + off);
 
-		sample(e, sample_name, ns ? secs(v, x) : u64(v, x),
-		       "pid", p->pid ? num(pid, p->pid) : "", "comm", p->comm, NULL);
+		if (m->by_pid)
+			sample(e, sample_name, ns ? secs(v, x) : u64(v, x),
+			       "pid", p->pid ? num(pid, p->pid) : "", "comm", p->comm, NULL);
+		else
+			sample(e, sample_name, ns ? secs(v, x) : u64(v, x), "comm", p->comm, NULL);
 	}
 }
 
@@ -282,17 +285,17 @@ static void procs(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	proc_family(e, m, "mmtop_process_mmap_lock_acquisitions",
-		    "mmap_lock acquisitions of the busiest processes (--top); the rest as comm=\"other\".",
+		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\".",
 		    offsetof(struct metric_proc, acquired), false);
 	proc_family(e, m, "mmtop_process_mmap_lock_wait_seconds",
-		    "Time the busiest processes (--top) waited for mmap_lock; the rest as comm=\"other\".",
+		    "Time the busiest commands (--top; by pid with --pid-label) waited for mmap_lock; the rest as comm=\"other\".",
 		    offsetof(struct metric_proc, wait_ns), true);
 	proc_family(e, m, "mmtop_process_mmap_lock_hold_seconds",
-		    "Time the busiest processes (--top) held mmap_lock; the rest as comm=\"other\".",
+		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\".",
 		    offsetof(struct metric_proc, hold_ns), true);
 	if (m->vma_on)
 		proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
-			    "Faults of the busiest processes (--top) that took mmap_lock; the rest as comm=\"other\".",
+			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\".",
 			    offsetof(struct metric_proc, fallbacks), false);
 }
 
@@ -315,29 +318,42 @@ static void conts(struct expo *e, const struct metrics *m)
 		       "class", cont_class_name(i), NULL);
 }
 
-/* Pairs of call sites seen so far: site x site bounds the series. */
+static const char *const mode_names[2] = { "read", "write" };
+
+/*
+ * One family of the blame pairs seen so far (site, mode and holder kind
+ * bound the series): the count, or the wait in seconds.
+ */
+static void blame_family(struct expo *e, const struct metrics *m, const char *name,
+			 bool seconds)
+{
+	const struct metric_blame *b = &m->blame[0][0][0][0][0];
+	size_t i, n = sizeof(m->blame) / sizeof(*b);
+	char v[32];
+
+	/* The array in order: [waiter site][mode][holder site][mode][foreign]. */
+	for (i = 0; i < n; i++) {
+		size_t f = i % 2, hm = i / 2 % 2, h = i / 4 % CALLSITE__COUNT;
+		size_t wm = i / (4 * CALLSITE__COUNT) % 2, w = i / (8 * CALLSITE__COUNT);
+
+		if (b[i].count)
+			sample(e, name, seconds ? secs(v, b[i].wait_ns) : u64(v, b[i].count),
+			       "waiter_site", callsite_name(w), "waiter_mode", mode_names[wm],
+			       "holder_site", callsite_name(h), "holder_mode", mode_names[hm],
+			       "holder", f ? "foreign" : "own", NULL);
+	}
+}
+
 static void blame(struct expo *e, const struct metrics *m)
 {
-	char v[32];
-	int w, h;
-
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	family(e, "mmtop_mmap_lock_blame_waits", "counter",
-	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site.");
-	for (w = 0; w < CALLSITE__COUNT; w++)
-		for (h = 0; h < CALLSITE__COUNT; h++)
-			if (m->blame_count[w][h])
-				sample(e, "mmtop_mmap_lock_blame_waits_total", u64(v, m->blame_count[w][h]),
-				       "waiter_site", callsite_name(w), "holder_site", callsite_name(h), NULL);
+	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is another process (foreign).");
+	blame_family(e, m, "mmtop_mmap_lock_blame_waits_total", false);
 	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
-	       "Time in those waits, by the waiter's and the holder's call site.");
-	for (w = 0; w < CALLSITE__COUNT; w++)
-		for (h = 0; h < CALLSITE__COUNT; h++)
-			if (m->blame_count[w][h])
-				sample(e, "mmtop_mmap_lock_blame_wait_seconds_total",
-				       secs(v, m->blame_wait_ns[w][h]),
-				       "waiter_site", callsite_name(w), "holder_site", callsite_name(h), NULL);
+	       "Time in those waits, by the same labels.");
+	blame_family(e, m, "mmtop_mmap_lock_blame_wait_seconds_total", true);
 }
 
 static const char *const backing_names[BACKING__COUNT] = { "4k", "thp", "unknown" };

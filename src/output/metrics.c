@@ -16,10 +16,11 @@ static bool pid_alive(int pid)
 
 bool (*metrics_pid_alive)(int pid) = pid_alive;
 
-int metrics_init(struct metrics *m, int top)
+int metrics_init(struct metrics *m, int top, bool by_pid)
 {
 	memset(m, 0, sizeof(*m));
 	m->top = top;
+	m->by_pid = by_pid;
 	strcpy(m->other.comm, "other");
 	if (top) {
 		m->procs = calloc(top, sizeof(*m->procs));
@@ -149,9 +150,11 @@ static void add_blame(struct metrics *m, const struct snapshot *s)
 
 	for (i = 0; i < s->blame.nr; i++) {
 		const struct blame_row *b = &s->blame.v[i];
+		struct metric_blame *t = &m->blame[b->site][b->write][b->holder_site]
+						  [b->holder_write][blame_foreign(b)];
 
-		m->blame_count[b->site][b->holder_site] += b->count;
-		m->blame_wait_ns[b->site][b->holder_site] += b->wait_ns;
+		t->count += b->count;
+		t->wait_ns += b->wait_ns;
 	}
 }
 
@@ -173,21 +176,32 @@ static void add_forks(struct metrics *m, const struct snapshot *s)
 
 /* --- per-process series --- */
 
-static struct metric_proc *proc_find(struct metrics *m, int pid)
+/* Whether @a and @b are one series: the same pid, or (by comm) the same comm. */
+static bool same_key(const struct metric_proc *a, const struct metric_proc *b)
+{
+	return a->pid == b->pid && (a->pid || !strcmp(a->comm, b->comm));
+}
+
+static struct metric_proc *proc_find(struct metrics *m, const struct metric_proc *key)
 {
 	int i;
 
 	for (i = 0; i < m->nr_procs; i++)
-		if (m->procs[i].pid == pid)
+		if (same_key(&m->procs[i], key))
 			return &m->procs[i];
 	return NULL;
 }
 
-/* A process that is gone hands its totals to "other" and frees its slot. */
+/*
+ * By pid: a process that is gone hands its totals to "other" and frees its
+ * slot. A comm's series stays: another process of that name adds to it.
+ */
 static void retire_dead(struct metrics *m)
 {
 	int i = 0;
 
+	if (!m->by_pid)
+		return;
 	while (i < m->nr_procs) {
 		struct metric_proc *p = &m->procs[i];
 
@@ -209,17 +223,20 @@ struct proc_delta {
 	uint64_t score;			/* activity: mmap_lock wait, then acquisitions */
 };
 
-static struct proc_delta *delta_of(struct proc_delta *d, int *nr, int pid,
+/* The delta of process @pid (by comm: of @comm), added to @d if new. */
+static struct proc_delta *delta_of(struct proc_delta *d, int *nr, bool by_pid, int pid,
 				   const char *comm)
 {
+	struct metric_proc key = { .pid = by_pid ? pid : 0 };
 	int i;
 
-	for (i = 0; i < *nr; i++)
-		if (d[i].v.pid == pid)
+	snprintf(key.comm, sizeof(key.comm), "%s", comm);
+	/* Backwards: rows of one process are adjacent in practice. */
+	for (i = *nr - 1; i >= 0; i--)
+		if (same_key(&d[i].v, &key))
 			return &d[i];
 	memset(&d[*nr], 0, sizeof(d[*nr]));
-	d[*nr].v.pid = pid;
-	snprintf(d[*nr].v.comm, sizeof(d[*nr].v.comm), "%s", comm);
+	d[*nr].v = key;
 	return &d[(*nr)++];
 }
 
@@ -227,25 +244,25 @@ static int by_score(const void *a, const void *b)
 {
 	const struct proc_delta *x = a, *y = b;
 
-	return x->score < y->score ? 1 : x->score > y->score ? -1 : x->v.pid - y->v.pid;
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return x->v.pid != y->v.pid ? x->v.pid - y->v.pid : strcmp(x->v.comm, y->v.comm);
 }
 
-static int gather(const struct snapshot *s, struct proc_delta **out)
+static int gather(const struct snapshot *s, bool by_pid, struct proc_delta **out)
 {
 	struct proc_delta *d = malloc((s->locks.nr + s->vmas.nr + 1) * sizeof(*d));
 	int i, nr = 0;
 
 	if (!d)
 		return -ENOMEM;
-	/* Linear lookups: rows of one pid are adjacent in practice. */
 	for (i = 0; i < s->locks.nr; i++) {
 		const struct lock_row *r = &s->locks.v[i];
 		struct proc_delta *p;
 
 		if (!r->pid)
 			continue;
-		p = nr && d[nr - 1].v.pid == r->pid ? &d[nr - 1] :
-		    delta_of(d, &nr, r->pid, r->comm);
+		p = delta_of(d, &nr, by_pid, r->pid, r->comm);
 		p->v.acquired += r->acquired;
 		p->v.wait_ns += r->wait_ns;
 		p->v.hold_ns += r->hold_ns;
@@ -254,7 +271,8 @@ static int gather(const struct snapshot *s, struct proc_delta **out)
 		const struct vma_row *r = &s->vmas.v[i];
 
 		if (r->pid)
-			delta_of(d, &nr, r->pid, r->comm)->v.fallbacks += r->fallbacks + r->anon;
+			delta_of(d, &nr, by_pid, r->pid, r->comm)->v.fallbacks +=
+				r->fallbacks + r->anon;
 	}
 	for (i = 0; i < nr; i++)
 		d[i].score = d[i].v.wait_ns + d[i].v.acquired + d[i].v.fallbacks;
@@ -276,12 +294,12 @@ static int add_procs(struct metrics *m, const struct snapshot *s)
 	int i, nr;
 
 	retire_dead(m);
-	nr = gather(s, &d);
+	nr = gather(s, m->by_pid, &d);
 	if (nr < 0)
 		return nr;
 	qsort(d, nr, sizeof(*d), by_score);
 	for (i = 0; i < nr; i++) {
-		struct metric_proc *p = proc_find(m, d[i].v.pid);
+		struct metric_proc *p = proc_find(m, &d[i].v);
 
 		if (!p && d[i].score && m->nr_procs < m->top) {
 			p = &m->procs[m->nr_procs++];

@@ -5,11 +5,14 @@
  * serve` and the openmetrics batch output feed every interval in and write
  * the totals out (exposition.c). No HTTP, no file I/O here.
  *
- * Per-process series exist only for the top N processes by activity: a
- * busy host starts thousands of processes, and each would be a new series
- * in the server for ever. The rest is summed under comm="other". A process
- * keeps its series while it lives; one that joins starts from zero (what it
- * did before stays in "other"), so no counter ever goes down.
+ * Per-process series exist only for the top N commands by activity, keyed
+ * by comm: a busy host starts thousands of processes, and a series per pid
+ * would be a new series in the server for each (two scrapes 4 s apart
+ * shared 1 of 11 pid series). All processes of one comm add up into its
+ * series, kept for good; the rest is summed under comm="other". With
+ * by_pid (--pid-label) they are keyed by pid and comm instead: a process
+ * keeps its series while it lives. A key that joins starts from zero (what
+ * it did before stays in "other"), so no counter ever goes down.
  */
 #ifndef MMTOP_METRICS_H
 #define MMTOP_METRICS_H
@@ -37,11 +40,19 @@ struct metric_lock {
 	struct hist wait, hold;
 };
 
-/* One process's (or "other"'s) share, since it got its series. */
+/* One command's (or process's, or "other"'s) share, since it got its series. */
 struct metric_proc {
-	int pid;			/* 0 for "other" */
+	int pid;			/* by_pid only; 0 for "other" */
 	char comm[SNAPSHOT_COMM_LEN];
 	uint64_t acquired, wait_ns, hold_ns, fallbacks;
+};
+
+/*
+ * Waits behind a holder, by [waiter's site][waiter writes][holder's site]
+ * [holder writes][holder is another process].
+ */
+struct metric_blame {
+	uint64_t count, wait_ns;
 };
 
 struct metric_fork {
@@ -58,6 +69,7 @@ struct metric_cpu {
 
 struct metrics {
 	int top;			/* per-process series kept */
+	bool by_pid;			/* keyed by pid and comm, not comm alone */
 	uint64_t intervals;
 	uint64_t last_wall_ns;
 	int nr_cpus;
@@ -65,9 +77,8 @@ struct metrics {
 	struct metric_lock *locks;
 	int nr_locks, cap_locks;
 	uint64_t cont_count[CONT_CLASS__COUNT], cont_wait_ns[CONT_CLASS__COUNT];
-	/* mmap_lock waits by [waiter's call site][holder's call site]. */
-	uint64_t blame_count[CALLSITE__COUNT][CALLSITE__COUNT];
-	uint64_t blame_wait_ns[CALLSITE__COUNT][CALLSITE__COUNT];
+	/* mmap_lock waits that waited behind a holder: see struct metric_blame. */
+	struct metric_blame blame[CALLSITE__COUNT][2][CALLSITE__COUNT][2][2];
 	struct metric_fork forks[BACKING__COUNT];
 	uint64_t drops[DROP__COUNT];
 	bool family_on[FAMILY__COUNT];
@@ -77,7 +88,7 @@ struct metrics {
 	struct metric_proc other;
 };
 
-int metrics_init(struct metrics *m, int top);
+int metrics_init(struct metrics *m, int top, bool by_pid);
 void metrics_free(struct metrics *m);
 /* Add one interval; -ENOMEM when a new row found no memory (it is lost). */
 int metrics_add(struct metrics *m, const struct snapshot *s);

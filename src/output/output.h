@@ -36,6 +36,7 @@ struct output {
 	 */
 	const char *path;
 	int top;		/* openmetrics: per-process series kept */
+	bool pid_label;		/* ... keyed by pid and comm, not comm */
 	struct metrics *metrics;	/* openmetrics: totals since start */
 };
 

@@ -1,6 +1,9 @@
 # A real Prometheus server scrapes `mmtop serve` every second; PromQL over
 # its HTTP API must agree with workloads of known effect: pages faulted on
-# CPU 1, and the workload's own fork() times.
+# CPU 1, and the workload's own fork() times. The fleet kit in contrib/ is
+# checked with it: the rules pass promtool's checks and unit tests, and
+# every recording rule and every query of the Grafana dashboard returns
+# data from this scrape once the workloads have run.
 . tests/lib.sh
 
 why=$(bpf_refused)
@@ -15,9 +18,15 @@ fi
 sh scripts/deps.sh prometheus curl >/dev/null || exit 1
 PY=/usr/bin/python3
 
+RULES=contrib/prometheus/mmtop.rules.yml
+check "contrib: promtool check rules $RULES" promtool check rules "$RULES"
+check "contrib: promtool test rules (known rates in, recorded values and alerts out)" \
+	sh -c "cd contrib/prometheus && promtool test rules mmtop.rules.test.yml"
+
 # mmtop, Prometheus and this script on CPU 0; the workloads alone on CPU 1.
+# PCP on: the dashboard draws it.
 taskset -cp 0 $$ >/dev/null
-start_serve "$TMP/serve.err" -d 0.5 || { fail "mmtop serve did not start: $(cat "$TMP/serve.err")"; exit 1; }
+start_serve "$TMP/serve.err" -d 0.5 --enable-probe pcp || { fail "mmtop serve did not start: $(cat "$TMP/serve.err")"; exit 1; }
 target=${URL#http://}
 target=${target%/metrics}
 pport=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -25,6 +34,8 @@ cat >"$TMP/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
   evaluation_interval: 1s
+rule_files:
+  - $(pwd)/$RULES
 scrape_configs:
   - job_name: mmtop
     static_configs:
@@ -125,7 +136,7 @@ check "PromQL: increase() of minor faults on CPU 1 over the workload ($inc, $1) 
 # the bounds are widened by one bucket (a ratio of 2^(1/4)), no more.
 set -- $(promql run "$TMP/fork.out" taskset -c 1 "$MMTOP" bench fork -s 128M -n 40)
 window=$(scrape_window "$1" "$2")
-set -- $(awk '$1 ~ /^[0-9]+$/ { print $4, $5 }' "$TMP/fork.out")
+set -- $(awk '$1 ~ /^[0-9]+$/ { print $5, $6 }' "$TMP/fork.out")
 min=$1 max=$2
 set -- $window
 q=$(promql at "$2" "histogram_quantile(0.5, sum by (le) (increase(mmtop_fork_latency_seconds_bucket{backing=\"4k\"}[$1])))")
@@ -135,3 +146,39 @@ check "PromQL: fork count over the window ($forks) at least the workload's 40" \
 check "PromQL: median fork latency ${q}s within 75% of the workload's fastest ${min} us and its slowest ${max} us (one bucket's width)" \
 	awk -v q="$q" -v lo="$min" -v hi="$max" -v r=1.189207 \
 	'BEGIN { exit !(q * 1e6 >= lo * 0.75 / r && q * 1e6 <= hi * r) }'
+
+# The fleet kit against this scrape: a /proc reader's hold of a churning
+# process's mmap_lock gives the foreign-holder blame series; then every
+# recording rule and every dashboard query (its $instance all, its rate
+# window the whole test) must return a finite value.
+set -- $(promql run "$TMP/churn.out" taskset -c 1 "$MMTOP" bench churn -t 1 -n 3000 --proc-reader)
+at=$2
+foreign=$(promql at "$at" 'sum(mmtop_mmap_lock_blame_waits_total{holder="foreign",holder_site="proc"})')
+check "blame series: waits behind the foreign /proc reader, labelled holder=\"foreign\" ($foreign)" \
+	awk -v n="$foreign" 'BEGIN { exit !(n + 0 > 0) }'
+cat >"$TMP/kit.py" <<'EOF'
+import json, re, sys, urllib.parse, urllib.request, math
+port, at, rules, dash = sys.argv[1:5]
+def values(expr):
+    url = "http://127.0.0.1:%s/api/v1/query?%s" % (port, urllib.parse.urlencode({"query": expr, "time": at}))
+    with urllib.request.urlopen(url, timeout=5) as r:
+        res = json.load(r)["data"]["result"]
+    return [float(x["value"][1]) for x in res if not math.isnan(float(x["value"][1]))]
+exprs = [("rule " + m, m) for m in re.findall(r"^\s*- record: (\S+)", open(rules).read(), re.M)]
+for p in json.load(open(dash))["panels"]:
+    for t in p["targets"]:
+        e = t["expr"].replace("$__rate_interval", "5m").replace('=~"$instance"', '=~".*"')
+        exprs.append(("panel '%s' %s" % (p["title"], t["refId"]), e))
+for name, e in exprs:
+    v = values(e)
+    print("%s\t%d" % (name, len(v)))
+EOF
+# A series born in the churn has a rate once scraped three times, and the
+# rules evaluated on it after that.
+at=$(promql wait 'min(count_over_time(mmtop_mmap_lock_blame_wait_seconds_total{holder="foreign"}[5m])) >= 3 and on() count(mmtop:mmap_lock_blame_wait_seconds:rate1m{holder="foreign"})' 1)
+$PY "$TMP/kit.py" "$pport" "$at" "$RULES" contrib/grafana/mmtop.json >"$TMP/kit.out" 2>&1
+check "contrib: the rules and the dashboard's queries evaluated ($(wc -l <"$TMP/kit.out") expressions)" \
+	test "$(wc -l <"$TMP/kit.out")" -ge 16
+while IFS="$(printf '\t')" read -r name n; do
+	check "contrib: $name returns data from the scrape ($n series)" test "${n:-0}" -gt 0
+done <"$TMP/kit.out"

@@ -118,7 +118,7 @@ static void cumulative(void)
 	snap(&b, 50);
 	lock_row(&b, 10, "w", 7000);
 	blame_row(&b, 10, 12, 2, 500000000);
-	metrics_init(&m, 5);
+	metrics_init(&m, 5, false);
 	metrics_add(&m, &a);
 	metrics_add(&m, &b);
 	t = render(&m, EXPO_PROMETHEUS);
@@ -138,10 +138,13 @@ static void cumulative(void)
 	      "+Inf bucket and _count agree");
 	CHECK(value_of(t, "mmtop_mmap_lock_wait_seconds_sum{site=\"munmap\",mode=\"write\"}") == 12e-6,
 	      "_sum is the waits in seconds");
-	CHECK(value_of(t, "mmtop_mmap_lock_blame_waits_total{waiter_site=\"fault\",holder_site=\"mprotect\"}") == 6,
-	      "blame: waits add up by pair of call sites, whoever the processes");
-	CHECK(value_of(t, "mmtop_mmap_lock_blame_wait_seconds_total{waiter_site=\"fault\",holder_site=\"mprotect\"}") == 0.500004,
+#define PAIR "{waiter_site=\"fault\",waiter_mode=\"read\",holder_site=\"mprotect\",holder_mode=\"write\","
+	CHECK(value_of(t, "mmtop_mmap_lock_blame_waits_total" PAIR "holder=\"foreign\"}") == 5 &&
+	      value_of(t, "mmtop_mmap_lock_blame_waits_total" PAIR "holder=\"own\"}") == 1,
+	      "blame: waits add up by call sites and modes, apart by own and foreign holder");
+	CHECK(value_of(t, "mmtop_mmap_lock_blame_wait_seconds_total" PAIR "holder=\"foreign\"}") == 0.500003,
 	      "blame: wait seconds add up");
+#undef PAIR
 	CHECK(!strstr(t, "holder_site=\"munmap\""), "blame: no series for a pair never seen");
 	CHECK(value_of(t, "mmtop_forks_total") == 2 &&
 	      value_of(t, "mmtop_fork_latency_seconds_count{backing=\"4k\"}") == 2,
@@ -185,7 +188,7 @@ static void hostile_names(void)
 	snap(&s, 1);
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		lock_row(&s, 100 + i, names[i], 1000 + i);
-	metrics_init(&m, ARRAY_SIZE(names));
+	metrics_init(&m, ARRAY_SIZE(names), false);
 	metrics_add(&m, &s);
 	t = render(&m, EXPO_PROMETHEUS);
 	om = render(&m, EXPO_OPENMETRICS);
@@ -222,6 +225,35 @@ static uint64_t all_wait(const struct metrics *m)
 	return sum;
 }
 
+/* By comm (the default): every process of a name in one series, no pid. */
+static void by_comm(void)
+{
+	struct snapshot s1, s2;
+	struct metrics m;
+	char *t;
+
+	metrics_init(&m, 1, false);
+	snap(&s1, 0);
+	lock_row(&s1, 10, "worker", 100);
+	lock_row(&s1, 11, "worker", 50);
+	lock_row(&s1, 12, "quiet", 1);
+	metrics_add(&m, &s1);
+	snap(&s2, 0);
+	lock_row(&s2, 13, "worker", 7);
+	metrics_add(&m, &s2);
+	t = render(&m, EXPO_PROMETHEUS);
+	CHECK(value_of(t, "mmtop_process_mmap_lock_wait_seconds_total{comm=\"worker\"}") == 157e-9,
+	      "by comm: three workers, two intervals, one series (%g)",
+	      value_of(t, "mmtop_process_mmap_lock_wait_seconds_total{comm=\"worker\"}"));
+	CHECK(value_of(t, "mmtop_process_mmap_lock_wait_seconds_total{comm=\"other\"}") == 1e-9,
+	      "by comm: the rest in other");
+	CHECK(!strstr(t, "pid=\""), "by comm: no pid label");
+	free(t);
+	metrics_free(&m);
+	snapshot_free(&s1);
+	snapshot_free(&s2);
+}
+
 static void top_n(void)
 {
 	struct snapshot s1, s2, s3;
@@ -229,7 +261,7 @@ static void top_n(void)
 	uint64_t o1, o2, o3;
 
 	metrics_pid_alive = alive_but_dead_pid;
-	metrics_init(&m, 1);
+	metrics_init(&m, 1, true);
 	snap(&s1, 0);
 	lock_row(&s1, 10, "busy", 100);
 	lock_row(&s1, 11, "quiet", 50);
@@ -266,5 +298,6 @@ int main(void)
 	cumulative();
 	hostile_names();
 	top_n();
+	by_comm();
 	UNIT_EXIT();
 }
