@@ -159,7 +159,7 @@ void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_st
 /*
  * Where the columns go on a terminal of COLS: each column as wide as its
  * widest cell seen (numbers whole, text up to TEXT_MAX), its title and the
- * sort mark, and its declared width; then text columns narrow (the widest
+ * sort mark (column_width()); then text columns narrow (the widest
  * first, to TEXT_MIN) so that numbers stay on screen; what still does not
  * fit scrolls sideways (table_state.left, the arrow keys) behind the frozen
  * columns, those up to the first text one (the row's name). A column is
@@ -223,16 +223,21 @@ static void measure(const struct ui_table *t, struct table_state *ts)
 		}
 }
 
+/*
+ * Text as wide as the widest seen (TEXT_MAX at most), numbers at least
+ * their declared width, so that they line up from one interval to the
+ * next; either at least its title and the sort mark.
+ */
 static int column_width(const struct ui_table *t, const struct table_state *ts, int c)
 {
 	const struct ui_column *k = &t->cols[c];
-	int w = ts->seen[c], title = strlen(k->title) + 1;	/* + the sort mark */
+	int w = ts->seen[c], title = strlen(k->title) + 1;
 
 	if (k->text && w > TEXT_MAX)
 		w = TEXT_MAX;
-	if (w < title)
-		w = title;
-	return w > k->width ? w : k->width;
+	if (!k->text && w < k->width)
+		w = k->width;
+	return w > title ? w : title;
 }
 
 static void layout(const struct ui_table *t, struct table_state *ts, struct layout *l)

@@ -44,6 +44,8 @@ static void share_cell(struct ui_cell *c, uint64_t ns, uint64_t all)
 
 static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 {
+	char m[20];
+
 	ns_cell(&c[0], r->wait_ns);
 	share_cell(&c[1], r->wait_ns, all);
 	cell_set(&c[2], r->pid, "%d", r->pid);
@@ -55,7 +57,8 @@ static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 	cell_set(&c[8], 0, "%s", callsite_label(r->holder_site, r->holder_symbol));
 	cell_set(&c[9], 0, "%s", r->holder_write ? "write" : "read");
 	cell_set(&c[10], r->count, "%lu", (unsigned long)r->count);
-	ns_cell(&c[11], r->wait_max_ns);
+	cell_set(&c[11], r->wait_max_ns, "%s",
+		 format_max(r->wait_max_ns, r->wait_max_bound, m, sizeof(m)));
 }
 
 static void blame_draw(struct ui_state *st, int y, int h)

@@ -28,6 +28,7 @@ static void locks_draw(struct ui_state *st, int y, int h)
 	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_LOCKS];
 	struct ui_table t;
+	char m[20];
 	int i;
 
 	if (family_na(st, FAMILY_CONTENTION)[0]) {
@@ -54,7 +55,8 @@ static void locks_draw(struct ui_state *st, int y, int h)
 		ns_cell(&c[8], r->wait_ns);
 		ns_cell(&c[9], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
 		ns_cell(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
-		ns_cell(&c[11], r->wait_max_ns);
+		cell_set(&c[11], r->wait_max_ns, "%s",
+			 format_max(r->wait_max_ns, r->wait_max_bound, m, sizeof(m)));
 	}
 	table_show(&t, ts, st, y + 1, h - 1);
 }

@@ -29,6 +29,17 @@ static void ns_cell(struct ui_cell *c, uint64_t ns)
 	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
 }
 
+/* A maximum: <= where it is a bucket's bound; - where nothing waited. */
+static void max_cell(struct ui_cell *c, uint64_t ns, bool bound)
+{
+	char b[20];
+
+	if (ns)
+		cell_set(c, ns, "%s", format_max(ns, bound, b, sizeof(b)));
+	else
+		cell_set(c, 0, "-");
+}
+
 /* A wait percentile: - where that share of the acquisitions did not wait. */
 static void wait_cell(struct ui_cell *c, uint64_t ns)
 {
@@ -50,10 +61,10 @@ static void fill(struct ui_cell *c, const struct lock_row *r)
 	ns_cell(&c[7], r->wait_ns + r->hold_ns);
 	wait_cell(&c[8], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
 	wait_cell(&c[9], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
-	wait_cell(&c[10], r->wait_max_ns);
+	max_cell(&c[10], r->wait_max_ns, r->wait_max_bound);
 	ns_cell(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
 	ns_cell(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
-	ns_cell(&c[13], r->hold_max_ns);
+	max_cell(&c[13], r->hold_max_ns, r->hold_max_bound);
 }
 
 /* The holders the zoomed row's waits waited behind; returns lines drawn. */
@@ -75,7 +86,7 @@ static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y
 			  b->holder_pid, blame_foreign(b) ? "*" : " ", b->holder_comm,
 			  callsite_label(b->holder_site, b->holder_symbol),
 			  b->holder_write ? "write" : "read", (unsigned long)b->count,
-			  format_ns(b->wait_ns, w, sizeof(w)), format_ns(b->wait_max_ns, m, sizeof(m)));
+			  format_ns(b->wait_ns, w, sizeof(w)), format_max(b->wait_max_ns, b->wait_max_bound, m, sizeof(m)));
 	}
 	return line;
 }

@@ -22,16 +22,20 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h,
+uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h, bool *bound,
 		      uint64_t total)
 {
+	uint64_t m = 0;
 	int i;
 
+	*bound = false;
 	if (max > prev_max)
 		return max;
 	/* No single wait exceeds the interval's sum of them either. */
-	for (i = SNAPSHOT_HIST_BUCKETS - 1; i >= 0; i--)
+	for (i = SNAPSHOT_HIST_BUCKETS - 1; i >= 0 && !m; i--)
 		if (h->bucket[i])
-			return min_u64(min_u64((2ULL << i) - 1, max), total);
-	return 0;
+			m = min_u64(min_u64((2ULL << i) - 1, max), total);
+	/* 0: no wait at all, exactly. */
+	*bound = m != 0;
+	return m;
 }

@@ -19,9 +19,10 @@ void hist_add_growth(struct hist *row, struct hist *delta, const __u64 *now,
 /*
  * The interval's maximum from cumulative maxima: exact when the maximum
  * grew (@max > @prev_max); else bounded by the top of the highest bucket
- * of the interval's histogram @h, by @max, and by the interval's @total.
+ * of the interval's histogram @h, by @max, and by the interval's @total,
+ * and *@bound says so.
  */
-uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h,
+uint64_t interval_max(uint64_t max, uint64_t prev_max, const struct hist *h, bool *bound,
 		      uint64_t total);
 
 #endif

@@ -4,12 +4,6 @@
 
 #include "merge.h"
 
-static void max_into(uint64_t *m, uint64_t v)
-{
-	if (v > *m)
-		*m = v;
-}
-
 static int merge_lock(struct snapshot *sum, const struct lock_row *r)
 {
 	struct lock_row *t = NULL;
@@ -33,8 +27,8 @@ static int merge_lock(struct snapshot *sum, const struct lock_row *r)
 	t->holds += r->holds;
 	t->wait_ns += r->wait_ns;
 	t->hold_ns += r->hold_ns;
-	max_into(&t->wait_max_ns, r->wait_max_ns);
-	max_into(&t->hold_max_ns, r->hold_max_ns);
+	max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
+	max_keep(&t->hold_max_ns, &t->hold_max_bound, r->hold_max_ns, r->hold_max_bound);
 	hist_add(&t->wait, &r->wait);
 	hist_add(&t->hold, &r->hold);
 	return 0;
@@ -62,7 +56,7 @@ static int merge_cont(struct snapshot *sum, const struct cont_row *r)
 	}
 	t->count += r->count;
 	t->wait_ns += r->wait_ns;
-	max_into(&t->wait_max_ns, r->wait_max_ns);
+	max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
 	hist_add(&t->wait, &r->wait);
 	return 0;
 }
@@ -84,7 +78,7 @@ static int merge_blame(struct snapshot *sum, const struct blame_row *r)
 	}
 	t->count += r->count;
 	t->wait_ns += r->wait_ns;
-	max_into(&t->wait_max_ns, r->wait_max_ns);
+	max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
 	return 0;
 }
 

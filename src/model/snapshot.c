@@ -221,6 +221,22 @@ void hist_add(struct hist *sum, const struct hist *h)
 		sum->bucket[i] += h->bucket[i];
 }
 
+void max_keep(uint64_t *max, bool *bound, uint64_t v, bool v_bound)
+{
+	if (v > *max || (v == *max && !v_bound)) {
+		*max = v;
+		*bound = v_bound;
+	}
+}
+
+const char *format_max(uint64_t ns, bool bound, char *buf, size_t len)
+{
+	char b[16];
+
+	snprintf(buf, len, "%s%s", bound ? "<=" : "", format_ns(ns, b, sizeof(b)));
+	return buf;
+}
+
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)
 {
 	uint64_t total = 0, seen = 0;

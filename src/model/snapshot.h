@@ -117,6 +117,8 @@ struct lock_row {
 	uint64_t holds;			/* acquisitions released */
 	uint64_t wait_ns, hold_ns;	/* sums */
 	uint64_t wait_max_ns, hold_max_ns;
+	/* The maximum is a bound, not a wait seen: see interval_max(). */
+	bool wait_max_bound, hold_max_bound;
 	struct hist wait, hold;
 };
 
@@ -138,6 +140,7 @@ struct blame_row {
 	bool holder_write;
 	uint64_t count;
 	uint64_t wait_ns, wait_max_ns;
+	bool wait_max_bound;
 };
 
 /* Per-VMA lock outcome of one process. */
@@ -161,6 +164,7 @@ struct cont_row {
 	char mode[8];			/* read or write; - for exclusive locks */
 	uint64_t count;
 	uint64_t wait_ns, wait_max_ns;
+	bool wait_max_bound;
 	struct hist wait;
 };
 
@@ -347,5 +351,13 @@ double fork_cost_per_mib(uint64_t ns, uint64_t kb);
 void hist_add(struct hist *sum, const struct hist *h);
 /* Value below which fraction @q (0..1) of the histogram lies, capped at @max. */
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t max);
+/*
+ * Keep in @max the larger of it and @v, and in @bound whether the one kept
+ * is only an upper bound (the top of the bucket that holds the largest
+ * wait) rather than a wait seen; a wait seen wins a tie.
+ */
+void max_keep(uint64_t *max, bool *bound, uint64_t v, bool v_bound);
+/* A maximum for people: "1.20ms", or "<=134.22ms" when it is a bound. */
+const char *format_max(uint64_t ns, bool bound, char *buf, size_t len);
 
 #endif

@@ -435,7 +435,7 @@ static void blame_table(FILE *f, const struct snapshot *sum)
 		blame_party(f, w->holder_pid, w->holder_comm, w->holder_site, w->holder_symbol,
 			    w->holder_write, foreign);
 		fprintf(f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td>", w->count,
-			format_ns(w->wait_ns, a, sizeof(a)), format_ns(w->wait_max_ns, b, sizeof(b)));
+			format_ns(w->wait_ns, a, sizeof(a)), format_max(w->wait_max_ns, w->wait_max_bound, b, sizeof(b)));
 		fprintf(f, "<td class=\"t\"><svg width=\"160\" height=\"12\"><rect class=\"bar s%d\" "
 			"width=\"%.1f\" height=\"12\"><title>%s</title></rect></svg></td></tr>\n",
 			foreign ? 1 : 0, 160.0 * w->wait_ns / (rows[0]->wait_ns ? rows[0]->wait_ns : 1),

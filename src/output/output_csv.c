@@ -25,7 +25,7 @@ enum col {
 	COL_ZONE, COL_REFILLS, COL_REFILL_PAGES, COL_DRAINS, COL_DRAIN_PAGES,
 	COL_BUDDY_PAGES, COL_SITE_ADDR,
 	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
-	COL_HOLDER_MODE, COL_HOLDER_FOREIGN,
+	COL_HOLDER_MODE, COL_HOLDER_FOREIGN, COL_WAIT_MAX_BOUND, COL_HOLD_MAX_BOUND,
 	COL_SCHEMA,		/* always last: new columns go before it */
 	COL__COUNT
 };
@@ -44,7 +44,7 @@ static const char *const col_names[COL__COUNT] = {
 	"zone", "pcp_refills", "pcp_refill_pages", "pcp_drains", "pcp_drain_pages",
 	"buddy_pages", "site_addr",
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
-	"holder_mode", "holder_foreign",
+	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
 	"schema",
 };
 
@@ -240,6 +240,8 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_TYPE, "rwsem");
 	cell(&r, COL_CLASSIFIED_BY, "stack");
 	addr_cell(&r, l->site_addr);
+	cell(&r, COL_WAIT_MAX_BOUND, "%d", l->wait_max_bound);
+	cell(&r, COL_HOLD_MAX_BOUND, "%d", l->hold_max_bound);
 	end(&r);
 }
 
@@ -268,6 +270,7 @@ static void blame_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_LOCK, "mmap_lock");
 	holder(&r, b->holder_pid, b->holder_comm, b->holder_site, b->holder_symbol,
 	       b->holder_write, blame_foreign(b));
+	cell(&r, COL_WAIT_MAX_BOUND, "%d", b->wait_max_bound);
 	end(&r);
 }
 
@@ -299,6 +302,7 @@ static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
 	str(&r, COL_TYPE, k->type);
 	cell(&r, COL_CLASSIFIED_BY, "%s", k->by_address ? "address" : "stack");
 	addr_cell(&r, k->site_addr);
+	cell(&r, COL_WAIT_MAX_BOUND, "%d", k->wait_max_bound);
 	end(&r);
 }
 

@@ -98,6 +98,11 @@ static void json_who(FILE *f, int pid, const char *comm, enum callsite site,
 		foreign ? "other" : "own");
 }
 
+static const char *json_bool(bool b)
+{
+	return b ? "true" : "false";
+}
+
 static void json_lock(FILE *f, const struct lock_row *r)
 {
 	fputc('{', f);
@@ -106,12 +111,14 @@ static void json_lock(FILE *f, const struct lock_row *r)
 	fprintf(f, ",\"acquired\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"holds\":%" PRIu64
 		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64 ",\"wait_p99_ns\":%" PRIu64
 		",\"wait_max_ns\":%" PRIu64 ",\"hold_total_ns\":%" PRIu64 ",\"hold_p50_ns\":%" PRIu64
-		",\"hold_p99_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64,
+		",\"hold_p99_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64
+		",\"wait_max_bound\":%s,\"hold_max_bound\":%s",
 		r->acquired, r->failed, r->holds, r->wait_ns,
 		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
 		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
 		r->hold_ns, hist_quantile(&r->hold, 0.5, r->hold_max_ns),
-		hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns);
+		hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns,
+		json_bool(r->wait_max_bound), json_bool(r->hold_max_bound));
 	json_hist(f, "wait_hist", &r->wait);
 	json_hist(f, "hold_hist", &r->hold);
 	fputc('}', f);
@@ -157,9 +164,9 @@ static void json_blame(FILE *f, const struct blame_row *b)
 	fprintf(f, ",\"holder_site\":\"%s\",\"holder_symbol\":", callsite_name(b->holder_site));
 	json_str(f, b->holder_symbol);
 	fprintf(f, ",\"holder_mode\":\"%s\",\"holder_foreign\":%s,\"count\":%" PRIu64
-		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 "}",
-		b->holder_write ? "write" : "read", blame_foreign(b) ? "true" : "false",
-		b->count, b->wait_ns, b->wait_max_ns);
+		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s}",
+		b->holder_write ? "write" : "read", json_bool(blame_foreign(b)),
+		b->count, b->wait_ns, b->wait_max_ns, json_bool(b->wait_max_bound));
 }
 
 static void json_event(FILE *f, const struct slow_event *e)
@@ -196,10 +203,11 @@ static void json_cont(FILE *f, const struct cont_row *r)
 	json_addr(f, r->site_addr);
 	fprintf(f, ",\"type\":\"%s\",\"mode\":\"%s\",\"count\":%" PRIu64
 		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64
-		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,
+		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s",
 		r->type, r->mode, r->count, r->wait_ns,
 		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
-		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns);
+		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
+		json_bool(r->wait_max_bound));
 	json_hist(f, "wait_hist", &r->wait);
 	fputc('}', f);
 }

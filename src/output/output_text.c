@@ -154,16 +154,16 @@ static void write_lock_row(FILE *f, const struct lock_row *r)
 {
 	char b[6][16];
 
-	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8" PRIu64 " %6" PRIu64 " %8s %8s %8s %8s %8s %8s\n",
+	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8" PRIu64 " %6" PRIu64 " %8s %8s %10s %8s %8s %10s\n",
 		r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
 		r->write ? "write" : "read", r->foreign ? "other" : "own",
 		r->acquired, r->failed,
 		format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
 		format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[1], 16),
-		format_ns(r->wait_max_ns, b[2], 16),
+		format_max(r->wait_max_ns, r->wait_max_bound, b[2], 16),
 		format_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16),
 		format_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16),
-		format_ns(r->hold_max_ns, b[5], 16));
+		format_max(r->hold_max_ns, r->hold_max_bound, b[5], 16));
 }
 
 static void write_locks(FILE *f, const struct snapshot *s)
@@ -183,7 +183,7 @@ static void write_locks(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->locks.v[i];
 	qsort(rows, n, sizeof(*rows), by_time_spent);
-	fprintf(f, "    PID COMM             SITE                 MODE  MM         ACQ   FAIL WAIT-p50      p99      max HOLD-p50      p99      max\n");
+	fprintf(f, "    PID COMM             SITE                 MODE  MM         ACQ   FAIL WAIT-p50      p99        max HOLD-p50      p99        max\n");
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
 		write_lock_row(f, rows[i]);
 	free(rows);
@@ -235,17 +235,18 @@ static void write_blame(FILE *f, const struct snapshot *s)
 	qsort(rows, n, sizeof(*rows), by_blame_wait);
 	fprintf(f, " mmap_lock waits by holder: %d row%s%s\n", n, n == 1 ? "" : "s",
 		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
-	fprintf(f, "    PID COMM             SITE            MODE  <-  HOLDER COMM             SITE            MODE     COUNT    TOTAL      max\n");
+	fprintf(f, "    PID COMM             SITE            MODE  <-  HOLDER COMM             SITE            MODE     COUNT    TOTAL        max\n");
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
 		const struct blame_row *r = rows[i];
 
-		fprintf(f, "%7d %-16s %-15.15s %-5s <- %6d%s%-16s %-15.15s %-5s %8" PRIu64 " %8s %8s\n",
+		fprintf(f, "%7d %-16s %-15.15s %-5s <- %6d%s%-16s %-15.15s %-5s %8" PRIu64 " %8s %10s\n",
 			r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
 			r->write ? "write" : "read", r->holder_pid,
 			blame_foreign(r) ? "*" : " ", safe(r->holder_comm),
 			safe(callsite_label(r->holder_site, r->holder_symbol)),
 			r->holder_write ? "write" : "read", r->count,
-			format_ns(r->wait_ns, b[0], 16), format_ns(r->wait_max_ns, b[1], 16));
+			format_ns(r->wait_ns, b[0], 16),
+			format_max(r->wait_max_ns, r->wait_max_bound, b[1], 16));
 	}
 	free(rows);
 }
@@ -274,18 +275,18 @@ static void write_conts(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->conts.v[i];
 	qsort(rows, n, sizeof(*rows), by_wait);
-	fprintf(f, "  CLASS           BY      PID COMM             CALLER                   TYPE         MODE     COUNT    TOTAL      p50      p99      max\n");
+	fprintf(f, "  CLASS           BY      PID COMM             CALLER                   TYPE         MODE     COUNT    TOTAL      p50      p99        max\n");
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
 		const struct cont_row *r = rows[i];
 
-		fprintf(f, "  %-15s %-5s %7d %-16s %-24.24s %-12s %-5s %8" PRIu64 " %8s %8s %8s %8s\n",
+		fprintf(f, "  %-15s %-5s %7d %-16s %-24.24s %-12s %-5s %8" PRIu64 " %8s %8s %8s %10s\n",
 			cont_class_name(r->cls), r->by_address ? "addr" : "stack",
 			r->pid, r->pid ? safe(r->comm) : "-", r->caller[0] ? safe(r->caller) : "?",
 			safe(r->type), safe(r->mode), r->count,
 			format_ns(r->wait_ns, b[0], 16),
 			format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[1], 16),
 			format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[2], 16),
-			format_ns(r->wait_max_ns, b[3], 16));
+			format_max(r->wait_max_ns, r->wait_max_bound, b[3], 16));
 	}
 	free(rows);
 }

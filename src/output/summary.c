@@ -16,10 +16,8 @@ static void add_locks(struct summary *sum, const struct snapshot *s)
 		t->acquired += r->acquired;
 		t->wait_ns += r->wait_ns;
 		t->hold_ns += r->hold_ns;
-		if (r->wait_max_ns > t->wait_max_ns)
-			t->wait_max_ns = r->wait_max_ns;
-		if (r->hold_max_ns > t->hold_max_ns)
-			t->hold_max_ns = r->hold_max_ns;
+		max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
+		max_keep(&t->hold_max_ns, &t->hold_max_bound, r->hold_max_ns, r->hold_max_bound);
 	}
 }
 
@@ -70,9 +68,9 @@ void summary_print(const struct summary *sum, FILE *f, const char *what)
 			fprintf(f, "  %-12s %-5s %10" PRIu64 " %10s %10s %10s %10s\n",
 				callsite_name(site), w ? "write" : "read", t->acquired,
 				format_ns(t->wait_ns, a, sizeof(a)),
-				format_ns(t->wait_max_ns, b, sizeof(b)),
+				format_max(t->wait_max_ns, t->wait_max_bound, b, sizeof(b)),
 				format_ns(t->hold_ns, c, sizeof(c)),
-				format_ns(t->hold_max_ns, d, sizeof(d)));
+				format_max(t->hold_max_ns, t->hold_max_bound, d, sizeof(d)));
 		}
 	for (site = 0; site < CONT_CLASS__COUNT; site++)
 		if (sum->cont_count[site])

@@ -12,6 +12,7 @@
 
 struct site_total {
 	uint64_t acquired, wait_ns, hold_ns, wait_max_ns, hold_max_ns;
+	bool wait_max_bound, hold_max_bound;
 };
 
 struct summary {

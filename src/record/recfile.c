@@ -95,6 +95,16 @@ static void put_u8(struct rec_buf *b, uint8_t v)
 	put(b, &v, 1);
 }
 
+/*
+ * A field appended to sized rows after 2.2 (see get_appended_u8()): rows
+ * that are not sized (the 1.x and 2.0 layouts, for tests) cannot carry it.
+ */
+static void put_appended_u8(struct rec_buf *b, uint8_t v)
+{
+	if (b->sized_rows)
+		put_u8(b, v);
+}
+
 /* Where a sized row's length goes; filled in by row_close(). */
 static size_t row_open(struct rec_buf *b)
 {
@@ -174,6 +184,7 @@ static void put_extras(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->count);
 		put_u64(b, r->wait_ns);
 		put_u64(b, r->wait_max_ns);
+		put_appended_u8(b, r->wait_max_bound);	/* 2.4 */
 		row_close(b, at);
 	}
 	put_str(b, s->fork_method);
@@ -223,6 +234,8 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->hold_max_ns);
 		put_hist(b, &r->wait);
 		put_hist(b, &r->hold);
+		put_appended_u8(b, r->wait_max_bound);	/* 2.4 */
+		put_appended_u8(b, r->hold_max_bound);
 		row_close(b, at);
 	}
 	put_u32(b, s->vmas.nr);
@@ -274,6 +287,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 		put_u64(b, r->wait_ns);
 		put_u64(b, r->wait_max_ns);
 		put_hist(b, &r->wait);
+		put_appended_u8(b, r->wait_max_bound);	/* 2.4 */
 		row_close(b, at);
 	}
 	put_u32(b, s->forks.nr);
@@ -542,6 +556,15 @@ static void row_end(struct cursor *outer, const struct cursor *row)
 		outer->bad = true;
 }
 
+/*
+ * A field appended to sized rows after 2.2: 0 where the row does not have
+ * it (an older writer), and in files whose rows are not sized (before 2.2).
+ */
+static uint8_t get_appended_u8(struct cursor *c)
+{
+	return c->at_end_zero ? get_u8(c) : 0;
+}
+
 /* Read the rows of @arr, each as @n, with @body reading from cursor c. */
 #define GET_ROWS(cur, arr, n, body)					\
 	do {								\
@@ -590,6 +613,7 @@ static void get_extras(struct cursor *c, struct snapshot *s)
 		r->count = get_u64(c);
 		r->wait_ns = get_u64(c);
 		r->wait_max_ns = get_u64(c);
+		r->wait_max_bound = get_appended_u8(c);
 	});
 	get_str(c, s->fork_method, sizeof(s->fork_method));
 	n = get_count(c);
@@ -627,6 +651,8 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		r->hold_max_ns = get_u64(c);
 		get_hist(c, &r->wait);
 		get_hist(c, &r->hold);
+		r->wait_max_bound = get_appended_u8(c);
+		r->hold_max_bound = get_appended_u8(c);
 	});
 	GET_ROWS(c, s->vmas, v, {
 		v->pid = get_u32(c);
@@ -664,6 +690,7 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		r->wait_ns = get_u64(c);
 		r->wait_max_ns = get_u64(c);
 		get_hist(c, &r->wait);
+		r->wait_max_bound = get_appended_u8(c);
 	});
 	GET_ROWS(c, s->forks, f, {
 		f->wall_ns = get_u64(c);

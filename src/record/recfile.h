@@ -25,8 +25,10 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 3	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
-			 * 2.3: why the VMA-lock outcome is n/a */
+#define REC_MINOR 4	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
+			 * 2.3: why the VMA-lock outcome is n/a; 2.4: whether
+			 * a maximum is a bound (appended to lock, contention
+			 * and blame rows) */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */

@@ -28,20 +28,23 @@ static void test_hist(void)
 static void test_interval_max(void)
 {
 	struct hist h = { { 0 } };
+	bool bound;
 
-	CHECK(interval_max(900, 500, &h, 900) == 900, "a new cumulative maximum is exact");
-	CHECK(interval_max(500, 500, &h, 0) == 0, "nothing this interval: 0");
+	CHECK(interval_max(900, 500, &h, &bound, 900) == 900 && !bound,
+	      "a new cumulative maximum is exact");
+	CHECK(interval_max(500, 500, &h, &bound, 0) == 0 && !bound, "nothing this interval: 0, exactly");
 	h.bucket[6] = 3;	/* waits in [64, 128) */
-	CHECK(interval_max(500, 500, &h, 300) == 127,
-	      "an old maximum: the top of the highest bucket filled");
-	CHECK(interval_max(100, 100, &h, 300) == 100, "never above the cumulative maximum");
-	CHECK(interval_max(500, 500, &h, 90) == 90, "never above the interval's total");
+	CHECK(interval_max(500, 500, &h, &bound, 300) == 127 && bound,
+	      "an old maximum: the top of the highest bucket filled, a bound");
+	CHECK(interval_max(100, 100, &h, &bound, 300) == 100 && bound,
+	      "never above the cumulative maximum");
+	CHECK(interval_max(500, 500, &h, &bound, 90) == 90 && bound, "never above the interval's total");
 	memset(&h, 0, sizeof(h));
 	h.bucket[0] = 1;
-	CHECK(interval_max(500, 500, &h, 1) == 1, "bucket 0: at most 1 ns");
+	CHECK(interval_max(500, 500, &h, &bound, 1) == 1, "bucket 0: at most 1 ns");
 	h.bucket[SNAPSHOT_HIST_BUCKETS - 1] = 1;
-	CHECK(interval_max(5000000000ULL, 5000000000ULL, &h, 6000000000ULL) == (2ULL << 31) - 1,
-	      "the last bucket's top");
+	CHECK(interval_max(5000000000ULL, 5000000000ULL, &h, &bound, 6000000000ULL) ==
+	      (2ULL << 31) - 1, "the last bucket's top");
 }
 
 int main(void)

@@ -27,8 +27,8 @@ static void fill(struct snapshot *s)
 	s->cpus[2] = (struct cpu_sample){ .node = 1 };
 	*(struct lock_row *)snapshot_push(&s->locks) = (struct lock_row){
 		.pid = 42, .comm = "a,\"b\"", .write = true, .site = CALLSITE_OTHER,
-		.symbol = "zap", .acquired = 9, .wait_ns = 99, .wait_max_ns = 50,
-		.wait = { { [3] = 9 } } };
+		.symbol = "zap", .acquired = 9, .wait_ns = 99, .wait_max_ns = 15,
+		.wait_max_bound = true, .wait = { { [3] = 9 } } };
 	*(struct vma_row *)snapshot_push(&s->vmas) = (struct vma_row){
 		.pid = 42, .comm = "w", .faults = -1, .fallbacks = 2 };
 	*(struct slow_event *)snapshot_push(&s->events) = (struct slow_event){
@@ -41,12 +41,13 @@ static void fill(struct snapshot *s)
 	*(struct blame_row *)snapshot_push(&s->blame) = (struct blame_row){
 		.pid = 42, .comm = "f", .site = CALLSITE_FAULT, .holder_pid = 42,
 		.holder_comm = "f", .holder_site = CALLSITE_MPROTECT, .holder_write = true,
-		.count = 5, .wait_ns = 5000, .wait_max_ns = 2000 };
+		.count = 5, .wait_ns = 5000, .wait_max_ns = 2000, .wait_max_bound = true };
 	snprintf(s->fork_method, sizeof(s->fork_method), "page tables");
 	snprintf(s->vma_na, sizeof(s->vma_na), "kernel without per-VMA locks");
 	*(struct cont_row *)snapshot_push(&s->conts) = (struct cont_row){
 		.cls = CONT_CLASS_ZONE, .by_address = true, .caller = "rmqueue_bulk",
-		.type = "spinlock", .mode = "-", .count = 3, .wait_ns = 300 };
+		.type = "spinlock", .mode = "-", .count = 3, .wait_ns = 300, .wait_max_ns = 255,
+		.wait_max_bound = true };
 	*(struct fork_row *)snapshot_push(&s->forks) = (struct fork_row){
 		.wall_ns = 9, .pid = 42, .tid = 42, .child = 43, .comm = "f",
 		.syscall = "clone", .latency_ns = 1000, .anon_kb = 65536, .thp_kb = -1 };
@@ -84,12 +85,19 @@ static void round_trip(bool varint, bool sized)
 	bool parsed;
 
 	fill(&s);
+	/* Whether a maximum is a bound needs sized rows (2.4 appended it). */
+	if (!sized)
+		s.locks.v[0].wait_max_bound = s.blame.v[0].wait_max_bound =
+			s.conts.v[0].wait_max_bound = false;
 	rec_put_snapshot(&b, &s);
 	CHECK(!b.failed && b.len > 0, "%s: a snapshot serialises (%zu bytes)", enc, b.len);
 	CHECK(!rec_get_snapshot(b.data, b.len, layout, &back), "%s: and parses back", enc);
 	a = render(&s);
 	z = render(&back);
 	CHECK(!strcmp(a, z), "%s: identical as JSON, every kind of row included", enc);
+	CHECK(!sized || (strstr(z, "\"wait_max_ns\":15,") &&
+			 strstr(z, "\"wait_max_bound\":true,\"hold_max_bound\":false")),
+	      "%s: a maximum that is a bound read back as one (2.4)", enc);
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
 	      "%s: node and total sums are rebuilt", enc);
 	free(a);

@@ -92,7 +92,7 @@ static void fill(struct snapshot *s)
 	*r = (struct lock_row){ .pid = 4242, .comm = "churner", .write = true,
 				.site = CALLSITE_MPROTECT, .acquired = 2000, .holds = 2000,
 				.wait_ns = 900000, .wait_max_ns = 30000,
-				.hold_ns = 5000000, .hold_max_ns = 90000 };
+				.hold_ns = 5000000, .hold_max_ns = 131071, .hold_max_bound = true };
 	r->wait.bucket[9] = 1990;
 	r->wait.bucket[14] = 10;
 	r->hold.bucket[11] = 2000;
@@ -149,6 +149,8 @@ static void test_views(struct ui_state *st)
 	out = screen();
 	CHECK(in_order(line_with("4242", line, sizeof(line)), "churner", "mprotect", "write", "own",
 		       "2000", NULL), "mmap_lock view: the row (%s)", line);
+	CHECK(in_order(line, "30.0us", "<=131.1us", NULL),
+	      "mmap_lock view: a max seen as is, one that is a bucket's bound as <= (%s)", line);
 	CHECK(before(out, "4242", "   77 bystander"),
 	      "mmap_lock view: hottest (most time) first");
 	ui_key(st, 'r');

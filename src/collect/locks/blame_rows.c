@@ -43,6 +43,7 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	struct blame_row *r;
 	struct hist wait, all = {};
 	uint64_t m;
+	bool bound;
 
 	cont_stats_sum(ls, values, &sum);
 	if (sum.count == p->sum.count)
@@ -52,10 +53,9 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 		hist_add_growth(&all, &wait, sum.wait_hist, p->sum.wait_hist);
 		r->count += grow(sum.count, p->sum.count);
 		r->wait_ns += grow(sum.wait_ns, p->sum.wait_ns);
-		m = interval_max(sum.wait_max_ns, p->sum.wait_max_ns, &wait,
+		m = interval_max(sum.wait_max_ns, p->sum.wait_max_ns, &wait, &bound,
 				 grow(sum.wait_ns, p->sum.wait_ns));
-		if (m > r->wait_max_ns)
-			r->wait_max_ns = m;
+		max_keep(&r->wait_max_ns, &r->wait_max_bound, m, bound);
 	}
 	p->sum = sum;
 	return true;

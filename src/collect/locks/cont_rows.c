@@ -89,14 +89,14 @@ static void add_delta(struct cont_row *r, const struct cont_stats *now,
 {
 	struct hist wait;
 	uint64_t m;
+	bool bound;
 
 	hist_add_growth(&r->wait, &wait, now->wait_hist, before->wait_hist);
 	r->count += grow(now->count, before->count);
 	r->wait_ns += grow(now->wait_ns, before->wait_ns);
-	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait,
+	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait, &bound,
 			 grow(now->wait_ns, before->wait_ns));
-	if (m > r->wait_max_ns)
-		r->wait_max_ns = m;
+	max_keep(&r->wait_max_ns, &r->wait_max_bound, m, bound);
 }
 
 static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)

@@ -101,6 +101,7 @@ static void add_delta(struct lock_row *r, const struct lock_stats *now,
 {
 	struct hist wait, hold;
 	uint64_t m;
+	bool bound;
 
 	hist_add_growth(&r->wait, &wait, now->wait_hist, before->wait_hist);
 	hist_add_growth(&r->hold, &hold, now->hold_hist, before->hold_hist);
@@ -109,14 +110,12 @@ static void add_delta(struct lock_row *r, const struct lock_stats *now,
 	r->holds += grow(now->holds, before->holds);
 	r->wait_ns += grow(now->wait_ns, before->wait_ns);
 	r->hold_ns += grow(now->hold_ns, before->hold_ns);
-	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait,
+	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait, &bound,
 			 grow(now->wait_ns, before->wait_ns));
-	if (m > r->wait_max_ns)
-		r->wait_max_ns = m;
-	m = interval_max(now->hold_max_ns, before->hold_max_ns, &hold,
+	max_keep(&r->wait_max_ns, &r->wait_max_bound, m, bound);
+	m = interval_max(now->hold_max_ns, before->hold_max_ns, &hold, &bound,
 			 grow(now->hold_ns, before->hold_ns));
-	if (m > r->hold_max_ns)
-		r->hold_max_ns = m;
+	max_keep(&r->hold_max_ns, &r->hold_max_bound, m, bound);
 }
 
 /* Sum the per-CPU values @percpu of one key into @sum. */
