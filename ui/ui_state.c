@@ -40,22 +40,54 @@ void ui_state_free(struct ui_state *st)
 	st->forks = NULL;
 }
 
+/* Empty @s again (zeroed if out of memory: merges into it then fail). */
+static void renew(struct snapshot *s, int cpus, int nodes)
+{
+	snapshot_free(s);
+	if (snapshot_init(s, cpus, nodes))
+		memset(s, 0, sizeof(*s));
+}
+
+static void reset_totals(struct ui_state *st)
+{
+	renew(&st->total, st->shown.nr_cpus, st->shown.nr_nodes);
+	memset(&st->fork_total, 0, sizeof(st->fork_total));
+	st->total_from_ns = 0;
+}
+
+static bool totals_full(const struct snapshot *t)
+{
+	return t->locks.nr > UI_TOTAL_ROWS || t->conts.nr > UI_TOTAL_ROWS ||
+	       t->blame.nr > UI_TOTAL_ROWS || t->vmas.nr > UI_TOTAL_ROWS;
+}
+
 /*
  * Add @s to the totals. Its events and forks are not kept there: the logs
  * keep the recent ones and fork_total their sums, so that the totals grow
- * with the rows seen, not with time.
+ * with the rows seen, not with time. Rows are kept per process, and hours
+ * of short-lived processes would grow them (and each merge, which is
+ * linear in them) without bound: past UI_TOTAL_ROWS of a kind they start
+ * again from this interval, and the status line says so.
  */
 static void add_total(struct ui_state *st, const struct snapshot *s)
 {
 	struct snapshot rows = *s;
+	int err;
 
-	if (!st->total_from_ns)
-		st->total_from_ns = s->wall_ns - s->interval_ns;
 	rows.events.nr = 0;
 	rows.forks.nr = 0;
+	err = snapshot_merge(&st->total, &rows);
+	if (!err && totals_full(&st->total)) {
+		reset_totals(st);
+		err = snapshot_merge(&st->total, &rows);
+		snprintf(st->status, sizeof(st->status),
+			 "totals restarted: over %d rows of a kind", UI_TOTAL_ROWS);
+	}
 	/* Out of memory: the totals miss rows, as the status line says. */
-	if (snapshot_merge(&st->total, &rows))
+	if (err)
 		snprintf(st->status, sizeof(st->status), "totals incomplete: out of memory");
+	if (!st->total_from_ns)
+		st->total_from_ns = s->wall_ns - s->interval_ns;
 	fork_agg_add(&st->fork_total, s);
 }
 
@@ -90,14 +122,6 @@ void ui_state_push(struct ui_state *st, const struct snapshot *s)
 	}
 }
 
-/* Empty @s again (zeroed if out of memory: merges into it then fail). */
-static void renew(struct snapshot *s, int cpus, int nodes)
-{
-	snapshot_free(s);
-	if (snapshot_init(s, cpus, nodes))
-		memset(s, 0, sizeof(*s));
-}
-
 void ui_state_hold(struct ui_state *st, const struct snapshot *s)
 {
 	int cpus = s->nr_cpus, nodes = s->nr_nodes;
@@ -126,9 +150,7 @@ void ui_state_reset(struct ui_state *st)
 	st->nr_events = st->ev_pos = 0;
 	st->nr_forks = st->fork_pos = 0;
 	st->forks_seen = 0;
-	renew(&st->total, st->shown.nr_cpus, st->shown.nr_nodes);
-	memset(&st->fork_total, 0, sizeof(st->fork_total));
-	st->total_from_ns = 0;
+	reset_totals(st);
 }
 
 const struct snapshot *ui_snapshot(const struct ui_state *st)

@@ -11,6 +11,7 @@
 #define UI_HISTORY 64		/* intervals of per-CPU fault rates kept */
 #define UI_EVENTS 512		/* slow events kept, newest first */
 #define UI_FORKS 256		/* forks kept */
+#define UI_TOTAL_ROWS 4096	/* rows of one kind the totals keep */
 #define UI_FILTER_LEN 48
 
 enum ui_view {

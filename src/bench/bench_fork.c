@@ -143,7 +143,7 @@ static void fork_worker(const struct fork_opts *o, const char *iter, int cpu, in
 static int fork_iteration(const struct fork_opts *o, const char *iter, int cpu,
 			  struct fork_result *r)
 {
-	int res[2], status;
+	int res[2];
 	ssize_t n;
 	pid_t pid;
 
@@ -163,7 +163,7 @@ static int fork_iteration(const struct fork_opts *o, const char *iter, int cpu,
 	if (pid < 0)
 		perror("mmtop bench fork: fork");
 	else
-		waitpid(pid, &status, 0);
+		waitpid(pid, NULL, 0);
 	return n == sizeof(*r) && r->ok ? 0 : -1;
 }
 

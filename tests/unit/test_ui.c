@@ -375,6 +375,39 @@ static void test_totals(const struct snapshot *shape)
 	snapshot_free(&empty);
 }
 
+/*
+ * Totals of hours of short-lived processes stay bounded: past
+ * UI_TOTAL_ROWS rows of a kind they start again, and the status says so.
+ */
+static void test_totals_bounded(const struct snapshot *shape)
+{
+	struct snapshot s;
+	struct ui_state st;
+	int i, k, pid = 1000;
+	bool restarted = false, bounded = true;
+
+	snapshot_init(&s, shape->nr_cpus, shape->nr_nodes);
+	ui_state_init(&st, &s);
+	for (i = 0; i < 6; i++) {
+		snapshot_clear_rows(&s);
+		s.seq = i + 1;
+		s.wall_ns = (1700000000ULL + i) * NSEC_PER_SEC;
+		s.interval_ns = NSEC_PER_SEC;
+		for (k = 0; k < 1000; k++)
+			*(struct lock_row *)snapshot_push(&s.locks) =
+				(struct lock_row){ .pid = pid++, .comm = "short", .acquired = 1 };
+		ui_state_push(&st, &s);
+		bounded &= st.total.locks.nr <= UI_TOTAL_ROWS;
+		restarted |= st.total.locks.nr == 1000 && i > 0;
+	}
+	CHECK(bounded && restarted && st.total.interval_ns < 6 * NSEC_PER_SEC &&
+	      strstr(st.status, "totals restarted") != NULL,
+	      "6000 processes' rows: the totals start again past %d rows, and say so (%d rows, %s)",
+	      UI_TOTAL_ROWS, st.total.locks.nr, st.status);
+	ui_state_free(&st);
+	snapshot_free(&s);
+}
+
 int main(void)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -400,6 +433,7 @@ int main(void)
 	test_cpu_groups(&st);
 	test_narrow(&st);
 	test_totals(&s);
+	test_totals_bounded(&s);
 	resize_term(24, 80);
 	st.view = VIEW_CPUS;
 	ui_draw(&st);
