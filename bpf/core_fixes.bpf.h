@@ -98,4 +98,29 @@ static __always_inline void mm_rss(void *mm, __s64 *rss)
 	MM_RSS_NEW(n, rss, 3);
 }
 
+/*
+ * The CPU a task runs on or last ran on: in thread_info (5.16+, with
+ * THREAD_INFO_IN_TASK, as x86 and arm64 have), before in the task.
+ */
+struct thread_info___cpu {
+	__u32 cpu;
+} __attribute__((preserve_access_index));
+
+struct task_struct___cpu_new {
+	struct thread_info___cpu thread_info;
+} __attribute__((preserve_access_index));
+
+struct task_struct___cpu_old {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 task_cpu_of(void *task)
+{
+	struct task_struct___cpu_new *n = task;
+
+	if (bpf_core_field_exists(n->thread_info.cpu))
+		return BPF_CORE_READ(n, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___cpu_old *)task, cpu);
+}
+
 #endif

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU page-fault counts without a program on the fault path: see
- * struct fault_slot and struct fault_mark. fault_switch runs at every
- * context switch; fault_flush is run by user space on each CPU
- * (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU) at the end of every
- * interval, so a task that has been running for the whole interval is
- * accounted up to that moment.
+ * Per-CPU page-fault counts with nothing on the fault path and nothing per
+ * context switch: the kernel counts each task's faults (min_flt, maj_flt),
+ * and a task's faults between two of its migrations all happen on one CPU.
+ * So the growth of a task's counters since it was last accounted is added
+ * to its CPU when it leaves that CPU (sched_migrate_task), when it exits
+ * (sched_process_exit), and for every task once per interval (fault_walk, a
+ * task iterator user space runs in its own context). Migrations and exits
+ * are rare next to switches; the walk costs mmtop's CPU, not the
+ * workload's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -13,15 +16,17 @@
 #include <bpf/bpf_core_read.h>
 #include "mmtop.h"
 #include "tp_pair.h"
+#include "core_fixes.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* Faults accounted to each CPU, indexed by CPU: others' are added to. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* set by user space: possible CPUs */
 	__type(key, __u32);
-	__type(value, struct fault_slot);
-} fault_slots SEC(".maps");
+	__type(value, struct proc_fault);
+} fault_cpus SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -31,30 +36,17 @@ struct {
 } proc_faults SEC(".maps");
 
 /*
- * How far each task's faults have been accounted. A span cannot rely on the
- * switch that began it: some switches never reach the tracepoint (seen on
- * this kind of machine for every switch away from one process's threads),
- * and the task switched in after such a switch would lose its whole span.
+ * How far each task's faults have been accounted, by tid. A hash, not task
+ * storage: the migrating task is not the current one, and a raw_tp program
+ * has no typed pointer to it. Exits delete; tasks seen grow it by one each.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(max_entries, 131072);
+	__type(key, __u32);
 	__type(value, struct fault_mark);
 } fault_marks SEC(".maps");
-
-/*
- * The lock families' sched_switch program (the VMA-sleep check), put here
- * by user space when both run: called at the end of fault_switch, so that
- * a context switch enters BPF once, not twice (each entry costs about as
- * much as the work of either program). Empty: nothing is called.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} switch_next SEC(".maps");
 
 /* Set by user space; see struct proc_fault_key. */
 volatile __u32 proc_epoch;
@@ -62,16 +54,13 @@ volatile __u32 proc_epoch;
 volatile __u64 attach_ns;
 /* Processes whose faults could not be recorded: proc_faults was full. */
 __u64 proc_faults_full;
-/* Accountings put off: no task storage (the faults come at the next one). */
-__u64 marks_busy;
+/* Tasks with no mark (fault_marks full): their faults are not counted. */
+__u64 marks_full;
 
-/* Add a span's faults to the current process (the outgoing task's). */
-static __always_inline void proc_account(__u64 min_flt, __u64 maj_flt)
+/* Add faults to process @tgid. */
+static __always_inline void proc_account(__u32 tgid, __u64 min_flt, __u64 maj_flt)
 {
-	struct proc_fault_key key = {
-		.tgid = bpf_get_current_pid_tgid() >> 32,
-		.epoch = proc_epoch & 1,
-	};
+	struct proc_fault_key key = { .tgid = tgid, .epoch = proc_epoch & 1 };
 	struct proc_fault *pf = bpf_map_lookup_elem(&proc_faults, &key);
 	struct proc_fault init = { min_flt, maj_flt };
 
@@ -90,78 +79,124 @@ static __always_inline void proc_account(__u64 min_flt, __u64 maj_flt)
 }
 
 /*
- * Where a task seen for the first time starts (@now: its counts now): at
- * the switch that brought it here if that was seen, at 0 if it started
- * after attach, else now (its faults before that are not known).
+ * Move @mark up to @now; the growth, or 0 where another CPU moved it first
+ * (a migration and the walk may meet on one task: each count is taken
+ * once).
  */
-static __always_inline void mark_first(struct fault_mark *m, const struct fault_slot *slot,
-				       struct task_struct *cur, const struct fault_mark *now)
+static __always_inline __u64 take(__u64 *mark, __u64 now)
 {
-	m->seen = 1;
-	if (slot->task == (__u64)cur) {
-		m->min_flt = slot->task_min_flt;
-		m->maj_flt = slot->task_maj_flt;
-	} else if (cur->start_time < attach_ns) {
-		m->min_flt = now->min_flt;
-		m->maj_flt = now->maj_flt;
-	}
+	__u64 old = *mark;
+
+	if (now <= old || __sync_val_compare_and_swap(mark, old, now) != old)
+		return 0;
+	return now - old;
 }
 
 /*
- * Account the current task's faults since its mark to this CPU, and note
- * which task runs here next (@next; the current one for a flush). Runs in
- * the outgoing task's context (sched_switch fires before the switch; the
- * flush runs on the task it interrupts).
+ * The mark of task @tid: created where it starts for a task seen for the
+ * first time (0 if it started after attach, else now: its earlier faults
+ * are not known); NULL if the map is full.
  */
-static __always_inline int fault_account(__u64 next, __u64 next_min_flt, __u64 next_maj_flt)
+static __always_inline struct fault_mark *mark_of(__u32 tid, __u64 start_time,
+						  __u64 min_flt, __u64 maj_flt)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-	__u32 zero = 0;
-	struct fault_slot *slot = bpf_map_lookup_elem(&fault_slots, &zero);
-	struct fault_mark now = { cur->min_flt, cur->maj_flt, 1 }, *m;
-	__u64 min_flt, maj_flt;
+	struct fault_mark *m = bpf_map_lookup_elem(&fault_marks, &tid);
+	struct fault_mark init = {};
 
-	if (!slot)
-		return 0;
-	m = bpf_task_storage_get(&fault_marks, cur, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (m) {
-		if (!m->seen)
-			mark_first(m, slot, cur, &now);
-		min_flt = now.min_flt - m->min_flt;
-		maj_flt = now.maj_flt - m->maj_flt;
-		m->min_flt += min_flt;
-		m->maj_flt += maj_flt;
-		slot->min_flt += min_flt;
-		slot->maj_flt += maj_flt;
-		/* Most spans fault nothing: no map access for them. */
-		if (min_flt | maj_flt)
-			proc_account(min_flt, maj_flt);
-	} else {
-		__sync_fetch_and_add(&marks_busy, 1);
+	if (m)
+		return m;
+	if (start_time < attach_ns) {
+		init.min_flt = min_flt;
+		init.maj_flt = maj_flt;
 	}
-	slot->task = next;
-	slot->task_min_flt = next_min_flt;
-	slot->task_maj_flt = next_maj_flt;
+	bpf_map_update_elem(&fault_marks, &tid, &init, BPF_NOEXIST);
+	m = bpf_map_lookup_elem(&fault_marks, &tid);
+	if (!m)
+		__sync_fetch_and_add(&marks_full, 1);
+	return m;
+}
+
+struct task_faults {
+	__u64 start_time;
+	__u64 min_flt;
+	__u64 maj_flt;
+	__u32 tid;
+	__u32 tgid;
+	__u32 cpu;		/* where the faults since the mark were taken */
+};
+
+/* Account @t's faults since its mark to its CPU and its process. */
+static __always_inline void account(const struct task_faults *t)
+{
+	struct fault_mark *m = mark_of(t->tid, t->start_time, t->min_flt, t->maj_flt);
+	struct proc_fault *c;
+	__u64 min_flt, maj_flt;
+	__u32 cpu = t->cpu;
+
+	if (!m)
+		return;
+	min_flt = take(&m->min_flt, t->min_flt);
+	maj_flt = take(&m->maj_flt, t->maj_flt);
+	if (!(min_flt | maj_flt))
+		return;
+	c = bpf_map_lookup_elem(&fault_cpus, &cpu);
+	if (c) {
+		__sync_fetch_and_add(&c->min_flt, min_flt);
+		__sync_fetch_and_add(&c->maj_flt, maj_flt);
+	}
+	proc_account(t->tgid, min_flt, maj_flt);
+}
+
+#define TASK_FAULTS(typed, p, on_cpu) ((struct task_faults){		\
+	.start_time = TP_FIELD(typed, p, start_time),			\
+	.min_flt = TP_FIELD(typed, p, min_flt),				\
+	.maj_flt = TP_FIELD(typed, p, maj_flt),				\
+	.tid = TP_FIELD(typed, p, pid),					\
+	.tgid = TP_FIELD(typed, p, tgid),				\
+	.cpu = (on_cpu),						\
+})
+
+/*
+ * sched_migrate_task(p, dest_cpu): @p is not running (a running task is
+ * stopped first), and its CPU is still the one it leaves.
+ */
+static __always_inline int fault_migrate_fn(__u64 *ctx, bool typed)
+{
+	struct task_struct *p = TP_ARG(ctx, 0, struct task_struct);
+	struct task_faults t = TASK_FAULTS(typed, p, task_cpu_of(p));
+
+	account(&t);
 	return 0;
 }
 
-/* sched_switch(preempt, prev, next, prev_state): prev is current. */
-static __always_inline int fault_switch_fn(__u64 *ctx, bool typed)
+/* sched_process_exit(task[, group_dead]): current, after its last fault. */
+static __always_inline int fault_exit_fn(__u64 *ctx, bool typed)
 {
-	struct task_struct *next = TP_ARG(ctx, 2, struct task_struct);
+	struct task_struct *p = TP_ARG(ctx, 0, struct task_struct);
+	struct task_faults t = TASK_FAULTS(typed, p, bpf_get_smp_processor_id());
 
-	fault_account((__u64)next, TP_FIELD(typed, next, min_flt),
-		      TP_FIELD(typed, next, maj_flt));
-	bpf_tail_call(ctx, &switch_next, 0);
+	account(&t);
+	bpf_map_delete_elem(&fault_marks, &t.tid);
 	return 0;
 }
 
-TP_PAIR(sched_switch, fault_switch, fault_switch_fn)
+TP_PAIR(sched_migrate_task, fault_migrate, fault_migrate_fn)
+TP_PAIR(sched_process_exit, fault_exit, fault_exit_fn)
 
-SEC("raw_tp")
-int fault_flush(void *ctx)
+/*
+ * Every task, once per interval, run by user space: a task's faults since
+ * its mark were taken on the CPU it is on (or last ran on). Kernel threads
+ * take no user faults and get no mark.
+ */
+SEC("iter/task")
+int fault_walk(struct bpf_iter__task *ctx)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
+	struct task_struct *p = ctx->task;
+	struct task_faults t;
 
-	return fault_account((__u64)cur, cur->min_flt, cur->maj_flt);
+	if (!p || !p->mm)
+		return 0;
+	t = TASK_FAULTS(true, p, task_cpu_of(p));
+	account(&t);
+	return 0;
 }

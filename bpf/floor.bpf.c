@@ -7,8 +7,7 @@
  * floor_<family>_*; the mmap_lock and fork families also take
  * contention_begin, and fork the mmap_lock ones, as in mmtop (an mmap_lock
  * wait, and a fork that waits, begin there; a fork that does not, at
- * dup_mmap's acquisition). One program on sched_switch: mmtop's VMA-sleep
- * check is a tail call from the faults family's.
+ * dup_mmap's acquisition).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -22,7 +21,9 @@ int floor_##name(void *ctx)						\
 	return 0;							\
 }
 
-EMPTY(sched_switch, faults_switch)
+EMPTY(sched_migrate_task, faults_migrate)
+EMPTY(sched_process_exit, faults_exit)
+EMPTY(sched_switch, contention_vma_sleep)
 EMPTY(mmap_lock_acquire_returned, mmap_lock_acquired)
 EMPTY(mmap_lock_released, mmap_lock_released)
 EMPTY(contention_begin, contention_begin)

@@ -6,33 +6,17 @@
 #ifndef MMTOP_BPF_MMTOP_H
 #define MMTOP_BPF_MMTOP_H
 
-/*
- * Per-CPU page-fault accounting from the kernel's own per-task counters
- * (task_struct.min_flt/maj_flt, which mm_account_fault() maintains anyway).
- * A task cannot migrate while it runs, so every fault it takes between being
- * switched in and being switched out happened on this CPU: at each switch
- * the growth of the outgoing task's counters is added to the CPU's totals.
- * Nothing runs per fault.
- */
-struct fault_slot {
-	__u64 task;		/* task switched in here at the last switch/flush */
-	__u64 task_min_flt;	/* its min_flt at that point */
-	__u64 task_maj_flt;	/* its maj_flt at that point */
-	__u64 min_flt;		/* minor faults accounted to this CPU */
-	__u64 maj_flt;		/* major faults accounted to this CPU */
-};
-
-/* Per task: its faults accounted so far (min_flt, maj_flt at that point). */
+/* Per task (bpf/faults.bpf.c): its faults accounted so far. */
 struct fault_mark {
 	__u64 min_flt;
 	__u64 maj_flt;
-	__u64 seen;		/* 0 in storage just created */
 };
 
 /*
- * Per-process fault counts, harvested the same way. Keyed by the interval's
- * epoch: user space flips proc_epoch, runs the flush on every CPU (after
- * which no program still writes the old epoch), then drains the old keys.
+ * Per-process fault counts, accounted with the per-CPU ones. Keyed by the
+ * interval's epoch: user space runs the walk, flips proc_epoch and drains
+ * the old epoch's keys (a program that read the epoch just before the flip
+ * and writes after the drain leaves a key drained two reads later).
  */
 struct proc_fault_key {
 	__u32 tgid;

@@ -176,8 +176,7 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
 # ns per run of its own), under each work run once; and their sum against
 # the work's wall time. Steadier than the ratios: no untraced twin.
-# fault_switch's figure holds the VMA-sleep check it tail-calls (its runs
-# are not counted apart), and so is the sched_switch work in all.
+# The only program per context switch is the VMA-sleep check (6.15+).
 prog_stats() { # "name run_time_ns run_cnt" per loaded program
 	bpftool prog show 2>/dev/null | awk '/ name / { n = t = c = ""
 		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1)
@@ -234,8 +233,8 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 		per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
 		echo "$(per_unit "$TMP/pm" churn mmap_lock_acquired mmap_lock_released)" \
 			"$(per_unit "$TMP/pf" churn floor_mmap_lock_acquired floor_mmap_lock_released)" \
-			"$(per_unit "$TMP/pm" ctxsw fault_switch)" \
-			"$(per_unit "$TMP/pf" ctxsw floor_faults_switch)" >>"$TMP/units"
+			"$(per_unit "$TMP/pm" ctxsw contention_vma_sleep)" \
+			"$(per_unit "$TMP/pf" ctxsw floor_contention_vma_sleep)" >>"$TMP/units"
 	done
 	WORKS=$works
 	# spread FILE: "median (min-max)" of its numbers

@@ -41,32 +41,6 @@ static int open_pcp(struct collector *c, const struct collector_opts *o,
 	return 1;
 }
 
-/*
- * One program per context switch: the lock families' VMA-sleep check runs
- * at the end of the faults' sched_switch program (a tail call); where that
- * cannot be, it is attached on its own, and a warning says so. 0, or -1
- * with the warning in @msg.
- */
-static int chain_switch(struct collector *c, char *msg, size_t msglen)
-{
-	int fd = lock_source_switch_prog(c->locks), ret;
-	char err[200];
-
-	if (fd < 0)
-		return 0;
-	ret = c->faults.ops->chain_switch(&c->faults, fd);
-	if (!ret)
-		return 0;
-	if (lock_source_attach_switch(c->locks, err, sizeof(err))) {
-		set_na(c, FAMILY_CONTENTION, err);
-		snprintf(msg, msglen, "VMA write-lock waits unavailable: %s", err);
-	} else {
-		snprintf(msg, msglen, "sched_switch: two programs, not one (the tail call was refused: %s)",
-			 strerror(-ret));
-	}
-	return -1;
-}
-
 static const enum probe_family lock_families[] = {
 	FAMILY_MMAP_LOCK, FAMILY_CONTENTION, FAMILY_FORK,
 };
@@ -149,7 +123,6 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		ret = 1;
 	if (!lo.mmap_lock && !lo.contention && !lo.fork)
 		return ret;
-	lo.switch_chained = c->faults.ops && c->faults.ops->chain_switch;
 	/* A family whose program the kernel refused gets its reason here. */
 	c->locks = lock_source_open(&lo, c->topo.nr_cpus, c->na, err, sizeof(err));
 	if (!c->locks) {
@@ -159,7 +132,7 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 	}
 	if (lock_families_refused(c, &lo, msg, msglen))
 		ret = 1;
-	return chain_switch(c, msg, msglen) ? 1 : ret;
+	return ret;
 }
 
 /*

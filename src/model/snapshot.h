@@ -45,9 +45,9 @@ enum probe_family {
 
 /* Things the collector lost or could not read; cumulative since start. */
 enum drop_kind {
-	DROP_FLUSH = 0,		/* per-CPU flush failed, or no task mark: counts arrive later */
+	DROP_FLUSH = 0,		/* the fault walk failed: counts arrive later */
 	DROP_READ = 1,		/* a counter or map read failed: the interval misses it */
-	DROP_PROC_FAULTS = 2,	/* per-process fault map full: a process's faults lost */
+	DROP_PROC_FAULTS = 2,	/* fault maps full: a task's or process's faults lost */
 	DROP_MMAP_LOCK_TASK = 3,	/* per-task lock state: no slot free */
 	DROP_MMAP_LOCK_STATS = 4,	/* aggregation map full */
 	DROP_MMAP_LOCK_STACK = 5,	/* kernel stack not taken: call site unknown */

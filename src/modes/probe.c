@@ -39,6 +39,7 @@ struct tracepoint {
 /* Every tracepoint mmtop uses or will use. */
 static const struct tracepoint tracepoints[] = {
 	{ "sched", "sched_switch" },
+	{ "sched", "sched_migrate_task" },
 	{ "mmap_lock", "mmap_lock_start_locking" },
 	{ "mmap_lock", "mmap_lock_acquire_returned" },
 	{ "mmap_lock", "mmap_lock_released" },
@@ -283,7 +284,7 @@ static bool probe_test_run_on_cpu(FILE *f)
 	if (fd >= 0)
 		close(fd);
 	item(f, "BPF_PROG_TEST_RUN on a chosen CPU", !err, err ? "%s" :
-	     "raw_tp program run on CPU 0 (used to flush per-CPU counts)",
+	     "raw_tp program run on CPU 0 (used for the zone and pcp lock address table)",
 	     strerror(-err));
 	return !err;
 }

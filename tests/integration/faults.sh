@@ -59,6 +59,44 @@ check "csv: schema is the last column, 1 on every row" \
 		END { exit !(ok && !bad && NR > 1) }' "$TMP/sched.csv"
 run_source perf '(^|;)faults:perf(;|$)' "$first" "$last"
 
+# The sched source accounts a task's faults when it leaves a CPU and, for
+# a task still there, at each interval's walk: a process touches N pages
+# on CPU k, moves itself to CPU w, touches M more there and waits, alive,
+# until mmtop has counted both (its exit would account them too).
+taskset -cp "$first" $$ >/dev/null
+n1=65536 n2=65536
+mkfifo "$TMP/go"
+start_mmtop_csv "$TMP/mig.csv" -d 0.3 --fault-source sched
+taskset -c "$last" python3 -c '
+import mmap, os, sys
+def touch(pages):
+    m = mmap.mmap(-1, pages * 4096)
+    for i in range(0, pages * 4096, 4096):
+        m[i] = 1
+    return m
+keep = [touch(int(sys.argv[1]))]
+os.sched_setaffinity(0, {int(sys.argv[4])})
+keep.append(touch(int(sys.argv[2])))
+print("moved", flush=True)
+open(sys.argv[3]).read()
+' "$n1" "$n2" "$TMP/go" "$first" >"$TMP/moved" &
+mover=$!
+until grep -q moved "$TMP/moved" 2>/dev/null; do sleep 0.05; done
+# Two intervals that began after the touching ended: the walk has run.
+lines=$(grep -c ',total,' "$TMP/mig.csv")
+until [ "$(grep -c ',total,' "$TMP/mig.csv")" -ge $((lines + 2)) ]; do sleep 0.05; done
+on_k=$(csv_sum "$TMP/mig.csv" cpu "$last")
+on_w=$(csv_sum "$TMP/mig.csv" cpu "$first")
+echo >"$TMP/go"
+wait $mover
+kill $MMTOP_PID
+wait $MMTOP_PID 2>/dev/null
+check "migration: CPU $last, left, saw its $n1 faults ($on_k)" test "$on_k" -ge "$n1"
+check "migration: none of the $n2 taken after it moved ($on_k < $n1 + $n2 / 2)" \
+	test "$on_k" -lt $((n1 + n2 / 2))
+check "migration: CPU $first saw the $n2 taken there, the process still running ($on_w)" \
+	test "$on_w" -ge "$n2"
+
 # JSON: every line is one valid object with the documented keys.
 "$MMTOP" -b -d 0.2 -n 3 --format json >"$TMP/json"
 check "json: 3 lines for -n 3" test "$(wc -l <"$TMP/json")" -eq 3

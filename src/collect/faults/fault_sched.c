@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fault counts harvested at context switch: see bpf/faults.bpf.c. */
+/* Fault counts harvested at migrations, exits and a walk: see bpf/faults.bpf.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,14 +17,14 @@
 
 struct sched_priv {
 	struct tp_object tp;
-	struct fault_slot *slots;	/* one per possible CPU */
-	int nr_slots;
+	struct bpf_link *walk;		/* the task iterator */
+	int nr_possible;
 	struct proc_faults *procs;	/* drained at the last read */
 	int nr_procs, cap_procs;
 	struct proc_fault_key *keys;	/* scratch for draining */
 	int cap_keys;
 	uint64_t procs_full;		/* proc_faults_full at the last read */
-	uint64_t marks_busy;		/* marks_busy at the last read */
+	uint64_t marks_full;		/* marks_full at the last read */
 };
 
 static void *faults_open(void *arg, struct bpf_object **obj)
@@ -32,8 +32,12 @@ static void *faults_open(void *arg, struct bpf_object **obj)
 	struct faults_bpf *skel = faults_bpf__open();
 
 	(void)arg;
-	if (skel)
-		*obj = skel->obj;
+	if (!skel)
+		return NULL;
+	bpf_map__set_max_entries(skel->maps.fault_cpus, libbpf_num_possible_cpus());
+	/* Run, not attached: its link is made by sched_open. */
+	bpf_program__set_autoattach(skel->progs.fault_walk, false);
+	*obj = skel->obj;
 	return skel;
 }
 
@@ -59,14 +63,30 @@ static const struct tp_object_ops faults_ops = {
 	.destroy = faults_destroy,
 };
 
+/* Account every task's faults up to now: 0, or -1 (errno set). */
+static int sched_walk(struct sched_priv *p)
+{
+	char buf[64];
+	int fd = bpf_iter_create(bpf_link__fd(p->walk));
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	/* The program writes nothing: one read runs the walk to its end. */
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
 static void sched_close(struct fault_source *fs)
 {
 	struct sched_priv *p = fs->priv;
 
 	if (!p)
 		return;
+	bpf_link__destroy(p->walk);
 	tp_object_close(&p->tp);
-	free(p->slots);
 	free(p->procs);
 	free(p->keys);
 	free(p);
@@ -87,25 +107,21 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 		sched_close(fs);
 		return -1;
 	}
-	p->nr_slots = libbpf_num_possible_cpus();
-	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
-	if (!p->slots || tp_object_open(&p->tp, &faults_ops, fs->attach, fs->btf, NULL, err, errlen)) {
+	p->nr_possible = libbpf_num_possible_cpus();
+	if (tp_object_open(&p->tp, &faults_ops, fs->attach, fs->btf, NULL, err, errlen)) {
+		sched_close(fs);
+		return -1;
+	}
+	p->walk = bpf_program__attach_iter(((struct faults_bpf *)p->tp.skel)->progs.fault_walk, NULL);
+	if (!p->walk) {
+		snprintf(err, errlen, "task iterator: %s", strerror(errno));
 		sched_close(fs);
 		return -1;
 	}
 	fs->probe = p->tp.btf ? PROBE_FAULTS_TP_BTF : PROBE_FAULTS_RAW_TP;
-	return 0;
-}
-
-/* Account the task running on @cpu up to now; -ENXIO if @cpu is offline. */
-static int sched_flush(struct faults_bpf *skel, int cpu)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .flags = BPF_F_TEST_RUN_ON_CPU,
-		    .cpu = cpu);
-	int fd = bpf_program__fd(skel->progs.fault_flush);
-
-	return bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
+	/* Every task gets its mark now: the first interval starts here. */
+	return sched_walk(p) ? (snprintf(err, errlen, "task iterator: %s", strerror(errno)),
+				sched_close(fs), -1) : 0;
 }
 
 /* Keys of epoch @epoch into p->keys; their number, or -1 out of memory. */
@@ -172,35 +188,30 @@ static void sched_read(struct fault_source *fs, bool *online,
 {
 	struct sched_priv *p = fs->priv;
 	struct faults_bpf *skel = p->tp.skel;
-	__u32 zero = 0, closed = skel->bss->proc_epoch & 1;
+	__u32 closed = skel->bss->proc_epoch & 1;
+	struct proc_fault c;
 	int cpu;
 
-	/* New spans go to the other epoch from now on. */
+	/* A failed walk leaves the counts where they are: they come later. */
+	if (sched_walk(p))
+		drops[DROP_FLUSH]++;
+	/* New counts go to the other epoch from now on. */
 	__atomic_store_n(&skel->bss->proc_epoch, closed ^ 1, __ATOMIC_SEQ_CST);
-
-	for (cpu = 0; cpu < fs->nr_cpus; cpu++) {
-		int ret;
+	drain_procs(p, closed, drops);
+	drops[DROP_PROC_FAULTS] += skel->bss->marks_full - p->marks_full;
+	p->marks_full = skel->bss->marks_full;
+	for (cpu = 0; cpu < fs->nr_cpus && cpu < p->nr_possible; cpu++) {
+		__u32 key = cpu;
 
 		if (!online[cpu])
 			continue;
-		ret = sched_flush(skel, cpu);
-		if (ret == -ENXIO)
-			online[cpu] = false;
-		else if (ret)
-			drops[DROP_FLUSH]++;
-	}
-	drain_procs(p, closed, drops);
-	/* Like a failed flush, an accounting put off arrives later. */
-	drops[DROP_FLUSH] += skel->bss->marks_busy - p->marks_busy;
-	p->marks_busy = skel->bss->marks_busy;
-	if (bpf_map__lookup_elem(skel->maps.fault_slots, &zero, sizeof(zero),
-				 p->slots, p->nr_slots * sizeof(*p->slots), 0)) {
-		drops[DROP_READ]++;
-		return;
-	}
-	for (cpu = 0; cpu < fs->nr_cpus && cpu < p->nr_slots; cpu++) {
-		cum[cpu].min_flt = p->slots[cpu].min_flt;
-		cum[cpu].maj_flt = p->slots[cpu].maj_flt;
+		if (bpf_map__lookup_elem(skel->maps.fault_cpus, &key, sizeof(key),
+					 &c, sizeof(c), 0)) {
+			drops[DROP_READ]++;
+			continue;
+		}
+		cum[cpu].min_flt = c.min_flt;
+		cum[cpu].maj_flt = c.maj_flt;
 	}
 }
 
@@ -217,24 +228,10 @@ static const struct proc_faults *sched_processes(struct fault_source *fs, int *n
 	return p->procs ? p->procs : none;
 }
 
-/* A tail call from fault_switch: see switch_next in bpf/faults.bpf.c. */
-static int sched_chain_switch(struct fault_source *fs, int prog_fd)
-{
-	struct sched_priv *p = fs->priv;
-	struct faults_bpf *skel = p->tp.skel;
-	__u32 zero = 0;
-
-	if (bpf_map__update_elem(skel->maps.switch_next, &zero, sizeof(zero),
-				 &prog_fd, sizeof(prog_fd), BPF_ANY))
-		return -errno;
-	return 0;
-}
-
 const struct fault_source_ops fault_sched_ops = {
 	.name = "sched",
 	.open = sched_open,
 	.read = sched_read,
 	.processes = sched_processes,
-	.chain_switch = sched_chain_switch,
 	.close = sched_close,
 };

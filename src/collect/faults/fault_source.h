@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Where per-CPU page-fault counts come from. Two exact sources:
- *  - sched: the kernel's per-task counters harvested at context switch by a
- *    BPF program (bpf/faults.bpf.c): nothing runs per fault;
+ *  - sched: the kernel's per-task counters harvested at migrations, exits
+ *    and a per-interval task walk (bpf/faults.bpf.c): nothing runs per
+ *    fault or per context switch;
  *  - perf: software counters (page-faults-min/maj), one pair per CPU.
  * Both report monotonic cumulative counts per CPU; the collector takes
  * deltas.
@@ -54,12 +55,6 @@ struct fault_source_ops {
 	 * source has no per-process counts (perf).
 	 */
 	const struct proc_faults *(*processes)(struct fault_source *fs, int *nr);
-	/*
-	 * Run program @prog_fd (on sched_switch too, of the same flavour) at
-	 * the end of the source's own sched_switch program: 0, or -errno.
-	 * NULL where the source has no such program (perf).
-	 */
-	int (*chain_switch)(struct fault_source *fs, int prog_fd);
 	void (*close)(struct fault_source *fs);
 };
 

@@ -158,9 +158,6 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 
 		bpf_program__set_autoload(prog, wanted(name, a->opts) &&
 					  !(a->no_walk && walk_prog(name)));
-		/* Called from the faults' sched_switch program, if it runs. */
-		if (has_prefix(name, "contention_vma_sleep"))
-			bpf_program__set_autoattach(prog, !a->opts->switch_chained);
 	}
 	*obj = skel->obj;
 	return skel;
@@ -372,30 +369,6 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 fail:
 	lock_source_close(ls);
 	return NULL;
-}
-
-/* The VMA-sleep program of the flavour that was loaded, if any. */
-static struct bpf_program *switch_prog(const struct lock_source *ls)
-{
-	struct bpf_program *p = ls->skel->progs.contention_vma_sleep;
-
-	if (!bpf_program__autoload(p))
-		p = ls->skel->progs.contention_vma_sleep_raw;
-	return bpf_program__autoload(p) && !bpf_program__autoattach(p) ? p : NULL;
-}
-
-int lock_source_switch_prog(const struct lock_source *ls)
-{
-	struct bpf_program *p = switch_prog(ls);
-
-	return p ? bpf_program__fd(p) : -1;
-}
-
-int lock_source_attach_switch(struct lock_source *ls, char *err, size_t errlen)
-{
-	struct bpf_program *p = switch_prog(ls);
-
-	return p ? tp_object_attach(&ls->tp, p, err, errlen) : 0;
 }
 
 uint32_t lock_source_probes(const struct lock_source *ls)

@@ -20,7 +20,6 @@ struct lock_source_opts {
 	bool fork;		/* the fork cost programs */
 	bool raw_addresses;	/* call-site addresses into the rows */
 	bool spin_waits;	/* waits from start_locking: a third program */
-	bool switch_chained;	/* sched_switch program left for the caller */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	struct pid_filter *pids;	/* read at every sample; NULL: all; a
@@ -40,13 +39,6 @@ struct lock_source;
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
 				     char *err, size_t errlen);
-/*
- * With switch_chained: the loaded, unattached sched_switch program (the
- * VMA-sleep check), for another program to call; -1 if none.
- */
-int lock_source_switch_prog(const struct lock_source *ls);
-/* Attach that program after all (its caller could not take it): 0 or -1. */
-int lock_source_attach_switch(struct lock_source *ls, char *err, size_t errlen);
 /* Bitmask of 1 << enum probe_id for what is attached. */
 uint32_t lock_source_probes(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */
