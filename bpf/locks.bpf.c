@@ -55,7 +55,30 @@ struct task_lock {
 	__u64 holder_stack;
 	__u32 holder_write;
 	__u32 start_writer;	/* tid of the writer holding it as the wait began */
+	__u64 window;		/* window_seq when the slot was filled */
 };
+
+/*
+ * The sampling window (src/collect/sampler.c): user space attaches the
+ * per-acquisition and per-switch programs for part of each interval, and
+ * opens the window once they are all attached and closes it before it
+ * detaches them (attaching takes milliseconds on some kernels: the window
+ * is what the programs count, exactly timed). Odd while open, one more at
+ * each opening and closing; 1 for good without --budget. A slot filled in an
+ * earlier window is stale: the release or the acquisition that would have
+ * closed it was not seen.
+ */
+volatile __u64 window_seq = 1;
+
+static __always_inline bool window_open(void)
+{
+	return window_seq & 1;
+}
+
+static __always_inline bool slot_current(const struct task_lock *t)
+{
+	return t->window == window_seq;
+}
 
 /*
  * A task's pending or held mmap_locks, two at most at once (its own mm's
@@ -76,6 +99,16 @@ struct {
 	__type(value, struct task_locks);
 } lock_tasks SEC(".maps");
 
+/*
+ * Whether slot @i of @l may be claimed: unused, or left by an earlier
+ * sampling window (its release was not seen: held across the window's
+ * end, or the mm is gone).
+ */
+static __always_inline bool slot_claimable(const struct task_locks *l, int i)
+{
+	return !l->mm[i] || l->slot[i].window != window_seq;
+}
+
 /* The slot of @mm in @l, claimed when @create; NULL if none (or both busy). */
 static __always_inline struct task_lock *find_slot(struct task_locks *l, __u64 mm,
 						   bool create)
@@ -86,12 +119,14 @@ static __always_inline struct task_lock *find_slot(struct task_locks *l, __u64 m
 		return &l->slot[1];
 	if (!create)
 		return NULL;
-	if (!l->mm[0]) {
+	if (slot_claimable(l, 0)) {
 		l->mm[0] = mm;
+		l->slot[0].window = 0;	/* stale: its claimer starts it afresh */
 		return &l->slot[0];
 	}
-	if (!l->mm[1]) {
+	if (slot_claimable(l, 1)) {
 		l->mm[1] = mm;
+		l->slot[1].window = 0;
 		return &l->slot[1];
 	}
 	return NULL;
@@ -951,8 +986,12 @@ static __always_inline __u32 writer_of(__u64 owner)
 static __always_inline void wait_begins(__u64 mm, bool write, __u64 now, __u32 writer)
 {
 	struct task_locks *l;
-	struct task_lock *t = slot_of(&l, mm, true);
+	struct task_lock *t;
 
+	/* Its acquisition would not be seen. */
+	if (!window_open())
+		return;
+	t = slot_of(&l, mm, true);
 	if (!t) {
 		drop(BPF_DROP_TASK_FULL);
 		return;
@@ -961,6 +1000,7 @@ static __always_inline void wait_begins(__u64 mm, bool write, __u64 now, __u32 w
 	t->write = write;
 	t->start_writer = writer;
 	t->start_ns = now;
+	t->window = window_seq;
 }
 
 /* contention_begin for @mm's mmap_lock (@lock), the rwsem's slow path. */
@@ -1032,6 +1072,10 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		drop(BPF_DROP_TASK_FULL);
 		return;
 	}
+	if (!slot_current(t)) {
+		__builtin_memset(t, 0, sizeof(*t));
+		t->window = window_seq;
+	}
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
 	if (t->acquired_ns) {
 		end_hold(now, t);
@@ -1086,6 +1130,11 @@ static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 	/* Taken before mmtop attached, or released by another task. */
 	if (!t || !l || !t->acquired_ns)
 		return;
+	/* Taken in an earlier window: its hold is not known. */
+	if (!slot_current(t)) {
+		free_slot(l, t);
+		return;
+	}
 	end_hold(now, t);
 	if (spin_waits || (TP_FIELD(typed, mmp, mmap_lock.count.counter) & RWSEM_FLAG_WAITERS))
 		note_release(mm, now, t);
@@ -1112,8 +1161,11 @@ static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 {
 	struct mm_struct *mm = TP_ARG(ctx, 0, struct mm_struct);
-	__u64 count = TP_FIELD(typed, mm, mmap_lock.count.counter), owner = 0;
+	__u64 count, owner = 0;
 
+	if (!window_open())
+		return 0;
+	count = TP_FIELD(typed, mm, mmap_lock.count.counter);
 	if (count & RWSEM_WRITER_LOCKED)
 		owner = TP_FIELD(typed, mm, mmap_lock.owner.counter);
 	on_request(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), count, owner);
@@ -1123,6 +1175,8 @@ static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 /* mmap_lock_acquire_returned(mm, [memcg_path,] write, success) */
 static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 {
+	if (!window_open())
+		return 0;
 	on_acquired(ctx, ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), arg_success(ctx));
 	return 0;
 }
@@ -1130,6 +1184,8 @@ static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 /* mmap_lock_released(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_released_fn(__u64 *ctx, bool typed)
 {
+	if (!window_open())
+		return 0;
 	on_released(TP_ARG(ctx, 0, struct mm_struct), typed);
 	return 0;
 }
@@ -1357,15 +1413,17 @@ static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 	struct task_lock *t = l ? find_slot(l, i->prev_mm, false) : NULL;
 	struct write_sleep w;
 
-	if (!t || !t->acquired_ns || !t->write || t->foreign)
+	if (!t || !t->acquired_ns || !t->write || t->foreign || !slot_current(t))
 		return;
 	w.start_ns = bpf_ktime_get_ns();
 	w.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
-	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
-		drop(BPF_DROP_CONT_TASK);
+	if (!bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
+		__sync_fetch_and_add(&nr_write_sleeps, 1);
 		return;
 	}
-	__sync_fetch_and_add(&nr_write_sleeps, 1);
+	/* Its last sleep ended unseen (the window closed): this one replaces it. */
+	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_EXIST))
+		drop(BPF_DROP_CONT_TASK);
 }
 
 static __always_inline void sleep_ends(const struct switch_info *i)
@@ -1413,6 +1471,9 @@ static __always_inline int vma_sleep_fn(__u64 *ctx, bool typed)
 	 */
 	if (!(prev_state & TASK_UNINTERRUPTIBLE) && nr_write_sleeps <= 0)
 		return 0;
+	/* Outside the window only sleeps already timed end. */
+	if (!window_open())
+		prev_state = 0;
 	i.prev_mm = (__u64)TP_FIELD(typed, prev, mm);
 	i.prev_tid = TP_FIELD(typed, prev, pid);
 	i.prev_state = prev_state;
@@ -1572,7 +1633,8 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 		return;
 	}
 	e->ts_ns = now;
-	e->latency_ns = now - f->start_ns;
+	/* 0: its start was not seen (outside the sampling window). */
+	e->latency_ns = f->start_ns ? now - f->start_ns : 0;
 	e->dup_hold_ns = f->hold_ns;
 	e->rss_file = f->rss[0];
 	e->rss_anon = f->rss[1];
@@ -1611,7 +1673,7 @@ const volatile bool spawns_on = false;
 
 /*
  * A new process that no fork record will announce (its memory not copied:
- * vfork, posix_spawn; or its fork's start not seen): one record with its
+ * vfork, posix_spawn): one record with its
  * parent, so that a followed tree grows by it even if it is gone within
  * the interval.
  */
@@ -1637,18 +1699,23 @@ static __always_inline void fork_done(const struct fork_info *i, struct mm_struc
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fork_start *f = bpf_map_lookup_elem(&fork_starts, &tid);
+	struct fork_start unseen = { .mm = i->parent_mm };
 
-	if (!f) {
-		spawn_send(i);
-		return;
-	}
-	fork_copied(f);
+	if (f)
+		fork_copied(f);
 	/* A thread (CLONE_VM) or no mm copied: not a fork of memory. */
 	if (!i->child_mm || i->child_mm == i->parent_mm) {
-		bpf_map_delete_elem(&fork_starts, &tid);
+		if (f)
+			bpf_map_delete_elem(&fork_starts, &tid);
 		spawn_send(i);
 		return;
 	}
+	/*
+	 * Its start not seen (dup_mmap's acquisition fell outside the
+	 * sampling window): counted, with its size and backing, not timed.
+	 */
+	if (!f)
+		f = &unseen;
 	f->child = i->child;
 	f->mm_ident = mm_ident(mm);
 	mm_rss(mm, f->rss);

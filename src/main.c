@@ -121,6 +121,13 @@ static const char usage_text[] =
 "      --spin-waits          mmap_lock waits from the request, a writer's\n"
 "                            optimistic spin included (a third program on\n"
 "                            every acquisition; default: from the slow path)\n"
+"      --budget PCT          sample: the programs run per mmap_lock\n"
+"                            acquisition attached for a window of each\n"
+"                            interval, sized so that they cost PCT%% of the\n"
+"                            CPU the machine's work uses (e.g. 1), their\n"
+"                            figures scaled (estimates, marked ~); the whole\n"
+"                            interval while that costs less (default: every\n"
+"                            acquisition traced, exact)\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -298,6 +305,20 @@ static int parse_pids(const char *arg, struct pid_filter *f)
 	return 0;
 }
 
+/* "1", "0.5", "2%": a percentage in (0, 100], in parts per million. */
+static int parse_percent(const char *s, uint32_t *ppm)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || (*end && strcmp(end, "%")) || !(v > 0) || v > 100)
+		return -1;
+	*ppm = v * 1e4 + 0.5;
+	return *ppm ? 0 : -1;
+}
+
 static int set_family(const char *name, uint32_t *mask)
 {
 	int i;
@@ -318,6 +339,7 @@ static const struct option longopts[] = {
 	{ "label", required_argument, NULL, 'L' },
 	{ "raw-addresses", no_argument, NULL, 'X' },
 	{ "spin-waits", no_argument, NULL, 'W' },
+	{ "budget", required_argument, NULL, 'g' },
 	{ "html", no_argument, NULL, 'H' },
 	{ "listen", required_argument, NULL, 'l' },
 	{ "rotate", required_argument, NULL, 'R' },
@@ -419,6 +441,10 @@ static int parse_options(int argc, char **argv, struct live_opts *o, const char 
 		case 'W':
 			o->collect.spin_waits = true;
 			break;
+		case 'g':
+			if (parse_percent(optarg, &o->collect.budget_ppm))
+				return usage_error("--budget '%s' is not a percentage in (0, 100] (e.g. 1, 0.5)", optarg);
+			break;
 		case 'H':	/* report --html: o->given says it */
 			break;
 		case 'C':
@@ -510,9 +536,9 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUXWTI" },		/* the viewer, batch */
-	{ "record",  "bdnfFpSDEAuoUXWRKL" },
-	{ "serve",   "dnUFpSDEAXWlTI" },
+	{ "",        "bCdnfFpSDEAuoUXWgTI" },		/* the viewer, batch */
+	{ "record",  "bdnfFpSDEAuoUXWgRKL" },
+	{ "serve",   "dnUFpSDEAXWglTI" },
 	{ "replay",  "bCdnfoBe" },
 	{ "report",  "fBeoH" },
 	{ "compare", "" },

@@ -2,7 +2,7 @@
 # make bench: mmtop's overhead, measured side by side in one run.
 #  1. A matrix: five kinds of work, each run alternately without and with
 #     `mmtop -b` watching (PAIRS pairs, the order alternating), for the
-#     default probe set, each probe family alone, "none" (two untraced
+#     default probe set, --budget 1 ("budget"), each probe family alone, "none" (two untraced
 #     runs: the machine's noise floor, an A/A row) and "hooks" (empty
 #     programs on the default set's tracepoints, bpf/floor.bpf.c: the cost
 #     of being hooked at all, below which no work in mmtop's programs can
@@ -21,8 +21,10 @@
 #       churn     mmtop bench churn: mmap, mprotect, mremap, munmap, brk
 #                 against a faulting thread, both on the last CPU (rounds/s)
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
-#     Also: the time from mmtop's start to its first interval, and each of
-#     the default set's programs' cost per run under each work.
+#     Also: the time from mmtop's start to its first interval, each of
+#     the default set's programs' cost per run under each work, and the
+#     model figure for the default set and --budget 1: the programs' time
+#     and the hooks' entries over the work's untraced CPU time.
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
@@ -38,10 +40,10 @@ MMTOP=./mmtop
 FLOOR=build/tests/floor
 CPUTIME=build/tests/tools/cputime
 if [ -n "${QUICK:-}" ]; then
-	PAIRS=${PAIRS:-3} SETS=${SETS:-"none hooks default"}
+	PAIRS=${PAIRS:-3} SETS=${SETS:-"none hooks default budget"}
 fi
 PAIRS=${PAIRS:-7}
-SETS=${SETS:-"none hooks default faults mmap_lock contention fork pcp"}
+SETS=${SETS:-"none hooks default budget faults mmap_lock contention fork pcp"}
 SIZE=${SIZE:-256M}
 TMP=$(mktemp -d)
 # Background jobs of a script ignore SIGINT: an interrupted bench must stop
@@ -87,6 +89,7 @@ set_args() {
 	all="faults mmap_lock contention fork"
 	case $1 in
 	default) ;;
+	budget) echo "--budget 1" ;;
 	pcp) echo "--enable-probe pcp" ;;
 	*) for f in $all; do [ "$f" = "$1" ] || printf -- '--disable-probe %s ' "$f"; done ;;
 	esac
@@ -141,6 +144,7 @@ work_faults >/dev/null	# warm-up: the first touches of guest memory are slow
 header
 : >"$TMP/start"
 : >"$TMP/cpu_rows"
+: >"$TMP/untraced"
 for set in $SETS; do
 	i=0
 	: >"$TMP/ratios"
@@ -155,6 +159,7 @@ for set in $SETS; do
 			run_all "$traced" "$TMP/traced"; run_all '' "$TMP/base"
 		fi
 		# "work wall cpu" ratios per workload of this pair
+		cat "$TMP/base" >>"$TMP/untraced"
 		awk 'NR == FNR { b[$1] = $2; c[$1] = $3; next }
 			b[$1] > 0 { printf "%s %s %s\n", $1, $2 / b[$1], ($3 > 0 ? c[$1] / $3 : "") }' \
 			"$TMP/base" "$TMP/traced" >>"$TMP/ratios"
@@ -250,6 +255,29 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	}
 	unit_line "per mmap_lock acquisition (churn)" 1 250
 	unit_line "per context switch (ctxsw)" 3 80
+	# The model figure: what mmtop's programs add to a work, over the work's
+	# own untraced CPU time (the matrix's median): their time (bpf_stats)
+	# and the hooks' entries (runs x the floor's empty programs' ns per run
+	# under the same work), for the default set and --budget 1.
+	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns)"
+	per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
+	header
+	for set in default budget; do
+		# shellcheck disable=SC2046
+		per_program ',total,' "$MMTOP" -b -d 1 -f csv $(set_args $set) >"$TMP/pm"
+		printf "%-10s" "$set"
+		for w in $WORKS; do
+			awk -v w="$w" '$1 == w' "$TMP/untraced" | awk '{ print $3 }' | median >"$TMP/ucpu"
+			awk -v w="$w" -v u="$(cat "$TMP/ucpu")" 'FNR == 1 { file++ }
+				$1 == w { for (i = 2; i < NF; i++) if ($(i + 1) ~ /^\([0-9]+\)/) {
+						n = $(i + 1); gsub(/[();]/, "", n)
+						if (file == 1) { fns += $i * n; fn += n } else { ns += $i * n; runs += n } } }
+				END { floor = fn ? fns / fn : 0
+					if (u > 0) printf " %20s", sprintf("%.2f%%", 100 * (ns + runs * floor) / (u * 1e9))
+					else printf " %20s", "-" }' "$TMP/pf" "$TMP/pm"
+		done
+		echo
+	done
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 

@@ -133,6 +133,7 @@ void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_st
 	int r;
 
 	t->span = ui_span(st);
+	t->estimate = snapshot_sampled(ui_snapshot(st));
 	t->nr_shown = 0;
 	for (r = 0; r < t->nr_rows; r++)
 		if (row_matches(t, r, st->filter))
@@ -228,10 +229,22 @@ static void measure(const struct ui_table *t, struct table_state *ts)
  * their declared width, so that they line up from one interval to the
  * next; either at least its title and the sort mark.
  */
+/* Column @c's title: "~" before a number's that is an estimate. */
+static const char *title_of(const struct ui_table *t, int c, char *buf, size_t len)
+{
+	const struct ui_column *k = &t->cols[c];
+
+	if (!t->estimate || !(t->sampled_cols & 1u << c))
+		return k->title;
+	snprintf(buf, len, "~%s", k->title);
+	return buf;
+}
+
 static int column_width(const struct ui_table *t, const struct table_state *ts, int c)
 {
 	const struct ui_column *k = &t->cols[c];
-	int w = ts->seen[c], title = strlen(k->title) + 1;
+	char buf[64];
+	int w = ts->seen[c], title = strlen(title_of(t, c, buf, sizeof(buf))) + 1;
 
 	if (k->text && w > TEXT_MAX)
 		w = TEXT_MAX;
@@ -266,7 +279,8 @@ static int draw_cell(const struct ui_table *t, const struct layout *l, int y, in
 		     int row, int col, enum ui_color c)
 {
 	const struct ui_column *k = &t->cols[col];
-	const char *text = row < 0 ? k->title : cell(t, row, col)->text;
+	char buf[64];
+	const char *text = row < 0 ? title_of(t, col, buf, sizeof(buf)) : cell(t, row, col)->text;
 	int w = l->width[col];
 
 	draw_text(y, x, w, row < 0 ? C_TITLE : c, k->text ? "%-*.*s" : "%*.*s", w, w, text);

@@ -8,6 +8,7 @@
 #define MMTOP_UI_TABLE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "ui_state.h"
 
@@ -34,6 +35,12 @@ struct ui_table {
 	int *order;		/* display order, filtered */
 	int nr_rows, nr_shown, cap;
 	const char *span;	/* what the rows cover: "this interval", "since start" */
+	/*
+	 * Columns (1 << index) from the sampled programs: titled "~" while
+	 * the shown snapshot is sampled (estimates). Set by the view.
+	 */
+	uint32_t sampled_cols;
+	bool estimate;		/* the shown snapshot is sampled (table_finish()) */
 	int sort_col;		/* as table_finish() sorted */
 	bool sort_desc;
 };

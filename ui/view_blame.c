@@ -79,6 +79,7 @@ static void blame_draw(struct ui_state *st, int y, int h)
 		  "mmap_lock waits by the holder they waited behind (* another process); SHARE of %s",
 		  format_ns(all, (char[16]){ 0 }, 16));
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
+	t.sampled_cols = 1u << COL_TOTAL | 1u << 10;	/* TOTAL, COUNT */
 	for (i = 0; i < s->blame.nr; i++) {
 		struct ui_cell *c = table_row(&t, i);
 

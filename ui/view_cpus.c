@@ -66,6 +66,7 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 	int i;
 
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_MINFLT);
+	t.sampled_cols = 1u << 5 | 1u << 6 | 1u << 7;	/* FALLBK/s, ANON/s, VMA-OK% */
 	for (i = 0; i < s->nr_cpus; i++) {
 		struct ui_cell *c = table_row(&t, i);
 

@@ -42,15 +42,23 @@ static void fill(struct ui_cell *c, const struct fork_row *k)
 	cell_set(&c[2], 0, "%s", k->comm);
 	cell_set(&c[3], k->child, "%d", k->child);
 	cell_set(&c[4], 0, "%s", k->syscall);
-	ns_cell(&c[5], k->latency_ns);
+	if (fork_timed(k))
+		ns_cell(&c[5], k->latency_ns);
+	else
+		cell_set(&c[5], 0, "-");
 	cell_set(&c[6], k->anon_kb, "%.1f", k->anon_kb / 1024.0);
 	if (k->thp_kb >= 0)
 		cell_set(&c[7], k->thp_kb, "%.1f", k->thp_kb / 1024.0);
 	else
 		cell_set(&c[7], -1, "?");
 	cell_set(&c[8], 0, "%s", fork_backing(k));
-	ns_cell(&c[9], fork_cost_per_mib(k->latency_ns, kb));
-	ns_cell(&c[10], k->dup_hold_ns);
+	if (fork_timed(k)) {
+		ns_cell(&c[9], fork_cost_per_mib(k->latency_ns, kb));
+		ns_cell(&c[10], k->dup_hold_ns);
+	} else {
+		cell_set(&c[9], 0, "-");
+		cell_set(&c[10], 0, "-");
+	}
 	cell_set(&c[11], k->stalled, "%u", k->stalled);
 }
 
@@ -64,8 +72,8 @@ static void summary_line(const struct ui_state *st, int y)
 	draw_text(y, 0, COLS, C_NORMAL,
 		  "%s: %lu forks (%.1f/s), latency mean %s, max %s; per MiB of parent RSS: 4K %s, THP %s",
 		  ui_span(st), (unsigned long)a.count, snapshot_rate(s, a.count),
-		  a.count ? format_ns(a.latency_ns / a.count, b[0], 16) : "-",
-		  a.count ? format_ns(a.latency_max_ns, b[1], 16) : "-",
+		  a.timed ? format_ns(a.latency_ns / a.timed, b[0], 16) : "-",
+		  a.timed ? format_ns(a.latency_max_ns, b[1], 16) : "-",
 		  a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), b[2], 16) : "-",
 		  a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), b[3], 16) : "-");
 }

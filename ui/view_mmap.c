@@ -164,6 +164,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 		return;
 	}
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TIME);
+	t.sampled_cols = 1u << 5 | 1u << 6 | 1u << COL_TIME;	/* ACQ, FAIL, TIME */
 	for (i = 0; i < s->locks.nr; i++) {
 		struct ui_cell *c = table_row(&t, i);
 

@@ -137,6 +137,7 @@ struct top {
 	size_t size;			/* of a row */
 	int (*cmp)(const void *, const void *);
 	void (*line)(int y, const void *row);
+	bool sampled;			/* its figures from the sampled programs */
 };
 
 /* The TOP_LINES first of @n @rows in @t's order; returns the lines drawn. */
@@ -146,7 +147,8 @@ static int draw_top(const struct ui_state *st, int y, const struct top *t, const
 	char *copy;
 	int i;
 
-	draw_text(y, 0, COLS, C_TITLE, "%s", t->title);
+	draw_text(y, 0, COLS, C_TITLE, "%s%s", t->title,
+		  t->sampled && snapshot_sampled(ui_snapshot(st)) ? "  ~ estimates (sampled)" : "");
 	if (family_na(st, t->family)[0]) {
 		draw_text(y + 1, 2, COLS - 2, C_DIM, "n/a (%s)", family_na(st, t->family));
 		return 2;
@@ -168,15 +170,15 @@ static int draw_top(const struct ui_state *st, int y, const struct top *t, const
 
 static const struct top top_blame = {
 	"Who blocks whom: mmap_lock waits by holder (7: Blame view)", FAMILY_MMAP_LOCK,
-	"no mmap_lock wait behind a holder", sizeof(struct blame_row), by_blame, blame_line,
+	"no mmap_lock wait behind a holder", sizeof(struct blame_row), by_blame, blame_line, true,
 };
 static const struct top top_locks = {
 	"Top mmap_lock (3: mmap_lock view)", FAMILY_MMAP_LOCK, "no mmap_lock activity",
-	sizeof(struct lock_row), by_time, lock_line,
+	sizeof(struct lock_row), by_time, lock_line, true,
 };
 static const struct top top_conts = {
 	"Top contention, mm locks first (4: Locks view)", FAMILY_CONTENTION, "no contended locks",
-	sizeof(struct cont_row), by_wait, cont_line,
+	sizeof(struct cont_row), by_wait, cont_line, false,
 };
 
 static int draw_last_events(const struct ui_state *st, int y)

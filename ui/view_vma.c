@@ -49,6 +49,7 @@ static void vma_draw(struct ui_state *st, int y, int h)
 	draw_text(y, 0, COLS, C_DIM,
 		  "per process: FALLBK faults took the mmap_lock, ANON took it for an anon_vma");
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_FALLBACKS);
+	t.sampled_cols = 1u << COL_FALLBACKS | 1u << 4 | 1u << 5;	/* FALLBK, ANON, VMA-OK% */
 	for (i = 0; i < s->vmas.nr; i++) {
 		struct ui_cell *c = table_row(&t, i);
 

@@ -34,12 +34,27 @@ const char *family_na(const struct ui_state *st, enum probe_family f)
 	return ui_snapshot(st)->na[f];
 }
 
+/*
+ * The observer in plain sight: "~3.3% sampled" (mmap_lock figures marked ~
+ * are estimates) or "exact", and mmtop's BPF share of the CPU in use.
+ */
+static void observer_text(const struct snapshot *s, char *buf, size_t len)
+{
+	int n = snapshot_sampled(s) ?
+		snprintf(buf, len, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
+			 s->over_budget ? " (over budget)" : "") :
+		snprintf(buf, len, "mmap_lock exact");
+
+	if (s->bpf_measured && s->busy_ns && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
+}
+
 static void draw_header(const struct ui_state *st)
 {
 	const struct snapshot *s = ui_snapshot(st);
 	uint64_t faults = s->total.min_flt + s->total.maj_flt;
 	char when[16] = "--:--:--", probes[256] = "", rate[16], minor[16], major[16];
-	char ok[16] = "n/a";
+	char ok[16] = "n/a", sampled[64];
 	time_t sec = s->wall_ns / NSEC_PER_SEC;
 	struct tm tm;
 	char speed[24] = "", span[32] = "";
@@ -64,12 +79,13 @@ static void draw_header(const struct ui_state *st)
 		snprintf(ok, sizeof(ok), "n/a");
 	else if (faults)
 		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * vma_ok(faults, s->fallbacks, s->anon));
-	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu%s%s",
+	observer_text(s, sampled, sizeof(sampled));
+	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu  %s%s%s",
 		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
 		  fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)),
 		  fmt_rate(snapshot_rate(s, s->total.min_flt), minor, sizeof(minor)),
 		  fmt_rate(snapshot_rate(s, s->total.maj_flt), major, sizeof(major)),
-		  ok, (unsigned long)snapshot_drops(s),
+		  ok, (unsigned long)snapshot_drops(s), sampled,
 		  st->filter[0] ? "  filter: " : "", st->filter);
 	for (i = 0; i < PROBE__COUNT && n < sizeof(probes); i++)
 		if (s->probes & (1u << i))

@@ -3,9 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 
+#include "budget.h"
 #include "collect.h"
+#include "proc.h"
 #include "util.h"
 
 static void read_sources(struct collector *c)
@@ -39,6 +43,37 @@ static int open_pcp(struct collector *c, const struct collector_opts *o,
 	set_na(c, FAMILY_PCP, err);
 	snprintf(msg, msglen, "pcp probes unavailable: %s", err);
 	return 1;
+}
+
+/*
+ * The sampling window over the lock programs run per acquisition. Without
+ * the kernel's BPF run-time statistics their cost is not known: they stay
+ * attached (exact), and a warning says so. 0, or 1 with a warning.
+ */
+static int start_sampler(struct collector *c, char *msg, size_t msglen)
+{
+	char err[200];
+
+	/*
+	 * MMTOP_TEST_SHARE=F: windows of F of each interval, whatever they
+	 * cost (and no throttle), for tests of the estimates.
+	 */
+	if (getenv("MMTOP_TEST_SHARE"))
+		c->test_share = atof(getenv("MMTOP_TEST_SHARE"));
+	if (c->test_share <= 0 || c->test_share > 1)
+		c->test_share = 0;
+	c->sampler = sampler_start(c->locks, c->test_share ? 0 : c->budget_ppm / 1e6,
+				   err, sizeof(err));
+	if (!c->sampler) {
+		snprintf(msg, msglen, "--budget: %s", err);
+		return 1;
+	}
+	if (c->stats_fd < 0) {
+		snprintf(msg, msglen, "--budget needs BPF run-time statistics (BPF_ENABLE_STATS: %s): every acquisition is traced, as without it",
+			 strerror(-c->stats_fd));
+		return 1;
+	}
+	return 0;
 }
 
 static const enum probe_family lock_families[] = {
@@ -96,6 +131,7 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		.fork = !(o->disabled & (1u << FAMILY_FORK)),
 		.raw_addresses = o->raw_addresses,
 		.spin_waits = o->spin_waits,
+		.sampled = o->budget_ppm != 0,
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids,
 		.nr_nodes = c->topo.nr_nodes,
@@ -131,6 +167,8 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		return 1;
 	}
 	if (lock_families_refused(c, &lo, msg, msglen))
+		ret = 1;
+	if (lo.sampled && start_sampler(c, msg, msglen))
 		ret = 1;
 	return ret;
 }
@@ -168,12 +206,29 @@ static void baseline_locks(struct collector *c)
 	snapshot_free(&scratch);
 }
 
+/* What mmtop's programs have run so far: all of them, the sampled ones. */
+static void read_cost(struct collector *c, struct prog_cost *all,
+		      struct prog_cost *sampled)
+{
+	memset(all, 0, sizeof(*all));
+	memset(sampled, 0, sizeof(*sampled));
+	if (c->faults.ops && c->faults.ops->cost)
+		c->faults.ops->cost(&c->faults, all);
+	if (c->pcp)
+		pcp_source_cost(c->pcp, all);
+	if (c->locks) {
+		lock_source_cost(c->locks, false, all);
+		lock_source_cost(c->locks, true, sampled);
+	}
+}
+
 int collector_open(struct collector *c, const struct collector_opts *opts,
 		   char *msg, size_t msglen)
 {
 	int nr, ret, pid, at = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->stats_fd = -1;
 	ret = topology_load(&c->topo);
 	if (ret) {
 		snprintf(msg, msglen, "reading CPU topology: %s", strerror(-ret));
@@ -188,6 +243,16 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		return -1;
 	}
 	c->slow_ns = opts->slow_ns;
+	c->budget_ppm = opts->budget_ppm;
+	/*
+	 * The budget's measure, and mmtop's own cost shown. Only with a
+	 * budget: the statistics cost every program run two clock reads.
+	 */
+	if (c->budget_ppm) {
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (c->stats_fd < 0)
+			c->stats_fd = -errno;
+	}
 	while (opts->pids && (pid = pid_filter_next(opts->pids, &at)))
 		vma_track(&c->vmas, pid, "", 0);
 	ret = open_families(c, opts, msg, msglen);
@@ -197,6 +262,11 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 	read_sources(c);
 	memcpy(c->prev, c->cum, nr * sizeof(*c->prev));
 	baseline_locks(c);
+	read_cost(c, &c->cost_all, &c->cost_sampled);
+	proc_busy_ns(&c->busy_ns);
+	c->self_ns = proc_self_cpu_ns();
+	if (c->sampler)
+		sampler_cut(c->sampler, NULL, NULL);
 	return ret;
 }
 
@@ -220,6 +290,51 @@ static uint64_t delta(uint64_t now, uint64_t before)
 	return now >= before ? now - before : 0;
 }
 
+/*
+ * mmtop's cost in the interval, the machine's work, and the next window:
+ * what the sampled programs cost in this one, their hooks' entries
+ * included, against the budget's share of that work.
+ */
+static void account_cost(struct collector *c, struct snapshot *s, uint64_t window_ns)
+{
+	struct prog_cost all, sampled;
+	uint64_t busy = c->busy_ns, self = proc_self_cpu_ns();
+	struct budget_in in = { .budget = c->budget_ppm / 1e6 };
+	double f;
+
+	read_cost(c, &all, &sampled);
+	/* On by --budget, or by kernel.bpf_stats_enabled: programs have run. */
+	s->bpf_measured = c->stats_fd >= 0 || all.runs;
+	s->bpf_runs = delta(all.runs, c->cost_all.runs);
+	s->bpf_ns = delta(all.ns, c->cost_all.ns);
+	proc_busy_ns(&busy);
+	s->busy_ns = delta(delta(busy, c->busy_ns), delta(self, c->self_ns));
+	s->budget_ppm = c->budget_ppm;
+	if (c->sampler) {
+		in.prog_ns = delta(sampled.ns, c->cost_sampled.ns);
+		in.runs = delta(sampled.runs, c->cost_sampled.runs);
+		in.window = s->interval_ns ? (double)window_ns / s->interval_ns : 0;
+		in.busy_ns = s->busy_ns;
+		in.interval_ns = s->interval_ns;
+		f = c->test_share ? c->test_share : budget_fraction(&in, &s->over_budget);
+		sampler_plan(c->sampler, f, s->interval_ns);
+	}
+	c->cost_all = all;
+	c->cost_sampled = sampled;
+	c->busy_ns = busy;
+	c->self_ns = self;
+}
+
+/* The share of the interval the sampled programs ran, in ppm. */
+static uint32_t sampled_share(uint64_t window_ns, uint64_t interval_ns, bool whole)
+{
+	if (whole)
+		return SAMPLE_EXACT;
+	if (!interval_ns || window_ns >= interval_ns)
+		return SAMPLE_EXACT - 1;	/* open and shut within it: not exact */
+	return (uint64_t)window_ns * SAMPLE_EXACT / interval_ns;
+}
+
 uint32_t collector_probes(const struct collector *c)
 {
 	uint32_t probes = 0;
@@ -235,7 +350,8 @@ uint32_t collector_probes(const struct collector *c)
 
 void collector_sample(struct collector *c, struct snapshot *s)
 {
-	uint64_t now;
+	uint64_t now, window_ns = 0;
+	bool whole = true, throttled = false;
 	int cpu;
 
 	/*
@@ -245,6 +361,8 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	 */
 	now = clock_ns(CLOCK_MONOTONIC);
 	s->wall_ns = clock_ns(CLOCK_REALTIME);
+	if (c->sampler)
+		window_ns = sampler_cut(c->sampler, &whole, &throttled);
 	read_sources(c);
 	s->seq = ++c->seq;
 	s->interval_ns = now - c->last_ns;
@@ -267,14 +385,18 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		c->prev[cpu] = c->cum[cpu];
 	}
 	snapshot_clear_rows(s);
+	s->sample_ppm = sampled_share(window_ns, s->interval_ns, whole);
 	if (c->locks) {
 		lock_source_read(c->locks, s, c->drops);
+		snapshot_scale_sampled(s);
 		if (!s->vma_na[0])
 			vma_rows(c, s);
 	}
 	if (c->pcp)
 		pcp_source_read(c->pcp, s, c->drops);
 	memcpy(s->drops, c->drops, sizeof(s->drops));
+	account_cost(c, s, window_ns);
+	s->over_budget |= throttled;
 	snapshot_sum(s);
 }
 
@@ -293,7 +415,10 @@ void collector_close(struct collector *c)
 {
 	if (c->faults.ops)
 		c->faults.ops->close(&c->faults);
+	sampler_stop(c->sampler);
 	lock_source_close(c->locks);
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
 	pcp_source_close(c->pcp);
 	free(c->online);
 	free(c->cum);

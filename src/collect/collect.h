@@ -13,6 +13,7 @@
 #include "lock_source.h"
 #include "pcp_source.h"
 #include "pid_filter.h"
+#include "sampler.h"
 #include "snapshot.h"
 #include "topology.h"
 #include "vma_rows.h"
@@ -26,6 +27,7 @@ struct collector_opts {
 	struct pid_filter *pids;	/* NULL: every process; a tree grows */
 	bool raw_addresses;		/* call-site kernel addresses in rows */
 	bool spin_waits;		/* mmap_lock waits from the request */
+	uint32_t budget_ppm;		/* --budget, in ppm; 0: exact, no window */
 };
 
 struct collector {
@@ -33,6 +35,14 @@ struct collector {
 	struct fault_source faults;	/* ops NULL: family off */
 	struct lock_source *locks;	/* NULL: family off */
 	struct pcp_source *pcp;		/* NULL: family off (the default) */
+	struct sampler *sampler;	/* NULL: no --budget, or no lock programs */
+	uint32_t budget_ppm;
+	double test_share;		/* MMTOP_TEST_SHARE: fixed windows; 0: none */
+	int stats_fd;			/* BPF run-time statistics on; -1: not */
+	/* Cumulative, at the last sample: programs' runs and time (all of
+	 * mmtop's, the sampled ones), the machine's busy CPU, mmtop's. */
+	struct prog_cost cost_all, cost_sampled;
+	uint64_t busy_ns, self_ns;
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];	/* why a family is off */
 	struct vma_tracker vmas;
 	uint64_t slow_ns;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "prog_probe.h"
@@ -245,6 +246,7 @@ int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
 		return -1;
 	}
+	o->obj = obj;
 	choose_flavours(o, obj, flavour, btf);
 	test_refusals(obj);
 	ret = load(o);
@@ -265,4 +267,24 @@ void tp_object_close(struct tp_object *o)
 {
 	if (o->ops)
 		detach(o);
+}
+
+void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
+		    struct prog_cost *c)
+{
+	struct bpf_program *prog;
+
+	if (!o->skel)
+		return;
+	bpf_object__for_each_program(prog, o->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || (want && !want(bpf_program__name(prog))) ||
+		    bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		c->runs += info.run_cnt;
+		c->ns += info.run_time_ns;
+	}
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct bpf_object;
 struct bpf_program;
@@ -42,6 +43,7 @@ struct tp_object_ops {
 struct tp_object {
 	const struct tp_object_ops *ops;
 	void *skel;
+	struct bpf_object *obj;		/* the skeleton's */
 	bool btf;			/* every attached program is tp_btf */
 	struct bpf_link *links[TP_OBJECT_MAX_LINKS];
 	int nr_links;
@@ -67,5 +69,19 @@ int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
 		     size_t errlen);
 void tp_object_close(struct tp_object *o);
+
+/* What programs have run, by the kernel's count (bpf_stats on). */
+struct prog_cost {
+	uint64_t runs;
+	uint64_t ns;
+};
+
+/*
+ * Add the run count and run time of the object's loaded programs that
+ * @want accepts (by name; NULL: all) to @c. Both stay 0 while the kernel's
+ * BPF statistics are off.
+ */
+void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
+		    struct prog_cost *c);
 
 #endif

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #include "proc.h"
 #include "util.h"
@@ -36,4 +38,33 @@ int64_t proc_anon_huge_kb(int pid)
 			break;
 	fclose(f);
 	return kb;
+}
+
+int proc_busy_ns(uint64_t *ns)
+{
+	unsigned long long v[8] = {};
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return -errno;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 7)
+		return -EINVAL;
+	/* Not idle (v[3]) nor iowait (v[4]); guest time is in user's. */
+	*ns = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
+	      (NSEC_PER_SEC / sysconf(_SC_CLK_TCK));
+	return 0;
+}
+
+uint64_t proc_self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * NSEC_PER_SEC +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 }

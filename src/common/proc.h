@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Per-process facts from /proc. */
+/* Per-process and machine facts from /proc. */
 #ifndef MMTOP_PROC_H
 #define MMTOP_PROC_H
 
@@ -10,5 +10,13 @@
 int64_t proc_anon_huge_kb(int pid);
 /* The process's comm into @buf; -errno if it is gone. */
 int proc_read_comm(int pid, char *buf, size_t len);
+
+/*
+ * CPU time the machine has spent busy since boot, all CPUs (/proc/stat:
+ * user, nice, system, irq, softirq, steal), in ns; -errno.
+ */
+int proc_busy_ns(uint64_t *ns);
+/* CPU time this process has used, all its threads, in ns. */
+uint64_t proc_self_cpu_ns(void);
 
 #endif

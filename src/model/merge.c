@@ -152,6 +152,17 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 		return -EINVAL;
 	sum->seq = s->seq;
 	sum->wall_ns = s->wall_ns;
+	/* The share sampled, over the time merged. */
+	if (sum->interval_ns + s->interval_ns)
+		sum->sample_ppm = ((double)sum->sample_ppm * sum->interval_ns +
+				   (double)s->sample_ppm * s->interval_ns) /
+				  (sum->interval_ns + s->interval_ns) + 0.5;
+	sum->budget_ppm = s->budget_ppm;
+	sum->over_budget |= s->over_budget;
+	sum->bpf_measured = s->bpf_measured;
+	sum->bpf_runs += s->bpf_runs;
+	sum->bpf_ns += s->bpf_ns;
+	sum->busy_ns += s->busy_ns;
 	sum->interval_ns += s->interval_ns;
 	sum->slow_ns = s->slow_ns;
 	sum->probes |= s->probes;

@@ -128,6 +128,17 @@ static bool listed(const struct comparison *c, const char *name)
 	return false;
 }
 
+void run_sampling_text(const struct run *r, char *buf, size_t len)
+{
+	if (!r->intervals)
+		snprintf(buf, len, "%s", "");
+	else if (!r->budget_ppm)
+		snprintf(buf, len, "mmap_lock exact (no --budget)");
+	else
+		snprintf(buf, len, "mmap_lock sampled %.1f%% of the time (budget %.4g%%)",
+			 100 * r->sampled, r->budget_ppm / 1e4);
+}
+
 int comparison_init(struct comparison *c, const struct run *runs, int n)
 {
 	int k, i;
@@ -136,6 +147,7 @@ int comparison_init(struct comparison *c, const struct run *runs, int n)
 	c->n = n;
 	c->nr = 0;
 	c->workloads_differ = false;
+	c->sampling_differs = false;
 	c->names = calloc((size_t)n * RUN_MAX_METRICS, sizeof(*c->names));
 	if (!c->names)
 		return -1;
@@ -145,6 +157,9 @@ int comparison_init(struct comparison *c, const struct run *runs, int n)
 				c->names[c->nr++] = runs[k].m[i].name;
 		if (k && strcmp(runs[0].workload, runs[k].workload))
 			c->workloads_differ = true;
+		if (k && runs[0].intervals && runs[k].intervals &&
+		    runs[0].budget_ppm != runs[k].budget_ppm)
+			c->sampling_differs = true;
 	}
 	return 0;
 }

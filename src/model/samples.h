@@ -9,6 +9,7 @@
 #define MMTOP_SAMPLES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #define RUN_MAX_METRICS 256
@@ -27,12 +28,25 @@ struct run {
 	 * command line as workload_params() leaves it.
 	 */
 	char kernel[128], host[128], workload[256];
+	/*
+	 * How its intervals traced mmap_lock (none recorded: intervals 0):
+	 * the budget (0: none, exact) and the share of the time sampled.
+	 */
+	int intervals;
+	uint32_t budget_ppm;
+	double sampled;
 	struct metric m[RUN_MAX_METRICS];
 	int nr;
 };
 
 /* A warm-up repetition's metric: its name after this (bench pft --warmup). */
 #define METRIC_WARMUP "warmup:"
+
+#define COMPARISON_SAMPLING \
+	"the recordings traced mmap_lock under different --budget settings (or none): mmtop cost their workloads differently"
+
+/* How @r's intervals traced mmap_lock, in words ("" if it has none). */
+void run_sampling_text(const struct run *r, char *buf, size_t len);
 
 #define COMPARISON_UNLIKE \
 	"the workloads differ (besides --record and --label): the changes compare unlike runs"
@@ -49,6 +63,8 @@ struct comparison {
 	int nr;
 	/* The runs' workload_params() differ. */
 	bool workloads_differ;
+	/* Their intervals were traced under different budgets (or none). */
+	bool sampling_differs;
 };
 
 /*

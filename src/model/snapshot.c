@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,8 @@ int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
 	}
 	s->nr_cpus = nr_cpus;
 	s->nr_nodes = nr_nodes;
+	/* Until a sampler says otherwise (and in recordings before 2.5). */
+	s->sample_ppm = SAMPLE_EXACT;
 	return 0;
 }
 
@@ -379,6 +382,78 @@ static int log2_bucket(uint64_t v)
 	return b < SNAPSHOT_HIST_BUCKETS ? b : SNAPSHOT_HIST_BUCKETS - 1;
 }
 
+/* A fraction in parts per million, of a value that fits after scaling. */
+static uint64_t scale(uint64_t v, uint32_t ppm)
+{
+	return ppm ? (uint64_t)((double)v * 1e6 / ppm + 0.5) : 0;
+}
+
+static void scale_hist(struct hist *h, uint32_t ppm)
+{
+	int i;
+
+	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
+		h->bucket[i] = scale(h->bucket[i], ppm);
+}
+
+void snapshot_scale_sampled(struct snapshot *s)
+{
+	uint32_t ppm = s->sample_ppm;
+	int i;
+
+	if (ppm >= SAMPLE_EXACT)
+		return;
+	for (i = 0; i < s->locks.nr; i++) {
+		struct lock_row *r = &s->locks.v[i];
+
+		r->acquired = scale(r->acquired, ppm);
+		r->failed = scale(r->failed, ppm);
+		r->holds = scale(r->holds, ppm);
+		r->wait_ns = scale(r->wait_ns, ppm);
+		r->hold_ns = scale(r->hold_ns, ppm);
+		scale_hist(&r->wait, ppm);
+		scale_hist(&r->hold, ppm);
+	}
+	for (i = 0; i < s->blame.nr; i++) {
+		struct blame_row *b = &s->blame.v[i];
+
+		b->count = scale(b->count, ppm);
+		b->wait_ns = scale(b->wait_ns, ppm);
+	}
+	for (i = 0; i < s->nr_cpus; i++) {
+		s->cpus[i].fallbacks = scale(s->cpus[i].fallbacks, ppm);
+		s->cpus[i].anon = scale(s->cpus[i].anon, ppm);
+	}
+}
+
+void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len)
+{
+	if (!snapshot_sampled(s))
+		snprintf(buf, len, "mmap_lock: every acquisition traced (exact)%s",
+			 s->budget_ppm ? ", within the budget" : "");
+	else
+		snprintf(buf, len, "mmap_lock: sampled %.1f%% of the interval, acquisition figures scaled (~ estimates)%s",
+			 s->sample_ppm / 1e4, s->over_budget ? "; over budget at the smallest window" : "");
+}
+
+void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
+{
+	char t[16], busy[16];
+
+	format_ns(s->bpf_ns, t, sizeof(t));
+	format_ns(s->busy_ns, busy, sizeof(busy));
+	if (!s->bpf_measured)
+		snprintf(buf, len, "mmtop BPF cost not measured (--budget, or sysctl kernel.bpf_stats_enabled=1, measures it)");
+	else if (!s->busy_ns)
+		snprintf(buf, len, "mmtop BPF %s in %" PRIu64 " runs", t, s->bpf_runs);
+	else
+		snprintf(buf, len, "mmtop BPF %s in %" PRIu64 " runs, %.2f%% of %s CPU in use",
+			 t, s->bpf_runs, 100.0 * s->bpf_ns / s->busy_ns, busy);
+	if (s->budget_ppm)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (budget %.4g%%)",
+			 s->budget_ppm / 1e4);
+}
+
 void fork_agg(const struct snapshot *s, struct fork_agg *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -394,6 +469,10 @@ void fork_agg_add(struct fork_agg *a, const struct snapshot *s)
 		uint64_t kb = f->anon_kb + f->file_kb + f->shmem_kb;
 
 		a->count++;
+		/* Its start fell outside the sampling window: counted, not timed. */
+		if (!fork_timed(f))
+			continue;
+		a->timed++;
 		a->latency_ns += f->latency_ns;
 		if (f->latency_ns > a->latency_max_ns)
 			a->latency_max_ns = f->latency_ns;

@@ -174,16 +174,18 @@ struct fork_row {
 	int pid, tid, child;
 	char comm[SNAPSHOT_COMM_LEN];
 	char syscall[8];
-	uint64_t latency_ns;		/* dup_mmap's lock request -> sched_process_fork */
+	uint64_t latency_ns;		/* dup_mmap's lock request -> sched_process_fork;
+					 * 0: not timed (see fork_timed()) */
 	uint64_t dup_hold_ns;		/* parent's mmap_lock write hold (dup_mmap) */
 	int64_t anon_kb, file_kb, shmem_kb;	/* parent RSS at fork time */
 	int64_t thp_kb;			/* parent AnonHugePages; -1 unknown */
 	uint32_t stalled;		/* siblings' mmap_lock acquisitions meanwhile */
 };
 
-/* Forks of an interval, summed. */
+/* Forks of an interval, summed; latencies of the timed ones. */
 struct fork_agg {
 	uint64_t count;
+	uint64_t timed;
 	uint64_t latency_ns, latency_max_ns;
 	struct hist latency;
 	/* Cost per MiB of parent RSS, parents mostly 4K- or THP-backed. */
@@ -267,6 +269,25 @@ struct snapshot {
 	/* Why a family is off ("" when on): --disable-probe, or the error. */
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];
 	uint64_t slow_ns;		/* --slow threshold */
+	/*
+	 * The share of the interval, in parts per million, that the programs
+	 * run per mmap_lock acquisition were attached (SAMPLE_EXACT: all of
+	 * it). Below that the mmap_lock rows, blame rows and VMA-lock
+	 * outcome are estimates: what the window saw, scaled to the interval
+	 * (snapshot_scale_sampled()); fork latencies are of the forks that
+	 * began in the window.
+	 */
+	uint32_t sample_ppm;
+	uint32_t budget_ppm;		/* --budget; 0: none, every acquisition traced */
+	bool over_budget;		/* the smallest window cost more than it */
+	/*
+	 * mmtop's BPF programs in the interval, by the kernel's run-time
+	 * statistics (bpf_measured: they were on, as --budget turns them; off,
+	 * every run would pay their clock reads), and the CPU the machine's
+	 * work used (mmtop's own left out; 0: not known).
+	 */
+	bool bpf_measured;
+	uint64_t bpf_runs, bpf_ns, busy_ns;
 	SNAPSHOT_ARRAY(struct lock_row, locks);
 	SNAPSHOT_ARRAY(struct vma_row, vmas);
 	SNAPSHOT_ARRAY(struct slow_event, events);
@@ -284,6 +305,8 @@ struct snapshot {
 	 * not): the kernel has no per-VMA locks. See snapshot_vma_na(). */
 	char vma_na[SNAPSHOT_NA_LEN];
 };
+
+#define SAMPLE_EXACT 1000000u
 
 /* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
 #define snapshot_push(arr) \
@@ -329,6 +352,22 @@ bool callsite_same(enum callsite a, const char *sym_a, enum callsite b, const ch
 void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
 /* Sum the interval's forks. */
 void fork_agg(const struct snapshot *s, struct fork_agg *a);
+/* Whether a fork was timed: its start was seen (see sample_ppm). */
+static inline bool fork_timed(const struct fork_row *f)
+{
+	return f->latency_ns != 0;
+}
+/* One line: how mmap_lock figures were taken (exact, or the share sampled). */
+void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len);
+/* One line: what mmtop's BPF programs cost in the interval. */
+void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len);
+/* Scale what the sampling window saw to the interval (see sample_ppm). */
+void snapshot_scale_sampled(struct snapshot *s);
+/* Whether @s's mmap_lock figures are estimates. */
+static inline bool snapshot_sampled(const struct snapshot *s)
+{
+	return s->sample_ppm < SAMPLE_EXACT;
+}
 /* Add @s's forks to @a. */
 void fork_agg_add(struct fork_agg *a, const struct snapshot *s);
 /*

@@ -29,6 +29,16 @@ static void parse_sample(struct run *r, const unsigned char *p, size_t len)
 		run_add(r, name, value);
 }
 
+/* How an interval of @r traced mmap_lock, added to the run's. */
+static void note_sampling(struct run *r, const struct snapshot *s, double *sampled_ns,
+			  double *all_ns)
+{
+	r->intervals++;
+	r->budget_ppm = s->budget_ppm;
+	*sampled_ns += (double)s->interval_ns * s->sample_ppm / SAMPLE_EXACT;
+	*all_ns += s->interval_ns;
+}
+
 /*
  * A recording's samples; a monitoring recording (no samples) gives one
  * interval-faults/sec sample per interval instead (a mean: idle
@@ -40,6 +50,7 @@ static int load(char *path, struct run *r)
 	struct rec_set rd;
 	const unsigned char *p;
 	char err[512], raw[256], params[256];
+	double sampled_ns = 0, all_ns = 0;
 	size_t len;
 	int ret = rec_set_open(&rd, &path, 1, stderr, err, sizeof(err));
 
@@ -57,13 +68,16 @@ static int load(char *path, struct run *r)
 	text_safe(params, r->workload, sizeof(r->workload));
 	while (rec_set_next_of(&rd, REC_SAMPLE, &p, &len))
 		parse_sample(r, p, len);
-	if (!r->nr) {
-		rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
-		while (rec_set_next(&rd, &s) == 1)
+	rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
+	while (rec_set_next(&rd, &s) == 1) {
+		/* A monitoring recording (no samples): its intervals' faults. */
+		if (!r->nr || !strcmp(r->m[0].name, "interval-faults/sec"))
 			run_add(r, "interval-faults/sec",
 				snapshot_rate(&s, s.total.min_flt + s.total.maj_flt));
-		snapshot_free(&s);
+		note_sampling(r, &s, &sampled_ns, &all_ns);
 	}
+	snapshot_free(&s);
+	r->sampled = all_ns ? sampled_ns / all_ns : 1;
 	rec_set_close(&rd);
 	return 0;
 }
@@ -79,13 +93,19 @@ static void print_runs(const struct comparison *c, const char *prefix)
 	for (k = 0; k < c->n; k++) {
 		const struct run *r = &c->runs[k];
 
-		printf("%s%s%s: kernel %s, host %s, %s%s\n", prefix, r->label,
+		char sampling[96];
+
+		run_sampling_text(r, sampling, sizeof(sampling));
+		printf("%s%s%s: kernel %s, host %s, %s%s%s%s\n", prefix, r->label,
 		       k ? "" : " (base)", r->kernel[0] ? r->kernel : "?",
 		       r->host[0] ? r->host : "?", r->workload[0] ? "workload " : "",
-		       r->workload[0] ? r->workload : "a recording of monitoring");
+		       r->workload[0] ? r->workload : "a recording of monitoring",
+		       sampling[0] ? "; " : "", sampling);
 	}
 	if (c->workloads_differ)
 		printf("%s%s\n", prefix, COMPARISON_UNLIKE);
+	if (c->sampling_differs)
+		printf("%swarning: %s\n", prefix, COMPARISON_SAMPLING);
 }
 
 /* A markdown table's head: @first, then a column per recording. */
@@ -205,6 +225,8 @@ static void warn(const struct comparison *c)
 	}
 	if (c->workloads_differ)
 		fprintf(stderr, "mmtop: compare: %s\n", COMPARISON_UNLIKE);
+	if (c->sampling_differs)
+		fprintf(stderr, "mmtop: compare: %s\n", COMPARISON_SAMPLING);
 }
 
 struct page {

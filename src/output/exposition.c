@@ -232,29 +232,29 @@ static void locks(struct expo *e, const struct metrics *m)
 		return;
 	if (m->vma_on) {
 		cpu_counter(e, m, "mmtop_vma_lock_fallbacks",
-			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU.",
+			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU. Estimated while mmtop_sampled_ratio < 1.",
 			    offsetof(struct metric_cpu, fallbacks));
 		cpu_counter(e, m, "mmtop_vma_lock_anon_vma",
-			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU.",
+			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU. Estimated while mmtop_sampled_ratio < 1.",
 			    offsetof(struct metric_cpu, anon));
 	}
 	family(e, "mmtop_mmap_lock_acquisitions", "counter",
-	       "mmap_lock acquisitions, by the kernel call site that took it and mode.");
+	       "mmap_lock acquisitions, by the kernel call site that took it and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
 	for (i = 0; i < m->nr_locks; i++)
 		sample(e, "mmtop_mmap_lock_acquisitions_total", u64(v, m->locks[i].acquired),
 		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
 	family(e, "mmtop_mmap_lock_failed_acquisitions", "counter",
-	       "mmap_lock trylocks and killable waits that failed, by call site and mode.");
+	       "mmap_lock trylocks and killable waits that failed, by call site and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
 	for (i = 0; i < m->nr_locks; i++)
 		sample(e, "mmtop_mmap_lock_failed_acquisitions_total", u64(v, m->locks[i].failed),
 		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
 	family(e, "mmtop_mmap_lock_wait_seconds", "histogram",
-	       "Time from asking for mmap_lock to getting it, by call site and mode.");
+	       "Time from asking for mmap_lock to getting it, by call site and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
 	for (i = 0; i < m->nr_locks; i++)
 		lock_hist(e, "mmtop_mmap_lock_wait_seconds", &m->locks[i], &m->locks[i].wait,
 			  m->locks[i].wait_ns);
 	family(e, "mmtop_mmap_lock_hold_seconds", "histogram",
-	       "Time mmap_lock was held, by call site and mode.");
+	       "Time mmap_lock was held, by call site and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
 	for (i = 0; i < m->nr_locks; i++)
 		lock_hist(e, "mmtop_mmap_lock_hold_seconds", &m->locks[i], &m->locks[i].hold,
 			  m->locks[i].hold_ns);
@@ -285,17 +285,17 @@ static void procs(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	proc_family(e, m, "mmtop_process_mmap_lock_acquisitions",
-		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\".",
+		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
 		    offsetof(struct metric_proc, acquired), false);
 	proc_family(e, m, "mmtop_process_mmap_lock_wait_seconds",
-		    "Time the busiest commands (--top; by pid with --pid-label) waited for mmap_lock; the rest as comm=\"other\".",
+		    "Time the busiest commands (--top; by pid with --pid-label) waited for mmap_lock; the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
 		    offsetof(struct metric_proc, wait_ns), true);
 	proc_family(e, m, "mmtop_process_mmap_lock_hold_seconds",
-		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\".",
+		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
 		    offsetof(struct metric_proc, hold_ns), true);
 	if (m->vma_on)
 		proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
-			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\".",
+			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
 			    offsetof(struct metric_proc, fallbacks), false);
 }
 
@@ -349,10 +349,10 @@ static void blame(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	family(e, "mmtop_mmap_lock_blame_waits", "counter",
-	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is another process (foreign).");
+	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is another process (foreign). Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
 	blame_family(e, m, "mmtop_mmap_lock_blame_waits_total", false);
 	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
-	       "Time in those waits, by the same labels.");
+	       "Time in those waits, by the same labels. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
 	blame_family(e, m, "mmtop_mmap_lock_blame_wait_seconds_total", true);
 }
 
@@ -386,10 +386,11 @@ static void forks(struct expo *e, const struct metrics *m)
 		return;
 	for (i = 0; i < BACKING__COUNT; i++)
 		n += m->forks[i].count;
+	n += m->forks_untimed;
 	family(e, "mmtop_forks", "counter", "Forks of a new mm (fork, vfork, clone without CLONE_VM).");
 	sample(e, "mmtop_forks_total", u64(v, n), NULL);
 	family(e, "mmtop_fork_latency_seconds", "histogram",
-	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown.");
+	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown; of the forks timed (begun while the sampling window was open: all of them while mmtop_sampled_ratio is 1).");
 	for (i = 0; i < BACKING__COUNT; i++)
 		if (i != BACKING_UNKNOWN || m->forks[i].count)
 			fork_hist(e, &m->forks[i], backing_names[i]);
@@ -424,6 +425,28 @@ static void drops(struct expo *e, const struct metrics *m)
 		       "reason", drop_name(i), NULL);
 }
 
+/* What mmtop costs, and how much of each interval it traced. */
+static void observer(struct expo *e, const struct metrics *m)
+{
+	char v[32];
+
+	family(e, "mmtop_sampled_ratio", "gauge",
+	       "Share of the last interval the programs run per mmap_lock acquisition were attached (1: every acquisition traced, exact).");
+	sprintf(v, "%.6f", m->sampled_ppm / 1e6);
+	sample(e, "mmtop_sampled_ratio", v, NULL);
+	/* Not measured (the kernel's BPF statistics off): no series. */
+	if (!m->bpf_measured)
+		return;
+	family(e, "mmtop_bpf_seconds", "counter",
+	       "CPU time mmtop's BPF programs ran (the kernel's BPF statistics; the hooks' own entry not included).");
+	sample(e, "mmtop_bpf_seconds_total", secs(v, m->bpf_ns), NULL);
+	family(e, "mmtop_bpf_runs", "counter", "Runs of mmtop's BPF programs.");
+	sample(e, "mmtop_bpf_runs_total", u64(v, m->bpf_runs), NULL);
+	family(e, "mmtop_work_cpu_seconds", "counter",
+	       "CPU time the machine's work used (/proc/stat, busy; mmtop's own left out): mmtop_bpf_seconds_total over it is mmtop's share.");
+	sample(e, "mmtop_work_cpu_seconds_total", secs(v, m->busy_ns), NULL);
+}
+
 void expo_write(FILE *f, const struct metrics *m, enum expo_format fmt,
 		const char *kernel, uint64_t start_ns)
 {
@@ -440,6 +463,7 @@ void expo_write(FILE *f, const struct metrics *m, enum expo_format fmt,
 	forks(&e, m);
 	pcp(&e, m);
 	drops(&e, m);
+	observer(&e, m);
 	family(&e, "mmtop_scrape_duration_seconds", "gauge",
 	       "Time mmtop took to build this exposition.");
 	sprintf(v, "%.6f", (clock_ns(CLOCK_MONOTONIC) - start_ns) / 1e9);

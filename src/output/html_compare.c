@@ -58,6 +58,8 @@ static void runs_table(FILE *f, const struct comparison *c)
 	fputs("</table></div>\n", f);
 	if (c->workloads_differ)
 		html_note(f, "Warning: " COMPARISON_UNLIKE ".");
+	if (c->sampling_differs)
+		html_note(f, "Warning: " COMPARISON_SAMPLING ".");
 }
 
 static void summary_table(FILE *f, const struct comparison *c)

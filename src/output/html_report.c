@@ -195,6 +195,19 @@ static void family_note(FILE *f, const struct html_report *r, enum probe_family 
 	html_note(f, text);
 }
 
+/* Sampled intervals (--budget): their mmap_lock figures are estimates. */
+static void sampling_note(FILE *f, const struct snapshot *sum)
+{
+	char text[200];
+
+	if (!snapshot_sampled(sum))
+		return;
+	snprintf(text, sizeof(text), "Sampled (--budget %.4g%%): the per-acquisition programs counted %.1f%% "
+		 "of the time; acquisitions, holds, waits, blame and the VMA-lock outcome are "
+		 "estimates, scaled from those windows.", sum->budget_ppm / 1e4, sum->sample_ppm / 1e4);
+	html_note(f, text);
+}
+
 /* Series indices [base, base + n) ordered by their sums, largest first; the non-zero count. */
 static int rank(const struct timeline *tl, int base, int n, int *out)
 {
@@ -374,6 +387,7 @@ static void lock_plots(FILE *f, const struct html_report *r, const struct snapsh
 
 	html_section(f, "mmap-lock", "mmap_lock waits and holds by call site");
 	family_note(f, r, FAMILY_MMAP_LOCK);
+	sampling_note(f, sum);
 	if (!n) {
 		html_note(f, "No mmap_lock acquisition was recorded.");
 		html_section_end(f);

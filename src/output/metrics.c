@@ -21,6 +21,7 @@ int metrics_init(struct metrics *m, int top, bool by_pid)
 	memset(m, 0, sizeof(*m));
 	m->top = top;
 	m->by_pid = by_pid;
+	m->sampled_ppm = SAMPLE_EXACT;
 	strcpy(m->other.comm, "other");
 	if (top) {
 		m->procs = calloc(top, sizeof(*m->procs));
@@ -168,6 +169,10 @@ static void add_forks(struct metrics *m, const struct snapshot *s)
 		struct metric_fork *t = &m->forks[!strcmp(b, "thp") ? BACKING_THP :
 						  !strcmp(b, "4k") ? BACKING_4K : BACKING_UNKNOWN];
 
+		/* Counted in mmtop_forks_total; in the histogram if timed. */
+		m->forks_untimed += !fork_timed(f);
+		if (!fork_timed(f))
+			continue;
 		t->count++;
 		t->sum_ns += f->latency_ns;
 		t->bucket[fork_bucket_of(f->latency_ns)]++;
@@ -333,6 +338,11 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 	for (i = 0; i < FAMILY__COUNT; i++)
 		m->family_on[i] = !s->na[i][0];
 	m->vma_on = !snapshot_vma_na(s);
+	m->sampled_ppm = s->sample_ppm;
+	m->bpf_measured = s->bpf_measured;
+	m->bpf_runs += s->bpf_runs;
+	m->bpf_ns += s->bpf_ns;
+	m->busy_ns += s->busy_ns;
 	m->intervals++;
 	m->last_wall_ns = s->wall_ns;
 	return 0;

@@ -26,6 +26,7 @@ enum col {
 	COL_BUDDY_PAGES, COL_SITE_ADDR,
 	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
 	COL_HOLDER_MODE, COL_HOLDER_FOREIGN, COL_WAIT_MAX_BOUND, COL_HOLD_MAX_BOUND,
+	COL_SAMPLED,
 	COL_SCHEMA,		/* always last: new columns go before it */
 	COL__COUNT
 };
@@ -45,6 +46,7 @@ static const char *const col_names[COL__COUNT] = {
 	"buddy_pages", "site_addr",
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
 	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
+	"sampled",
 	"schema",
 };
 
@@ -52,6 +54,7 @@ static const char *const col_names[COL__COUNT] = {
 struct row {
 	FILE *f;
 	int col;		/* next column to write */
+	const struct snapshot *s;	/* the interval's, for its sampled share */
 };
 
 static void at(struct row *r, enum col c)
@@ -99,9 +102,15 @@ static void str(struct row *r, enum col c, const char *raw)
 	fputc('"', r->f);
 }
 
-/* Empty cells up to the schema, the last column, then the end of the line. */
+/*
+ * The interval's sampled share (1: exact; below, its mmap_lock, blame and
+ * VMA figures are estimates), the schema, the last column, then the end
+ * of the line.
+ */
 static void end(struct row *r)
 {
+	if (r->s)
+		cell(r, COL_SAMPLED, "%.6f", r->s->sample_ppm / 1e6);
 	cell(r, COL_SCHEMA, "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }
@@ -115,7 +124,7 @@ struct common {
 static struct row start(FILE *f, const struct snapshot *s, const struct common *c,
 			const char *kind, int id, int node, int online)
 {
-	struct row r = { f, 0 };
+	struct row r = { f, 0, s };
 
 	cell(&r, COL_TIME, "%s", c->when);
 	cell(&r, COL_SEQ, "%" PRIu64, s->seq);
@@ -347,8 +356,11 @@ static void fork_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_TID, "%d", k->tid);
 	cell(&r, COL_CHILD, "%d", k->child);
 	cell(&r, COL_SYSCALL, "%s", k->syscall);
-	cell(&r, COL_LATENCY, "%" PRIu64, k->latency_ns);
-	cell(&r, COL_DUP_HOLD, "%" PRIu64, k->dup_hold_ns);
+	/* Empty where the fork was not timed (outside the sampling window). */
+	if (fork_timed(k)) {
+		cell(&r, COL_LATENCY, "%" PRIu64, k->latency_ns);
+		cell(&r, COL_DUP_HOLD, "%" PRIu64, k->dup_hold_ns);
+	}
 	cell(&r, COL_ANON_KB, "%" PRId64, k->anon_kb);
 	cell(&r, COL_FILE_KB, "%" PRId64, k->file_kb);
 	cell(&r, COL_SHMEM_KB, "%" PRId64, k->shmem_kb);

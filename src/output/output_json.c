@@ -222,11 +222,12 @@ static void json_fork(FILE *f, const struct fork_row *k)
 		",\"pid\":%d,\"tid\":%d,\"comm\":", when, k->wall_ns, k->wall_ns / 1000, k->pid,
 		k->tid);
 	json_str(f, k->comm);
-	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"latency_ns\":%" PRIu64
+	/* Not timed (its start outside the sampling window): latency_ns 0. */
+	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"timed\":%s,\"latency_ns\":%" PRIu64
 		",\"dup_hold_ns\":%" PRIu64 ",\"anon_kb\":%" PRId64 ",\"file_kb\":%" PRId64
 		",\"shmem_kb\":%" PRId64 ",\"thp_kb\":",
-		k->child, k->syscall, k->latency_ns, k->dup_hold_ns, k->anon_kb,
-		k->file_kb, k->shmem_kb);
+		k->child, k->syscall, fork_timed(k) ? "true" : "false", k->latency_ns,
+		k->dup_hold_ns, k->anon_kb, k->file_kb, k->shmem_kb);
 	if (k->thp_kb >= 0)
 		fprintf(f, "%" PRId64, k->thp_kb);
 	else
@@ -241,10 +242,11 @@ static void json_fork_summary(FILE *f, const struct snapshot *s)
 	struct fork_agg a;
 
 	fork_agg(s, &a);
-	fprintf(f, "\"fork_summary\":{\"count\":%" PRIu64 ",\"per_s\":%.3f,\"latency_mean_ns\":%.0f"
-		",\"latency_max_ns\":%" PRIu64 ",\"cost_ns_per_mib_4k\":%.1f,\"cost_ns_per_mib_thp\":%.1f",
-		a.count, snapshot_rate(s, a.count),
-		a.count ? (double)a.latency_ns / a.count : 0, a.latency_max_ns,
+	fprintf(f, "\"fork_summary\":{\"count\":%" PRIu64 ",\"per_s\":%.3f,\"timed\":%" PRIu64
+		",\"latency_mean_ns\":%.0f,\"latency_max_ns\":%" PRIu64
+		",\"cost_ns_per_mib_4k\":%.1f,\"cost_ns_per_mib_thp\":%.1f",
+		a.count, snapshot_rate(s, a.count), a.timed,
+		a.timed ? (double)a.latency_ns / a.timed : 0, a.latency_max_ns,
 		fork_cost_per_mib(a.ns_4k, a.kb_4k), fork_cost_per_mib(a.ns_thp, a.kb_thp));
 	json_hist(f, "latency_hist", &a.latency);
 	fputc('}', f);
@@ -268,7 +270,20 @@ static void json_header(FILE *f, const struct snapshot *s)
 		else
 			fputs("null", f);
 	}
-	fprintf(f, "},\"slow_ns\":%" PRIu64 ",\"drops\":{", s->slow_ns);
+	fprintf(f, "},\"slow_ns\":%" PRIu64, s->slow_ns);
+	/* The share of the interval the per-acquisition programs ran (1: exact). */
+	fprintf(f, ",\"sampled\":%.6f,\"budget\":", s->sample_ppm / 1e6);
+	if (s->budget_ppm)
+		fprintf(f, "%.6f", s->budget_ppm / 1e6);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"over_budget\":%s", s->over_budget ? "true" : "false");
+	/* null: not measured (the kernel's BPF statistics were off). */
+	if (s->bpf_measured)
+		fprintf(f, ",\"bpf_runs\":%" PRIu64 ",\"bpf_ns\":%" PRIu64, s->bpf_runs, s->bpf_ns);
+	else
+		fputs(",\"bpf_runs\":null,\"bpf_ns\":null", f);
+	fprintf(f, ",\"busy_ns\":%" PRIu64 ",\"drops\":{", s->busy_ns);
 	for (i = 0; i < DROP__COUNT; i++)
 		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", drop_name(i), s->drops[i]);
 	fprintf(f, "},\"total\":{");

@@ -72,7 +72,7 @@ static void fault_cols(FILE *f, const struct snapshot *s,
 
 static void write_header(FILE *f, const struct snapshot *s)
 {
-	char when[32], probes[256], ok[16];
+	char when[32], probes[256], ok[16], line[160], cost[160];
 	int i;
 
 	local_time(s->wall_ns, when, sizeof(when));
@@ -92,6 +92,9 @@ static void write_header(FILE *f, const struct snapshot *s)
 	for (i = 0; i < FAMILY__COUNT; i++)
 		if (s->na[i][0])
 			fprintf(f, "  %s: n/a (%s)\n", family_name(i), safe(s->na[i]));
+	snapshot_sampling_text(s, line, sizeof(line));
+	snapshot_cost_text(s, cost, sizeof(cost));
+	fprintf(f, "  %s; %s\n", line, cost);
 	if (s->vma_na[0] && !s->na[FAMILY_MMAP_LOCK][0])
 		fprintf(f, "  vma-lock: n/a (%s)\n", safe(s->vma_na));
 }
@@ -311,8 +314,8 @@ static void write_forks(FILE *f, const struct snapshot *s)
 	fork_agg(s, &a);
 	fprintf(f, " forks: %" PRIu64 " (%.1f/s), latency mean %s max %s, cost per MiB of parent RSS: 4K-backed %s, THP-backed %s\n",
 		a.count, snapshot_rate(s, a.count),
-		format_ns(a.latency_ns / a.count, b[0], 16),
-		format_ns(a.latency_max_ns, b[1], 16),
+		a.timed ? format_ns(a.latency_ns / a.timed, b[0], 16) : "-",
+		a.timed ? format_ns(a.latency_max_ns, b[1], 16) : "-",
 		a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), b[2], 16) : "-",
 		a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), b[3], 16) : "-");
 	rows = malloc(s->forks.nr * sizeof(*rows));
@@ -327,12 +330,14 @@ static void write_forks(FILE *f, const struct snapshot *s)
 
 		fprintf(f, "%7d %-16s %7d %-7s %9s %9.1f %7.1f %7s %-4s %9s %9s %7u\n",
 			k->pid, safe(k->comm), k->child, safe(k->syscall),
-			format_ns(k->latency_ns, b[0], 16), k->anon_kb / 1024.0,
+			fork_timed(k) ? format_ns(k->latency_ns, b[0], 16) : "-",
+			k->anon_kb / 1024.0,
 			k->file_kb / 1024.0,
 			k->thp_kb >= 0 ? (snprintf(b[4], 16, "%.1f", k->thp_kb / 1024.0), b[4]) : "?",
 			fork_backing(k),
-			format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb + k->file_kb + k->shmem_kb), b[1], 16),
-			format_ns(k->dup_hold_ns, b[2], 16), k->stalled);
+			fork_timed(k) ? format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb +
+								    k->file_kb + k->shmem_kb), b[1], 16) : "-",
+			fork_timed(k) ? format_ns(k->dup_hold_ns, b[2], 16) : "-", k->stalled);
 	}
 	free(rows);
 }

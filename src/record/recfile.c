@@ -313,6 +313,14 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 	put_extras(b, s);
 	/* 2.3, appended: older readers stop before it. */
 	put_str(b, s->vma_na);
+	/* 2.5, appended. */
+	put_u32(b, s->sample_ppm);
+	put_u32(b, s->budget_ppm);
+	put_u8(b, s->over_budget);
+	put_u8(b, s->bpf_measured);
+	put_u64(b, s->bpf_runs);
+	put_u64(b, s->bpf_ns);
+	put_u64(b, s->busy_ns);
 }
 
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
@@ -713,7 +721,9 @@ unsigned int rec_layout_of(unsigned int major, unsigned int minor)
 {
 	if (major < 2)
 		return 0;
-	if (major > 2 || minor >= 3)
+	if (major > 2 || minor >= 5)
+		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING;
+	if (minor >= 3)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA;
 	if (minor == 2)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS;
@@ -769,6 +779,15 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		get_extras(&c, s);
 	if (layout & REC_VMA_NA)
 		get_str(&c, s->vma_na, sizeof(s->vma_na));
+	if (layout & REC_SAMPLING) {
+		s->sample_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, SAMPLE_EXACT);
+		s->budget_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, 0);
+		s->over_budget = get_u8(&c);
+		s->bpf_measured = get_u8(&c);
+		s->bpf_runs = get_u64(&c);
+		s->bpf_ns = get_u64(&c);
+		s->busy_ns = get_u64(&c);
+	}
 	if (c.bad) {
 		snapshot_free(s);
 		return -1;

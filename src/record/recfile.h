@@ -25,10 +25,11 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 4	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
+#define REC_MINOR 5	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
 			 * 2.3: why the VMA-lock outcome is n/a; 2.4: whether
 			 * a maximum is a bound (appended to lock, contention
-			 * and blame rows) */
+			 * and blame rows); 2.5: the interval's sampled share,
+			 * budget and mmtop's BPF cost (appended) */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */
@@ -60,6 +61,7 @@ enum rec_layout {
 	REC_EXTRAS = 2,		/* 2.1: blame rows, fork method, holders appended */
 	REC_SIZED_ROWS = 4,	/* 2.2: every row prefixed by its length */
 	REC_VMA_NA = 8,		/* 2.3: the VMA-lock outcome's n/a, appended */
+	REC_SAMPLING = 16,	/* 2.5: sampled share, budget, BPF cost, appended */
 };
 
 unsigned int rec_layout_of(unsigned int major, unsigned int minor);

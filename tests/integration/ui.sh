@@ -255,3 +255,22 @@ key 7
 check "replay: the Blame view shows the recorded /proc reader" wait_for "churn-reader" 10
 key q
 tmux kill-session -t "$S"
+
+# --budget: a sampled recording replayed says so, in the header and by a
+# ~ before the estimated columns' titles (an exact one has neither).
+MMTOP_TEST_SHARE=0.3 "$MMTOP" record -o "$TMP/sampled.rec" -d 0.5 --budget 1 -- \
+	"$MMTOP" bench churn -t 1 -n 400 --paced >/dev/null
+tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP replay '$TMP/sampled.rec'; sleep 600"
+check "sampled: the header says the share sampled" wait_for "mmap_lock ~[0-9.]*% sampled" 5
+key a
+key 3
+check "sampled: the mmap_lock view marks its estimates (~ACQ)" wait_for "~ACQ" 3
+key q
+tmux kill-session -t "$S"
+tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP replay '$TMP/blame.rec'; sleep 600"
+key a
+key 3
+check "exact: the header says so, no ~ before ACQ" \
+	sh -c "sleep 1; tmux capture-pane -p -t '$S' >'$TMP/exact.txt'; grep -q 'mmap_lock exact' '$TMP/exact.txt' && grep -q ' ACQ' '$TMP/exact.txt' && ! grep -q '~ACQ' '$TMP/exact.txt'"
+key q
+tmux kill-session -t "$S"

@@ -19,6 +19,12 @@ static void fill(struct snapshot *s)
 	s->interval_ns = NSEC_PER_SEC / 2;
 	s->slow_ns = 1000000;
 	s->probes = 0x1f;
+	s->sample_ppm = 33333;
+	s->budget_ppm = 10000;
+	s->bpf_measured = true;
+	s->bpf_runs = 1234;
+	s->bpf_ns = 56789;
+	s->busy_ns = 987654321;
 	s->drops[DROP_READ] = 3;
 	snprintf(s->na[FAMILY_PCP], sizeof(s->na[0]), "opt-in");
 	snprintf(s->cont_method, sizeof(s->cont_method), "address table");
@@ -76,7 +82,7 @@ static void round_trip(bool varint, bool sized)
 {
 	const char *enc = sized ? "sized rows" : varint ? "varint" : "fixed";
 	unsigned int layout = (varint ? REC_VARINT : 0) | REC_EXTRAS |
-			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA;
+			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA | REC_SAMPLING;
 	struct snapshot s, back;
 	struct rec_buf b = { .varint = varint, .sized_rows = sized };
 	char *a, *z;
@@ -98,15 +104,24 @@ static void round_trip(bool varint, bool sized)
 	CHECK(!sized || (strstr(z, "\"wait_max_ns\":15,") &&
 			 strstr(z, "\"wait_max_bound\":true,\"hold_max_bound\":false")),
 	      "%s: a maximum that is a bound read back as one (2.4)", enc);
+	CHECK(strstr(z, "\"sampled\":0.033333,\"budget\":0.010000,\"over_budget\":false,"
+			"\"bpf_runs\":1234,\"bpf_ns\":56789,\"busy_ns\":987654321"),
+	      "%s: the sampled share, budget and BPF cost read back (2.5)", enc);
+
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
 	      "%s: node and total sums are rebuilt", enc);
 	free(a);
 	free(z);
 	snapshot_free(&back);
 	/* A 2.2 reader stops before what 2.3 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_VMA_NA, &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_VMA_NA | REC_SAMPLING), &back) &&
 	      !back.vma_na[0] && back.forks.nr == 1,
 	      "%s: a reader without the VMA-lock n/a reads the rest", enc);
+	snapshot_free(&back);
+	/* A 2.4 reader stops before what 2.5 appended: exact, as it was. */
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_SAMPLING, &back) &&
+	      back.sample_ppm == SAMPLE_EXACT && !back.bpf_ns && back.vma_na[0] == s.vma_na[0],
+	      "%s: a reader without the sampled share reads the interval as exact", enc);
 	snapshot_free(&back);
 
 	CHECK(rec_get_snapshot(b.data, 10, layout, &back) < 0, "%s: a truncated payload is refused", enc);
@@ -231,8 +246,11 @@ static void sized_rows(void)
 	CHECK(rec_layout_of(1, 0) == 0 && rec_layout_of(2, 0) == REC_VARINT &&
 	      rec_layout_of(2, 1) == (REC_VARINT | REC_EXTRAS) &&
 	      rec_layout_of(2, 2) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS) &&
-	      rec_layout_of(2, 3) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA),
-	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3");
+	      rec_layout_of(2, 3) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA) &&
+	      rec_layout_of(2, 4) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA) &&
+	      rec_layout_of(2, 5) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
+				      REC_SAMPLING),
+	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5");
 }
 
 int main(void)

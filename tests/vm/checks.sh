@@ -148,6 +148,21 @@ for backing in 4k thp; do
 	fi
 done
 
+# --budget: the per-acquisition programs attached for a window of each
+# interval, sized to the budget. Forks are counted exactly all the same
+# (timed or not); every interval says how much of it was sampled.
+start_mmtop_csv "$TMP/d.csv" -d 0.5 --budget 1
+"$MMTOP" bench churn -t 1 -n 300 --chunk 64K --fork 10 >"$TMP/dflt"
+stop_mmtop
+pid=$(pid_of "$TMP/dflt")
+n=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" child | wc -l)
+check "--budget 1: churn's 10 forks counted, timed or not ($n)" test "$n" -eq 10
+shares=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"total\"" sampled | sort -u | tr '\n' ' ')
+check "--budget 1: every interval says the share sampled, in (0, 1] ($shares)" \
+	sh -c "test -n '$shares' && echo '$shares' | awk '{ for (i = 1; i <= NF; i++) if (!(\$i > 0 && \$i <= 1)) exit 1 }'"
+check "--budget 1: no window failed to open ($(head -c 200 "$TMP/d.csv.err"))" \
+	sh -c "! grep -q 'attaching' '$TMP/d.csv.err'"
+
 # PCP (opt-in): refills on the allocating CPU (128 MiB a round: more than
 # its lists hold).
 start_mmtop_csv "$TMP/p.csv" -d 0.5 --enable-probe pcp

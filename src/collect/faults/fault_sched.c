@@ -228,10 +228,18 @@ static const struct proc_faults *sched_processes(struct fault_source *fs, int *n
 	return p->procs ? p->procs : none;
 }
 
+static void sched_cost(struct fault_source *fs, struct prog_cost *c)
+{
+	struct sched_priv *p = fs->priv;
+
+	tp_object_cost(&p->tp, NULL, c);
+}
+
 const struct fault_source_ops fault_sched_ops = {
 	.name = "sched",
 	.open = sched_open,
 	.read = sched_read,
 	.processes = sched_processes,
+	.cost = sched_cost,
 	.close = sched_close,
 };

@@ -55,6 +55,8 @@ struct fault_source_ops {
 	 * source has no per-process counts (perf).
 	 */
 	const struct proc_faults *(*processes)(struct fault_source *fs, int *nr);
+	/* Add its programs' runs and run time; NULL: it has none (perf). */
+	void (*cost)(struct fault_source *fs, struct prog_cost *c);
 	void (*close)(struct fault_source *fs);
 };
 

@@ -98,6 +98,17 @@ static bool wanted(const char *name, const struct lock_source_opts *o)
 	return true;
 }
 
+/*
+ * The programs that run per mmap_lock acquisition or per context switch:
+ * with --budget they count only in the sampling window
+ * (src/collect/sampler.c). The rest runs on rare events: waits, forks,
+ * exits.
+ */
+static bool sampled_prog(const char *name)
+{
+	return has_prefix(name, "mmap_lock_") || has_prefix(name, "contention_vma_sleep");
+}
+
 /* The families @o has on (1 << FAMILY_*) that need program @name. */
 static unsigned int families_of(const char *name, const struct lock_source_opts *o)
 {
@@ -159,6 +170,9 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 		bpf_program__set_autoload(prog, wanted(name, a->opts) &&
 					  !(a->no_walk && walk_prog(name)));
 	}
+	/* Closed until the sampler opens the first window. */
+	if (a->opts->sampled)
+		skel->data->window_seq = 0;
 	*obj = skel->obj;
 	return skel;
 }
@@ -369,6 +383,19 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 fail:
 	lock_source_close(ls);
 	return NULL;
+}
+
+void lock_source_gate(struct lock_source *ls, bool open)
+{
+	__u64 seq = __atomic_load_n(&ls->skel->data->window_seq, __ATOMIC_SEQ_CST);
+
+	if (!(seq & 1) == open)
+		__atomic_store_n(&ls->skel->data->window_seq, seq + 1, __ATOMIC_SEQ_CST);
+}
+
+void lock_source_cost(const struct lock_source *ls, bool sampled, struct prog_cost *c)
+{
+	tp_object_cost(&ls->tp, sampled ? sampled_prog : NULL, c);
 }
 
 uint32_t lock_source_probes(const struct lock_source *ls)

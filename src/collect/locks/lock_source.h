@@ -20,6 +20,7 @@ struct lock_source_opts {
 	bool fork;		/* the fork cost programs */
 	bool raw_addresses;	/* call-site addresses into the rows */
 	bool spin_waits;	/* waits from start_locking: a third program */
+	bool sampled;		/* per-acquisition programs count in windows */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	struct pid_filter *pids;	/* read at every sample; NULL: all; a
@@ -39,6 +40,13 @@ struct lock_source;
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
 				     char *err, size_t errlen);
+/*
+ * With opts.sampled: open or close the sampling window, from now on the
+ * per-acquisition and per-switch programs count, or return at once.
+ */
+void lock_source_gate(struct lock_source *ls, bool open);
+/* Add the programs' runs and run time (only the sampled ones: @sampled). */
+void lock_source_cost(const struct lock_source *ls, bool sampled, struct prog_cost *c);
 /* Bitmask of 1 << enum probe_id for what is attached. */
 uint32_t lock_source_probes(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */
