@@ -23,7 +23,7 @@ int floor_##name(void *ctx)						\
 
 EMPTY(sched_migrate_task, faults_migrate)
 EMPTY(sched_process_exit, faults_exit)
-EMPTY(sched_switch, contention_vma_sleep)
+EMPTY(sched_switch, vmawaits_switch)	/* mmtop --vma-waits */
 EMPTY(mmap_lock_acquire_returned, mmap_lock_acquired)
 EMPTY(mmap_lock_released, mmap_lock_released)
 EMPTY(contention_begin, contention_begin)

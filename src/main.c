@@ -121,6 +121,9 @@ static const char usage_text[] =
 "      --spin-waits          mmap_lock waits from the request, a writer's\n"
 "                            optimistic spin included (a third program on\n"
 "                            every acquisition; default: from the slow path)\n"
+"      --vma-waits           VMA write-lock waits on 6.15+ kernels (D-state\n"
+"                            sleeps of write holders): a program on every\n"
+"                            context switch (default: off)\n"
 "      --budget PCT          sample: the programs run per mmap_lock\n"
 "                            acquisition attached for a window of each\n"
 "                            interval, sized so that they cost PCT%% of the\n"
@@ -340,6 +343,7 @@ static const struct option longopts[] = {
 	{ "raw-addresses", no_argument, NULL, 'X' },
 	{ "spin-waits", no_argument, NULL, 'W' },
 	{ "budget", required_argument, NULL, 'g' },
+	{ "vma-waits", no_argument, NULL, 'w' },
 	{ "html", no_argument, NULL, 'H' },
 	{ "listen", required_argument, NULL, 'l' },
 	{ "rotate", required_argument, NULL, 'R' },
@@ -441,6 +445,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o, const char 
 		case 'W':
 			o->collect.spin_waits = true;
 			break;
+		case 'w':
+			o->collect.vma_waits = true;
+			break;
 		case 'g':
 			if (parse_percent(optarg, &o->collect.budget_ppm))
 				return usage_error("--budget '%s' is not a percentage in (0, 100] (e.g. 1, 0.5)", optarg);
@@ -536,9 +543,9 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUXWgTI" },		/* the viewer, batch */
-	{ "record",  "bdnfFpSDEAuoUXWgRKL" },
-	{ "serve",   "dnUFpSDEAXWglTI" },
+	{ "",        "bCdnfFpSDEAuoUXWgwTI" },		/* the viewer, batch */
+	{ "record",  "bdnfFpSDEAuoUXWgwRKL" },
+	{ "serve",   "dnUFpSDEAXWgwlTI" },
 	{ "replay",  "bCdnfoBe" },
 	{ "report",  "fBeoH" },
 	{ "compare", "" },

@@ -181,7 +181,7 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
 # ns per run of its own), under each work run once; and their sum against
 # the work's wall time. Steadier than the ratios: no untraced twin.
-# The only program per context switch is the VMA-sleep check (6.15+).
+# The only program per context switch is --vma-waits' VMA-sleep check (6.15+).
 prog_stats() { # "name run_time_ns run_cnt" per loaded program
 	bpftool prog show 2>/dev/null | awk '/ name / { n = t = c = ""
 		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1)
@@ -234,12 +234,12 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	WORKS="churn ctxsw"
 	: >"$TMP/units"
 	for i in 1 2 3 4 5; do
-		per_program ',total,' "$MMTOP" -b -d 1 -f csv >"$TMP/pm"
-		per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
+		per_program ',total,' "$MMTOP" -b -d 1 -f csv --vma-waits >"$TMP/pm"
+		per_program '^ready' "$FLOOR" faults mmap_lock contention fork vmawaits >"$TMP/pf"
 		echo "$(per_unit "$TMP/pm" churn mmap_lock_acquired mmap_lock_released)" \
 			"$(per_unit "$TMP/pf" churn floor_mmap_lock_acquired floor_mmap_lock_released)" \
 			"$(per_unit "$TMP/pm" ctxsw contention_vma_sleep)" \
-			"$(per_unit "$TMP/pf" ctxsw floor_contention_vma_sleep)" >>"$TMP/units"
+			"$(per_unit "$TMP/pf" ctxsw floor_vmawaits_switch)" >>"$TMP/units"
 	done
 	WORKS=$works
 	# spread FILE: "median (min-max)" of its numbers
@@ -254,7 +254,7 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 			"$(spread "$TMP/empty") empty, $(spread "$TMP/net") net (target $3)"
 	}
 	unit_line "per mmap_lock acquisition (churn)" 1 250
-	unit_line "per context switch (ctxsw)" 3 80
+	unit_line "per context switch (ctxsw, --vma-waits)" 3 80
 	# The model figure: what mmtop's programs add to a work, over the work's
 	# own untraced CPU time (the matrix's median): their time (bpf_stats)
 	# and the hooks' entries (runs x the floor's empty programs' ns per run

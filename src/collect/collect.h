@@ -27,6 +27,7 @@ struct collector_opts {
 	struct pid_filter *pids;	/* NULL: every process; a tree grows */
 	bool raw_addresses;		/* call-site kernel addresses in rows */
 	bool spin_waits;		/* mmap_lock waits from the request */
+	bool vma_waits;			/* VMA write waits on 6.15+ (--vma-waits) */
 	uint32_t budget_ppm;		/* --budget, in ppm; 0: exact, no window */
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * floor FAMILY...: attach bpf/floor.bpf.c's empty programs for the named
- * probe families (faults, mmap_lock, contention, fork, pcp), print
+ * probe families (faults, mmap_lock, contention, fork, pcp, and vmawaits
+ * for --vma-waits' sched_switch program), print
  * "ready", and keep them attached until SIGINT or SIGTERM. make bench runs
  * its workloads under it: the cost of the hooks alone.
  */

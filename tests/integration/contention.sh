@@ -36,12 +36,16 @@ check "--disable-probe contention: mmap_lock still on" grep -q ';mmap_lock:' "$T
 # VMA write-lock waits: a writer flipping the protection of a VMA that a
 # sibling keeps faulting huge pages into waits for the faults in flight.
 if bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "'vm_refcnt'"; then
-	check "VMA write waits are watched as D-state sleeps" \
-		sh -c "echo '$method' | grep -q 'VMA write waits: D-state sleeps of mmap_lock write holders'"
+	# A program on every context switch: a mode of its own.
+	check "VMA write waits are off by default, and say how to watch them" \
+		sh -c "echo '$method' | grep -q 'VMA write waits: off (--vma-waits: a program on every context switch)'"
+	"$MMTOP" -b -n 1 -d 0.2 --vma-waits --format json >"$TMP/vw.json"
+	check "--vma-waits: VMA write waits are watched as D-state sleeps" \
+		grep -q 'VMA write waits: D-state sleeps of mmap_lock write holders' "$TMP/vw.json"
 	# Paced, each of the 300 flips lands inside a huge-page fault
 	# (295 of 300 waited, measured apart from mmtop); unpaced, 1 to 278
 	# of 3000 did, so a quarter is far from both.
-	start_mmtop_csv "$TMP/v.csv" -d 0.5
+	start_mmtop_csv "$TMP/v.csv" -d 0.5 --vma-waits
 	"$MMTOP" bench churn --shared-vma --paced --chunk 16M -t 1 -n 300 >"$TMP/v.out"
 	stop_mmtop
 	pid=$(pid_of "$TMP/v.out")

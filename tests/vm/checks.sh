@@ -33,7 +33,7 @@ check "refusal: contention alone n/a, naming the program and the verifier's line
 case ${VMA_LOCKS:-} in
 none) want="VMA write waits: n/a (kernel without per-VMA locks)" ;;
 rwsem) want="VMA write waits: rwsem contention in vma_start_write" ;;
-refcnt) want="VMA write waits: D-state sleeps of mmap_lock write holders" ;;
+refcnt) want="VMA write waits: off (--vma-waits" ;;
 *) want="VMA_LOCKS unset" ;;
 esac
 check "VMA lock ${VMA_LOCKS:-?}: probe says '$want'" grep -q "$want" "$TMP/probe"

@@ -87,6 +87,9 @@ static bool wanted(const char *name, const struct lock_source_opts *o)
 
 	if (has_prefix(name, "contention_begin"))
 		return lock_users || o->contention;
+	/* Per context switch: a mode of its own (--vma-waits). */
+	if (has_prefix(name, "contention_vma_sleep"))
+		return o->contention && o->vma_waits;
 	if (has_prefix(name, "mmap_lock_start"))
 		return lock_users && o->spin_waits;
 	if (has_prefix(name, "mmap_lock_"))
@@ -220,8 +223,8 @@ static enum vma_lock vma_lock_of(const struct btf *btf)
 	return kind;
 }
 
-/* How VMA write-lock waits show. */
-static const char *vma_wait_method(enum vma_lock kind)
+/* How VMA write-lock waits show; @on: --vma-waits. */
+static const char *vma_wait_method(enum vma_lock kind, bool on)
 {
 	static const char *const how[] = {
 		[VMA_LOCK_UNKNOWN] = "n/a (no BTF)",
@@ -230,6 +233,8 @@ static const char *vma_wait_method(enum vma_lock kind)
 		[VMA_LOCK_REFCNT] = "D-state sleeps of mmap_lock write holders",
 	};
 
+	if (kind == VMA_LOCK_REFCNT && !on)
+		return "off (--vma-waits: a program on every context switch)";
 	return how[kind];
 }
 
@@ -377,7 +382,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		}
 	}
 	ls->vma_lock = vma_lock_of(btf);
-	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(ls->vma_lock) :
+	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(ls->vma_lock, ls->opts.vma_waits) :
 			"n/a (needs the mmap_lock probes)";
 	return ls;
 fail:

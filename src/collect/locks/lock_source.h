@@ -21,6 +21,7 @@ struct lock_source_opts {
 	bool raw_addresses;	/* call-site addresses into the rows */
 	bool spin_waits;	/* waits from start_locking: a third program */
 	bool sampled;		/* per-acquisition programs count in windows */
+	bool vma_waits;		/* the VMA-sleep check on sched_switch (6.15+) */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
 	struct pid_filter *pids;	/* read at every sample; NULL: all; a
