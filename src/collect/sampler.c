@@ -103,21 +103,27 @@ static void next_window(struct sampler *sm)
 
 /*
  * A window whose programs have cost more than twice the budget of the CPU
- * the machine used since it opened closes early, and the interval has no
+ * the machine used in the last SAMPLER_CHECK_NS closes early, and the interval has no
  * more (as perf throttles its sampling): a burst of lock-heavy work that
  * starts while the whole interval is open pays for SAMPLER_CHECK_NS, not
  * the interval. The next plan sizes the windows to it.
  */
 static bool over_budget(struct sampler *sm, uint64_t now)
 {
-	uint64_t busy = 0;
+	uint64_t busy = 0, cost;
+	bool over;
 
-	if (!sm->budget || now - sm->check_ns < SAMPLER_CHECK_NS ||
-	    proc_busy_ns(&busy) || !sm->check_busy)
+	if (!sm->budget || now - sm->check_ns < SAMPLER_CHECK_NS || proc_busy_ns(&busy))
 		return false;
-	return programs_ns(sm) - sm->check_cost >
+	cost = programs_ns(sm);
+	over = sm->check_busy && cost - sm->check_cost >
 	       2 * (sm->budget * (double)(busy - sm->check_busy) +
 		    (double)BUDGET_SLACK_NS_PER_S * (now - sm->check_ns) / 1e9);
+	/* Each period on its own: a burst is not diluted by quiet before it. */
+	sm->check_ns = now;
+	sm->check_cost = cost;
+	sm->check_busy = busy;
+	return over;
 }
 
 static void wait_until(struct sampler *sm, uint64_t when)
