@@ -158,8 +158,9 @@ pid=$(pid_of "$TMP/dflt")
 n=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" child | wc -l)
 check "--budget 1: churn's 10 forks counted, timed or not ($n)" test "$n" -eq 10
 shares=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"total\"" sampled | sort -u | tr '\n' ' ')
-check "--budget 1: every interval says the share sampled, in (0, 1] ($shares)" \
-	sh -c "test -n '$shares' && echo '$shares' | awk '{ for (i = 1; i <= NF; i++) if (!(\$i > 0 && \$i <= 1)) exit 1 }'"
+# (0: no window opened in that interval, as a slow guest's throttled one.)
+check "--budget 1: every interval says the share sampled, in [0, 1], some above 0 ($shares)" \
+	sh -c "test -n '$shares' && echo '$shares' | awk '{ for (i = 1; i <= NF; i++) { bad += !(\$i >= 0 && \$i <= 1); n += \$i > 0 } } END { exit bad || !n }'"
 check "--budget 1: no window failed to open ($(head -c 200 "$TMP/d.csv.err"))" \
 	sh -c "! grep -q 'attaching' '$TMP/d.csv.err'"
 
