@@ -59,14 +59,11 @@ struct task_lock {
 };
 
 /*
- * The sampling window (src/collect/sampler.c): user space attaches the
- * per-acquisition and per-switch programs for part of each interval, and
- * opens the window once they are all attached and closes it before it
- * detaches them (attaching takes milliseconds on some kernels: the window
- * is what the programs count, exactly timed). Odd while open, one more at
- * each opening and closing; 1 for good without --budget. A slot filled in an
- * earlier window is stale: the release or the acquisition that would have
- * closed it was not seen.
+ * The sampling window (--budget, src/collect/sampler.c): the per-acquisition
+ * and per-switch programs stay attached and count only while it is open.
+ * Odd while open, one more at each opening and closing; 1 for good without
+ * --budget. A slot filled in an earlier window is stale: the release or the
+ * acquisition that would have closed it was not seen.
  */
 volatile __u64 window_seq = 1;
 
