@@ -124,13 +124,15 @@ static const char usage_text[] =
 "      --vma-waits           VMA write-lock waits on 6.15+ kernels (D-state\n"
 "                            sleeps of write holders): a program on every\n"
 "                            context switch (default: off)\n"
-"      --budget PCT          sample: the programs run per mmap_lock\n"
-"                            acquisition attached for a window of each\n"
-"                            interval, sized so that they cost PCT%% of the\n"
-"                            CPU the machine's work uses (e.g. 1), their\n"
-"                            figures scaled (estimates, marked ~); the whole\n"
-"                            interval while that costs less (default: every\n"
-"                            acquisition traced, exact)\n"
+"      --budget PCT          the programs run per mmap_lock acquisition cost\n"
+"                            at most PCT%% of the CPU the machine's work uses\n"
+"                            (default 1): they count for a window of each\n"
+"                            interval, attached for it alone when their calls\n"
+"                            cost more than that, their figures scaled\n"
+"                            (estimates, marked ~); the whole interval, exact,\n"
+"                            while that costs less\n"
+"      --exact               every mmap_lock acquisition traced, whatever it\n"
+"                            costs (mmap churn: 0.7 of its speed)\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -343,6 +345,7 @@ static const struct option longopts[] = {
 	{ "raw-addresses", no_argument, NULL, 'X' },
 	{ "spin-waits", no_argument, NULL, 'W' },
 	{ "budget", required_argument, NULL, 'g' },
+	{ "exact", no_argument, NULL, 'x' },
 	{ "vma-waits", no_argument, NULL, 'w' },
 	{ "html", no_argument, NULL, 'H' },
 	{ "listen", required_argument, NULL, 'l' },
@@ -452,6 +455,9 @@ static int parse_options(int argc, char **argv, struct live_opts *o, const char 
 			if (parse_percent(optarg, &o->collect.budget_ppm))
 				return usage_error("--budget '%s' is not a percentage in (0, 100] (e.g. 1, 0.5)", optarg);
 			break;
+		case 'x':
+			o->collect.budget_ppm = 0;
+			break;
 		case 'H':	/* report --html: o->given says it */
 			break;
 		case 'C':
@@ -543,9 +549,9 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUXWgwTI" },		/* the viewer, batch */
-	{ "record",  "bdnfFpSDEAuoUXWgwRKL" },
-	{ "serve",   "dnUFpSDEAXWgwlTI" },
+	{ "",        "bCdnfFpSDEAuoUXWgxwTI" },		/* the viewer, batch */
+	{ "record",  "bdnfFpSDEAuoUXWgxwRKL" },
+	{ "serve",   "dnUFpSDEAXWgxwlTI" },
 	{ "replay",  "bCdnfoBe" },
 	{ "report",  "fBeoH" },
 	{ "compare", "" },
@@ -805,6 +811,7 @@ int main(int argc, char **argv)
 			.faults = FAULT_SOURCE_AUTO,
 			.attach = TP_AUTO,
 			.slow_ns = NSEC_PER_SEC / 1000,
+			.budget_ppm = BUDGET_DEFAULT_PPM,
 		},
 	};
 	const char *cmd;
@@ -817,6 +824,8 @@ int main(int argc, char **argv)
 	if ((!cmd || !strcmp(cmd, "compare") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench")) &&
 	    refused_option(cmd, &o))
 		return 2;
+	if (o.given['g'] && o.given['x'])
+		return usage_error("--budget and --exact: one or the other");
 	if (!cmd && (o.given['T'] || o.given['I']) &&
 	    !(o.batch && (o.batch_opts.format == OUTPUT_OPENMETRICS ||
 			  o.batch_opts.format == OUTPUT_PROMETHEUS)))

@@ -2,7 +2,7 @@
 # make bench: mmtop's overhead, measured side by side in one run.
 #  1. A matrix: five kinds of work, each run alternately without and with
 #     `mmtop -b` watching (PAIRS pairs, the order alternating), for the
-#     default probe set, --budget 1 ("budget"), each probe family alone, "none" (two untraced
+#     default probe set (its budget, 1%), --exact ("exact"), each probe family alone, "none" (two untraced
 #     runs: the machine's noise floor, an A/A row) and "hooks" (empty
 #     programs on the default set's tracepoints, bpf/floor.bpf.c: the cost
 #     of being hooked at all, below which no work in mmtop's programs can
@@ -23,7 +23,7 @@
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
 #     Also: the time from mmtop's start to its first interval, each of
 #     the default set's programs' cost per run under each work, and the
-#     model figure for the default set and --budget 1: the programs' time
+#     model figure for the default set and --exact: the programs' time
 #     and the hooks' entries over the work's untraced CPU time.
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
@@ -40,10 +40,10 @@ MMTOP=./mmtop
 FLOOR=build/tests/floor
 CPUTIME=build/tests/tools/cputime
 if [ -n "${QUICK:-}" ]; then
-	PAIRS=${PAIRS:-3} SETS=${SETS:-"none hooks default budget"}
+	PAIRS=${PAIRS:-3} SETS=${SETS:-"none hooks default exact"}
 fi
 PAIRS=${PAIRS:-7}
-SETS=${SETS:-"none hooks default budget faults mmap_lock contention fork pcp"}
+SETS=${SETS:-"none hooks default exact faults mmap_lock contention fork pcp"}
 SIZE=${SIZE:-256M}
 TMP=$(mktemp -d)
 # Background jobs of a script ignore SIGINT: an interrupted bench must stop
@@ -89,7 +89,7 @@ set_args() {
 	all="faults mmap_lock contention fork"
 	case $1 in
 	default) ;;
-	budget) echo "--budget 1" ;;
+	exact) echo "--exact" ;;
 	pcp) echo "--enable-probe pcp" ;;
 	*) for f in $all; do [ "$f" = "$1" ] || printf -- '--disable-probe %s ' "$f"; done ;;
 	esac
@@ -234,7 +234,7 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	WORKS="churn ctxsw"
 	: >"$TMP/units"
 	for i in 1 2 3 4 5; do
-		per_program ',total,' "$MMTOP" -b -d 1 -f csv --vma-waits >"$TMP/pm"
+		per_program ',total,' "$MMTOP" -b -d 1 -f csv --exact --vma-waits >"$TMP/pm"
 		per_program '^ready' "$FLOOR" faults mmap_lock contention fork vmawaits >"$TMP/pf"
 		echo "$(per_unit "$TMP/pm" churn mmap_lock_acquired mmap_lock_released)" \
 			"$(per_unit "$TMP/pf" churn floor_mmap_lock_acquired floor_mmap_lock_released)" \
@@ -258,11 +258,11 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	# The model figure: what mmtop's programs add to a work, over the work's
 	# own untraced CPU time (the matrix's median): their time (bpf_stats)
 	# and the hooks' entries (runs x the floor's empty programs' ns per run
-	# under the same work), for the default set and --budget 1.
+	# under the same work), for the default set and --exact.
 	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns)"
 	per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
 	header
-	for set in default budget; do
+	for set in default exact; do
 		# shellcheck disable=SC2046
 		per_program ',total,' "$MMTOP" -b -d 1 -f csv $(set_args $set) >"$TMP/pm"
 		printf "%-10s" "$set"

@@ -36,14 +36,16 @@ const char *family_na(const struct ui_state *st, enum probe_family f)
 
 /*
  * The observer in plain sight: "~3.3% sampled" (mmap_lock figures marked ~
- * are estimates) or "exact", and mmtop's BPF share of the CPU in use.
+ * are estimates), "not sampled" (no window: the budget saves for the
+ * next) or "exact", and mmtop's BPF share of the CPU in use.
  */
 static void observer_text(const struct snapshot *s, char *buf, size_t len)
 {
-	int n = snapshot_sampled(s) ?
+	int n = !snapshot_sampled(s) ? snprintf(buf, len, "mmap_lock exact") :
+		s->throttled ? snprintf(buf, len, "mmap_lock throttled at %.1f%%", s->sample_ppm / 1e4) :
+		!s->sample_ppm ? snprintf(buf, len, "mmap_lock not sampled (budget)") :
 		snprintf(buf, len, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
-			 s->over_budget ? " (over budget)" : "") :
-		snprintf(buf, len, "mmap_lock exact");
+			 s->over_budget ? " (over budget)" : "");
 
 	if (s->bpf_measured && s->busy_ns && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
@@ -80,13 +82,14 @@ static void draw_header(const struct ui_state *st)
 	else if (faults)
 		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * vma_ok(faults, s->fallbacks, s->anon));
 	observer_text(s, sampled, sizeof(sampled));
-	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu  %s%s%s",
+	/* The filter the user typed before the observer's note, which is long. */
+	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu%s%s  %s",
 		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
 		  fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)),
 		  fmt_rate(snapshot_rate(s, s->total.min_flt), minor, sizeof(minor)),
 		  fmt_rate(snapshot_rate(s, s->total.maj_flt), major, sizeof(major)),
-		  ok, (unsigned long)snapshot_drops(s), sampled,
-		  st->filter[0] ? "  filter: " : "", st->filter);
+		  ok, (unsigned long)snapshot_drops(s),
+		  st->filter[0] ? "  filter: " : "", st->filter, sampled);
 	for (i = 0; i < PROBE__COUNT && n < sizeof(probes); i++)
 		if (s->probes & (1u << i))
 			n += snprintf(probes + n, sizeof(probes) - n, " %s", probe_name(i));

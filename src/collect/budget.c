@@ -1,26 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "budget.h"
 
-double budget_fraction(const struct budget_in *in, bool *over)
+/* What the interval showed of the programs' rates. */
+static void learn(struct budget_state *st, const struct budget_in *in)
+{
+	double in_share;
+
+	/*
+	 * Detached, attached for a window only: a window's runs (the runs
+	 * of a detach that followed it count, which errs towards cost).
+	 */
+	if (in->hooked > 0 && (!st->detached || in->window > 0))
+		st->runs = in->runs / in->hooked;
+	if (in->hook_ops)
+		st->cycle_ns = 2.0 * in->hook_ns / in->hook_ops;
+	/* A few runs' cost is the cold caches'. */
+	if (in->runs < BUDGET_LEARN_RUNS)
+		return;
+	/*
+	 * Detached or whole, every run counted was in a window (and so it is
+	 * taken to be before what a run in it costs is known).
+	 */
+	if (st->detached || in->window >= in->hooked || !st->in_ns) {
+		st->in_ns = (double)in->prog_ns / in->runs;
+		return;
+	}
+	/* Attached throughout, runs in the window in proportion to it. */
+	in_share = in->hooked > 0 ? in->window / in->hooked : 0;
+	st->out_ns = (in->prog_ns - in->runs * in_share * st->in_ns) /
+		     (in->runs * (1 - in_share));
+	if (st->out_ns < 0)
+		st->out_ns = 0;
+}
+
+/* Detached: save the budget up, and spend it on a window when it pays for one. */
+static void plan_detached(struct budget_state *st, const struct budget_in *in,
+			  double allowed, struct budget_plan *plan)
+{
+	double spent = in->prog_ns + (double)in->runs * BUDGET_FLOOR_NS + in->hook_ns;
+	double cycle = st->cycle_ns ? st->cycle_ns : BUDGET_CYCLE_GUESS_NS;
+	double per = st->runs * (BUDGET_FLOOR_NS + st->in_ns);
+	double cap = BUDGET_SAVE_INTERVALS * allowed;
+	double f;
+
+	/* What the last interval cost came out of what was saved (or is the first). */
+	st->credit = st->detached ? st->credit + allowed - spent : allowed;
+	if (st->credit > cap)
+		st->credit = cap;
+	st->detached = true;
+	plan->detached = true;
+	f = per > 0 ? (st->credit - cycle) / per : 1;
+	if (f < BUDGET_MIN_FRACTION && st->credit >= cap) {
+		plan->over = true;
+		f = BUDGET_MIN_FRACTION;
+	} else if (f < BUDGET_MIN_FRACTION) {
+		f = 0;
+	}
+	plan->fraction = f < 1 ? f : 1;
+	plan->window_cost = plan->fraction * per;
+}
+
+void budget_plan(struct budget_state *st, const struct budget_in *in,
+		 struct budget_plan *plan)
 {
 	double allowed = in->budget * in->busy_ns +
 			 (double)BUDGET_SLACK_NS_PER_S * in->interval_ns / 1e9;
-	double floor = (double)in->runs * BUDGET_FLOOR_NS;
-	double f;
+	double entries, more, f;
 
-	*over = floor > allowed;
-	if (*over)
-		return BUDGET_MIN_FRACTION;
-	/* Nothing learnt of the window's cost: all of it (the throttle guards). */
-	if (in->window <= 0 || !in->prog_ns)
-		return 1;
-	/* What a whole interval's window would cost beyond the entries. */
-	f = (allowed - floor) / (in->prog_ns / in->window);
-	if (f >= 1)
-		return 1;
-	if (f < BUDGET_MIN_FRACTION) {
-		*over = true;
-		return BUDGET_MIN_FRACTION;
+	learn(st, in);
+	*plan = (struct budget_plan){ .fraction = 1 };
+	/* Attached throughout: every run's entry, and what the window adds. */
+	entries = st->runs * (BUDGET_FLOOR_NS + st->out_ns);
+	more = st->runs * (st->in_ns - st->out_ns);
+	if (entries + more <= allowed) {
+		st->detached = false;
+		return;
 	}
-	return f;
+	f = more > 0 ? (allowed - entries) / more : 0;
+	if (f >= BUDGET_MIN_FRACTION) {
+		st->detached = false;
+		plan->fraction = f;
+		return;
+	}
+	plan_detached(st, in, allowed, plan);
 }

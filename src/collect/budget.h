@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How much of each interval the per-acquisition programs may count (the
- * sampling window), so that what they cost stays within --budget of the
- * CPU the machine's work used. Pure arithmetic: the sampler applies it.
+ * sampling window), and whether they stay attached outside it, so that
+ * what they cost stays within --budget of the CPU the machine's work used.
+ * Pure arithmetic: the sampler applies it.
  */
 #ifndef MMTOP_BUDGET_H
 #define MMTOP_BUDGET_H
@@ -12,10 +13,13 @@
 
 /*
  * The hook's own entry per program run, which bpf_stats does not count
- * (it times the program only): what every run pays, in the window or not
- * (the programs stay attached and return at once outside it).
+ * (it times the program only): what every run pays while the programs are
+ * attached, in the window or not (outside it they return at once).
  */
 #define BUDGET_FLOOR_NS 40
+
+/* --budget's default, in ppm of the work's CPU: 1%. */
+#define BUDGET_DEFAULT_PPM 10000
 
 /* The smallest window: below it an interval's estimate is mostly noise. */
 #define BUDGET_MIN_FRACTION 0.005
@@ -28,22 +32,63 @@
  */
 #define BUDGET_SLACK_NS_PER_S 1000000ULL
 
+/*
+ * Detached, an attach and a detach before the first was measured: each
+ * patches every inlined mmap_lock call in the kernel's text (here, a VM,
+ * 7 ms per tracepoint each way; far less on bare metal).
+ */
+#define BUDGET_CYCLE_GUESS_NS 30000000ULL
+
+/* The runs from which a program's cost per run is learnt. */
+#define BUDGET_LEARN_RUNS 1000
+
+/* Detached, a window saves up for at most this many intervals' budget. */
+#define BUDGET_SAVE_INTERVALS 8
+
 struct budget_in {
 	double budget;		/* mmtop's share of the work's CPU, e.g. 0.01 */
 	uint64_t interval_ns;
 	uint64_t prog_ns;	/* the sampled programs' run time in the interval */
 	uint64_t runs;		/* and their runs, in the window or not */
 	double window;		/* the share of the interval the window was open */
+	double hooked;		/* the share they were attached (runs paid entries) */
+	uint64_t hook_ns;	/* CPU spent attaching and detaching them */
+	unsigned int hook_ops;	/* attaches and detaches, each one */
 	uint64_t busy_ns;	/* CPU the machine's work used in the interval */
 };
 
 /*
- * The next window's share of an interval, in (0, 1]. Every run pays the
- * hook's entry (BUDGET_FLOOR_NS); the programs' own time grows with the
- * window: the share that keeps both within the budget, the whole interval
- * while that is all of it (nothing seen costs nothing), never below
- * BUDGET_MIN_FRACTION (*over set: the budget cannot be kept).
+ * What the plan learns and keeps from one interval to the next, each from
+ * the last interval that showed it. A run outside the window still runs
+ * the program, to its first test: it costs less than one in the window.
  */
-double budget_fraction(const struct budget_in *in, bool *over);
+struct budget_state {
+	double runs;		/* runs in an interval attached throughout */
+	double in_ns;		/* ns of program per run in the window */
+	double out_ns;		/* and outside it (attached, gate closed) */
+	double cycle_ns;	/* an attach and a detach, CPU (0: not seen) */
+	double credit;		/* detached: budget saved for the next window */
+	bool detached;		/* the interval being planned for */
+};
+
+struct budget_plan {
+	double fraction;	/* the next window's share of an interval, [0, 1] */
+	bool detached;		/* the programs detached outside the window */
+	bool over;		/* the budget cannot be kept: the smallest window */
+	double window_cost;	/* detached: what the window's programs may cost */
+};
+
+/*
+ * The next interval's window. While the hooks' entries and the whole
+ * interval's window fit, the whole interval (nothing seen costs nothing,
+ * and exact). While the entries fit, the programs stay attached and the
+ * window is the share of the interval whose programs fit in the rest.
+ * Else the programs are attached for the window only, and the window
+ * waits (fraction 0, no window) until the budget saved pays for an attach
+ * and a detach (measured) and at least the smallest window; never below
+ * BUDGET_MIN_FRACTION once BUDGET_SAVE_INTERVALS' budget is saved (over).
+ */
+void budget_plan(struct budget_state *st, const struct budget_in *in,
+		 struct budget_plan *plan);
 
 #endif

@@ -13,6 +13,7 @@
 #include "lock_source.h"
 #include "pcp_source.h"
 #include "pid_filter.h"
+#include "budget.h"
 #include "sampler.h"
 #include "snapshot.h"
 #include "topology.h"
@@ -28,7 +29,7 @@ struct collector_opts {
 	bool raw_addresses;		/* call-site kernel addresses in rows */
 	bool spin_waits;		/* mmap_lock waits from the request */
 	bool vma_waits;			/* VMA write waits on 6.15+ (--vma-waits) */
-	uint32_t budget_ppm;		/* --budget, in ppm; 0: exact, no window */
+	uint32_t budget_ppm;		/* --budget, in ppm; 0: --exact, no window */
 };
 
 struct collector {
@@ -39,6 +40,8 @@ struct collector {
 	struct sampler *sampler;	/* NULL: no --budget, or no lock programs */
 	uint32_t budget_ppm;
 	double test_share;		/* MMTOP_TEST_SHARE: fixed windows; 0: none */
+	bool test_detached;		/* and the programs detached outside them */
+	struct budget_state budget;	/* what the windows' plan learnt */
 	int stats_fd;			/* BPF run-time statistics on; -1: not */
 	/* Cumulative, at the last sample: programs' runs and time (all of
 	 * mmtop's, the sampled ones), the machine's busy CPU, mmtop's. */

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The window is a flag the programs read (lock_source_gate()), not an
- * attach and a detach: measured here, creating or closing each link took
- * 14 ms and a cycle of them 30 ms of CPU, and paced churn lost 18% of its
- * calls at two cycles a second (its estimates 11-13% high). Outside the
- * window each run pays only the hook's entry, which the budget counts.
+ * The window is a flag the programs read (lock_source_gate()) while the
+ * hooks' entries fit in the budget: attaching and detaching is dear
+ * (measured here, each took 7 ms of CPU per tracepoint, the kernel
+ * patching every inlined mmap_lock call, and paced churn lost 18% of its
+ * calls at two cycles a second). Past that, each acquisition's call into
+ * BPF alone is over the budget (mmap churn: 60 ns per hook of 1.6 us), so
+ * the programs are attached for the window only, one window an interval
+ * at most, the cycle's measured CPU paid from the budget saved.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -29,6 +32,12 @@
 #define SAMPLER_MIN_WINDOW_NS 2000000ULL
 /* How often an open window's cost is checked against the budget. */
 #define SAMPLER_CHECK_NS 50000000ULL
+/*
+ * What a check period's programs may cost whatever the work (0.5% of one
+ * CPU): mmtop's own start, its first mmaps run on cold caches, costs about
+ * 130 us.
+ */
+#define SAMPLER_CHECK_SLACK_NS 250000ULL
 
 struct sampler {
 	struct lock_source *ls;
@@ -38,16 +47,25 @@ struct sampler {
 	bool stop;
 	bool open;
 	bool whole;			/* open for the whole interval */
+	bool detached;			/* the programs attached for windows only */
+	bool hooked;			/* the programs attached now */
 	double budget;
+	double window_cost;		/* detached: what a window may cost */
 	uint64_t start_ns, end_ns;	/* the next window; start 0: none */
 	/* The interval's windows: one in each of nr_slots slots, from t0. */
 	uint64_t t0_ns, slot_ns, len_ns;
 	int slot, nr_slots;
 	uint64_t opened_ns;		/* when the window opened, or the last cut */
 	uint64_t open_ns;		/* open since the last cut, closed spans */
+	uint64_t hooked_since;		/* attached since, or the last cut */
+	uint64_t hooked_ns;		/* attached since the last cut, past spans */
+	uint64_t hook_cpu;		/* CPU attaching and detaching since the cut */
+	uint64_t hook_wall;		/* and the time it took */
+	unsigned int hook_ops;
 	bool gap;			/* closed at some time since the last cut */
 	bool throttled;			/* a window closed early since the last cut */
-	/* At the window's opening: when, its programs' cost, the busy CPU. */
+	/* At the window's opening: its programs' cost; the last check's. */
+	uint64_t open_cost;
 	uint64_t check_ns, check_cost, check_busy;
 };
 
@@ -60,16 +78,46 @@ static uint64_t programs_ns(const struct sampler *sm)
 	return c.ns + c.runs * BUDGET_FLOOR_NS;
 }
 
-static void window_open(struct sampler *sm, uint64_t now)
+/* Attach or detach the programs, its CPU counted: false if it failed. */
+static bool hook(struct sampler *sm, bool on)
 {
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID), now;
+	uint64_t begin = clock_ns(CLOCK_MONOTONIC);
+	char err[128];
+	bool ok;
+
+	if (sm->hooked == on)
+		return true;
+	/* Attached from the end of an attach to the start of a detach. */
+	if (sm->hooked)
+		sm->hooked_ns += begin - sm->hooked_since;
+	ok = !lock_source_hook(sm->ls, on, err, sizeof(err));
+	now = clock_ns(CLOCK_MONOTONIC);
+	sm->hook_wall += now - begin;
+	sm->hook_cpu += clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	sm->hook_ops++;
+	sm->hooked = on && ok;
+	sm->hooked_since = now;
+	return ok;
+}
+
+/* Open the window (detached: attach first); false if it could not be. */
+static bool window_open(struct sampler *sm)
+{
+	uint64_t now;
+
+	if (sm->detached && !hook(sm, true))
+		return false;
+	now = clock_ns(CLOCK_MONOTONIC);
 	lock_source_gate(sm->ls, true);
 	sm->open = true;
 	sm->opened_ns = now;
 	sm->end_ns = now + sm->len_ns;
 	sm->check_ns = now;
-	sm->check_cost = programs_ns(sm);
+	sm->check_cost = sm->open_cost = programs_ns(sm);
 	if (proc_busy_ns(&sm->check_busy))
 		sm->check_busy = 0;
+	return true;
 }
 
 static void window_close(struct sampler *sm, uint64_t now)
@@ -78,6 +126,8 @@ static void window_close(struct sampler *sm, uint64_t now)
 	sm->open = false;
 	sm->gap = true;
 	sm->open_ns += now - sm->opened_ns;
+	if (sm->detached)
+		hook(sm, false);
 }
 
 /* A uniform offset in [0, @range). */
@@ -101,12 +151,21 @@ static void next_window(struct sampler *sm)
 		       random_below(sm->slot_ns - sm->len_ns);
 }
 
+/* The slack: what counts as no cost at all over @ns. */
+static double slack(uint64_t ns)
+{
+	return (double)BUDGET_SLACK_NS_PER_S * ns / 1e9;
+}
+
 /*
- * A window whose programs have cost more than twice the budget of the CPU
- * the machine used in the last SAMPLER_CHECK_NS closes early, and the interval has no
- * more (as perf throttles its sampling): a burst of lock-heavy work that
- * starts while the whole interval is open pays for SAMPLER_CHECK_NS, not
- * the interval. The next plan sizes the windows to it.
+ * A window whose programs cost more than twice what they may closes
+ * early, and the interval has no more (as perf throttles its sampling).
+ * Attached throughout: more than twice the budget of the CPU the machine
+ * used in the last SAMPLER_CHECK_NS, each period on its own, so a burst
+ * of lock-heavy work that starts while the whole interval is open pays
+ * for SAMPLER_CHECK_NS, not the interval. Detached: more than twice the
+ * cost planned for the window, which the budget saved pays. The next plan
+ * sizes the windows to it.
  */
 static bool over_budget(struct sampler *sm, uint64_t now)
 {
@@ -116,10 +175,12 @@ static bool over_budget(struct sampler *sm, uint64_t now)
 	if (!sm->budget || now - sm->check_ns < SAMPLER_CHECK_NS || proc_busy_ns(&busy))
 		return false;
 	cost = programs_ns(sm);
-	over = sm->check_busy && cost - sm->check_cost >
-	       2 * (sm->budget * (double)(busy - sm->check_busy) +
-		    (double)BUDGET_SLACK_NS_PER_S * (now - sm->check_ns) / 1e9);
-	/* Each period on its own: a burst is not diluted by quiet before it. */
+	if (sm->detached)
+		over = cost - sm->open_cost > 2 * sm->window_cost + slack(now - sm->opened_ns);
+	else
+		over = sm->check_busy && cost - sm->check_cost >
+		       2 * sm->budget * (double)(busy - sm->check_busy) +
+		       SAMPLER_CHECK_SLACK_NS;
 	sm->check_ns = now;
 	sm->check_cost = cost;
 	sm->check_busy = busy;
@@ -142,9 +203,16 @@ static void *run(void *arg)
 	while (!sm->stop) {
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 
-		if (!sm->open && sm->start_ns && now >= sm->start_ns)
-			window_open(sm, now);
+		if (!sm->open && sm->start_ns && now >= sm->start_ns && !window_open(sm))
+			next_window(sm);
+		now = clock_ns(CLOCK_MONOTONIC);
 		if (sm->open && over_budget(sm, now)) {
+			/*
+			 * Detached too: a burst that costs this much pays as
+			 * much again in calls to programs that return at
+			 * once (mmap churn: 7% of its CPU).
+			 */
+			sm->detached = true;
 			window_close(sm, now);
 			sm->throttled = true;
 			sm->whole = false;
@@ -183,8 +251,11 @@ struct sampler *sampler_start(struct lock_source *ls, double budget, char *err,
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&sm->wake, &attr);
 	pthread_condattr_destroy(&attr);
+	/* The lock source opened with the programs attached. */
+	sm->hooked = true;
+	sm->hooked_since = clock_ns(CLOCK_MONOTONIC);
 	sm->whole = true;
-	window_open(sm, clock_ns(CLOCK_MONOTONIC));
+	window_open(sm);
 	ret = pthread_create(&sm->thread, NULL, run, sm);
 	if (ret) {
 		snprintf(err, errlen, "sampling thread: %s", strerror(ret));
@@ -195,51 +266,72 @@ struct sampler *sampler_start(struct lock_source *ls, double budget, char *err,
 	return sm;
 }
 
-uint64_t sampler_cut(struct sampler *sm, bool *whole, bool *throttled)
+void sampler_cut(struct sampler *sm, struct sampler_cut *cut)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC), span;
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 
 	pthread_mutex_lock(&sm->lock);
-	span = sm->open_ns;
-	if (whole)
-		*whole = sm->open && !sm->gap;
-	if (throttled)
-		*throttled = sm->throttled;
+	cut->window_ns = sm->open_ns;
+	cut->whole = sm->open && !sm->gap;
+	cut->throttled = sm->throttled;
 	if (sm->open) {
-		span += now - sm->opened_ns;
+		cut->window_ns += now - sm->opened_ns;
 		sm->opened_ns = now;
 	}
-	sm->open_ns = 0;
+	cut->hooked_ns = sm->hooked_ns;
+	if (sm->hooked) {
+		cut->hooked_ns += now - sm->hooked_since;
+		sm->hooked_since = now;
+	}
+	cut->hook_ns = sm->hook_cpu;
+	cut->hook_wall_ns = sm->hook_wall;
+	cut->hook_ops = sm->hook_ops;
+	sm->open_ns = sm->hooked_ns = sm->hook_cpu = sm->hook_wall = 0;
+	sm->hook_ops = 0;
 	sm->gap = !sm->open;
 	sm->throttled = false;
 	pthread_mutex_unlock(&sm->lock);
-	return span;
 }
 
-void sampler_plan(struct sampler *sm, double fraction, uint64_t interval_ns)
+/* The interval's windows: @fraction of it, in slots from now. */
+static void schedule(struct sampler *sm, double fraction, uint64_t interval_ns)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC), len;
+	uint64_t len = fraction * interval_ns;
 
+	/* Detached, each window pays an attach and a detach: one only. */
+	sm->nr_slots = sm->detached ? 1 : len / SAMPLER_MIN_WINDOW_NS;
+	if (sm->nr_slots > SAMPLER_SLOTS)
+		sm->nr_slots = SAMPLER_SLOTS;
+	if (sm->nr_slots < 1)
+		sm->nr_slots = 1;
+	sm->t0_ns = clock_ns(CLOCK_MONOTONIC);
+	sm->slot_ns = interval_ns / sm->nr_slots;
+	sm->len_ns = len / sm->nr_slots;
+	sm->slot = -1;
+	next_window(sm);
+}
+
+void sampler_plan(struct sampler *sm, const struct budget_plan *plan,
+		  uint64_t interval_ns)
+{
 	pthread_mutex_lock(&sm->lock);
-	sm->whole = fraction >= 1;
-	if (sm->whole) {
-		sm->start_ns = now;
-	} else {
-		/* The last window may still be open (it was whole): it ends now. */
-		if (sm->open)
-			window_close(sm, now);
-		len = fraction * interval_ns;
-		sm->nr_slots = len / SAMPLER_MIN_WINDOW_NS;
-		if (sm->nr_slots > SAMPLER_SLOTS)
-			sm->nr_slots = SAMPLER_SLOTS;
-		if (sm->nr_slots < 1)
-			sm->nr_slots = 1;
-		sm->t0_ns = now;
-		sm->slot_ns = interval_ns / sm->nr_slots;
-		sm->len_ns = len / sm->nr_slots;
-		sm->slot = -1;
-		next_window(sm);
-	}
+	sm->detached = plan->detached;
+	sm->window_cost = plan->window_cost;
+	sm->whole = plan->fraction >= 1;
+	/* The last window may still be open (it was whole): it ends now. */
+	if (sm->open && !sm->whole)
+		window_close(sm, clock_ns(CLOCK_MONOTONIC));
+	/* Attached throughout, or detached while the window is closed. */
+	if (!sm->detached || sm->whole)
+		hook(sm, true);
+	else if (!sm->open)
+		hook(sm, false);
+	if (sm->whole)
+		sm->start_ns = clock_ns(CLOCK_MONOTONIC);
+	else if (plan->fraction > 0)
+		schedule(sm, plan->fraction, interval_ns);
+	else
+		sm->start_ns = 0;
 	pthread_cond_signal(&sm->wake);
 	pthread_mutex_unlock(&sm->lock);
 }

@@ -15,8 +15,15 @@ static bool has_prefix(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+static void unhook(struct tp_object *o)
+{
+	while (o->nr_hooks > 0)
+		bpf_link__destroy(o->hooks[--o->nr_hooks]);
+}
+
 static void detach(struct tp_object *o)
 {
+	unhook(o);
 	while (o->nr_links > 0)
 		bpf_link__destroy(o->links[--o->nr_links]);
 	if (o->skel)
@@ -92,6 +99,36 @@ int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
 		return -1;
 	}
 	o->links[o->nr_links++] = link;
+	return 0;
+}
+
+int tp_object_hook(struct tp_object *o, bool (*want)(const char *name), bool on,
+		   char *err, size_t errlen)
+{
+	struct bpf_program *prog;
+	struct bpf_link *link;
+
+	if (!on || o->nr_hooks) {
+		if (!on)
+			unhook(o);
+		return 0;
+	}
+	bpf_object__for_each_program(prog, o->obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (!bpf_program__autoload(prog) || bpf_program__autoattach(prog) ||
+		    !strchr(sec, '/') || !want(bpf_program__name(prog)))
+			continue;
+		link = o->nr_hooks < TP_OBJECT_MAX_LINKS ? bpf_program__attach(prog) : NULL;
+		if (!link) {
+			snprintf(err, errlen, "attaching %s: %s", bpf_program__name(prog),
+				 o->nr_hooks < TP_OBJECT_MAX_LINKS ? strerror(errno) :
+				 "too many programs");
+			unhook(o);
+			return -1;
+		}
+		o->hooks[o->nr_hooks++] = link;
+	}
 	return 0;
 }
 

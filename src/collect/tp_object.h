@@ -47,6 +47,9 @@ struct tp_object {
 	bool btf;			/* every attached program is tp_btf */
 	struct bpf_link *links[TP_OBJECT_MAX_LINKS];
 	int nr_links;
+	/* The programs attached and detached by tp_object_hook(). */
+	struct bpf_link *hooks[TP_OBJECT_MAX_LINKS];
+	int nr_hooks;
 	/*
 	 * After a failed open: the program the kernel refused ("" if the
 	 * failure was another) and the verifier's message, the line before
@@ -68,6 +71,14 @@ int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 /* Attach a loaded program of the object: 0, or -1 with the reason. */
 int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
 		     size_t errlen);
+/*
+ * Attach (@on) the loaded tracepoint programs that @want accepts (by name)
+ * and that were set not to autoattach, or detach them: 0, or -1 with the
+ * reason (none left attached). A hook with no program attached costs
+ * nothing; with one, every event pays the call into BPF.
+ */
+int tp_object_hook(struct tp_object *o, bool (*want)(const char *name), bool on,
+		   char *err, size_t errlen);
 void tp_object_close(struct tp_object *o);
 
 /* What programs have run, by the kernel's count (bpf_stats on). */

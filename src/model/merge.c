@@ -159,6 +159,7 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 				  (sum->interval_ns + s->interval_ns) + 0.5;
 	sum->budget_ppm = s->budget_ppm;
 	sum->over_budget |= s->over_budget;
+	sum->throttled |= s->throttled;
 	sum->bpf_measured = s->bpf_measured;
 	sum->bpf_runs += s->bpf_runs;
 	sum->bpf_ns += s->bpf_ns;

@@ -133,7 +133,7 @@ void run_sampling_text(const struct run *r, char *buf, size_t len)
 	if (!r->intervals)
 		snprintf(buf, len, "%s", "");
 	else if (!r->budget_ppm)
-		snprintf(buf, len, "mmap_lock exact (no --budget)");
+		snprintf(buf, len, "mmap_lock exact (no budget: --exact)");
 	else
 		snprintf(buf, len, "mmap_lock sampled %.1f%% of the time (budget %.4g%%)",
 			 100 * r->sampled, r->budget_ppm / 1e4);

@@ -43,7 +43,7 @@ struct run {
 #define METRIC_WARMUP "warmup:"
 
 #define COMPARISON_SAMPLING \
-	"the recordings traced mmap_lock under different --budget settings (or none): mmtop cost their workloads differently"
+	"the recordings traced mmap_lock under different --budget settings (or --exact): mmtop cost their workloads differently"
 
 /* How @r's intervals traced mmap_lock, in words ("" if it has none). */
 void run_sampling_text(const struct run *r, char *buf, size_t len);

@@ -401,7 +401,7 @@ void snapshot_scale_sampled(struct snapshot *s)
 	uint32_t ppm = s->sample_ppm;
 	int i;
 
-	if (ppm >= SAMPLE_EXACT)
+	if (ppm >= SAMPLE_EXACT || s->throttled)
 		return;
 	for (i = 0; i < s->locks.nr; i++) {
 		struct lock_row *r = &s->locks.v[i];
@@ -431,6 +431,11 @@ void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len)
 	if (!snapshot_sampled(s))
 		snprintf(buf, len, "mmap_lock: every acquisition traced (exact)%s",
 			 s->budget_ppm ? ", within the budget" : "");
+	else if (s->throttled)
+		snprintf(buf, len, "mmap_lock: throttled after %.1f%% of the interval (its programs cost over twice the budget): acquisition figures are of that part, not scaled",
+			 s->sample_ppm / 1e4);
+	else if (!s->sample_ppm)
+		snprintf(buf, len, "mmap_lock: no window in this interval (the budget saves for the next): acquisitions, holds and fallbacks not counted (0)");
 	else
 		snprintf(buf, len, "mmap_lock: sampled %.1f%% of the interval, acquisition figures scaled (~ estimates)%s",
 			 s->sample_ppm / 1e4, s->over_budget ? "; over budget at the smallest window" : "");

@@ -281,6 +281,11 @@ struct snapshot {
 	uint32_t budget_ppm;		/* --budget; 0: none, every acquisition traced */
 	bool over_budget;		/* the smallest window cost more than it */
 	/*
+	 * A window closed early, over budget: the figures are what it saw,
+	 * not scaled (the work that closed it is what it did not see).
+	 */
+	bool throttled;
+	/*
 	 * mmtop's BPF programs in the interval, by the kernel's run-time
 	 * statistics (bpf_measured: they were on, as --budget turns them; off,
 	 * every run would pay their clock reads), and the CPU the machine's

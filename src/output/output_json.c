@@ -277,7 +277,8 @@ static void json_header(FILE *f, const struct snapshot *s)
 		fprintf(f, "%.6f", s->budget_ppm / 1e6);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"over_budget\":%s", s->over_budget ? "true" : "false");
+	fprintf(f, ",\"over_budget\":%s,\"throttled\":%s", s->over_budget ? "true" : "false",
+		s->throttled ? "true" : "false");
 	/* null: not measured (the kernel's BPF statistics were off). */
 	if (s->bpf_measured)
 		fprintf(f, ",\"bpf_runs\":%" PRIu64 ",\"bpf_ns\":%" PRIu64, s->bpf_runs, s->bpf_ns);

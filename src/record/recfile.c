@@ -316,7 +316,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 	/* 2.5, appended. */
 	put_u32(b, s->sample_ppm);
 	put_u32(b, s->budget_ppm);
-	put_u8(b, s->over_budget);
+	put_u8(b, s->over_budget | s->throttled << 1);	/* bit 1: 2.5's spare */
 	put_u8(b, s->bpf_measured);
 	put_u64(b, s->bpf_runs);
 	put_u64(b, s->bpf_ns);
@@ -737,6 +737,7 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 	uint64_t seq = get_u64(&c), wall = get_u64(&c), interval = get_u64(&c);
 	uint64_t slow = get_u64(&c);
 	uint32_t probes = get_u32(&c), cpus = get_u32(&c), nodes = get_u32(&c), n, i;
+	uint8_t flags;
 
 	if (c.bad || !cpus || cpus > KERNEL_MAX_CPUS || !nodes || nodes > KERNEL_MAX_NODES ||
 	    snapshot_init(s, cpus, nodes))
@@ -782,7 +783,9 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 	if (layout & REC_SAMPLING) {
 		s->sample_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, SAMPLE_EXACT);
 		s->budget_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, 0);
-		s->over_budget = get_u8(&c);
+		flags = get_u8(&c);
+		s->over_budget = flags & 1;
+		s->throttled = flags >> 1 & 1;
 		s->bpf_measured = get_u8(&c);
 		s->bpf_runs = get_u64(&c);
 		s->bpf_ns = get_u64(&c);

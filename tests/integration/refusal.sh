@@ -16,7 +16,7 @@ refused() { # refused FILE PROGRAM: FILE says the kernel refused PROGRAM, with i
 
 # contention_end: the contention family alone is off; mmap_lock counts
 # churn's calls, fork its forks.
-MMTOP_TEST_REFUSE=contention_end start_mmtop_csv "$TMP/c.csv" -d 0.5 --attach raw_tp
+MMTOP_TEST_REFUSE=contention_end start_mmtop_csv "$TMP/c.csv" -d 0.5 --exact --attach raw_tp
 "$MMTOP" bench churn -t 1 -n 2000 --fork 5 >"$TMP/c.out"
 stop_mmtop
 check "contention_end refused: a warning says so" refused "$TMP/c.csv.err" contention_end_raw

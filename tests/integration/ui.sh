@@ -180,7 +180,7 @@ tmux kill-session -t "$S"
 # Columns by the terminal's width: one recording replayed at 80, 120 and
 # 220 columns, at its last interval, in totals. A number is shown whole or
 # not at all: each one on a narrow screen is on the same row at 220.
-"$MMTOP" record -o "$TMP/cols.rec" -d 0.3 -- \
+"$MMTOP" record -o "$TMP/cols.rec" -d 0.3 --exact -- \
 	"$MMTOP" bench churn -t 1 -n 3000 --fork 20 --proc-reader 2>"$TMP/cols.out"
 for w in 80 120 220; do
 	S=cols$w
@@ -217,8 +217,12 @@ check "columns at 80: columns that do not fit are hidden behind >" \
 	sh -c "grep -q 'COUNT.*>\$' '$TMP/cols.4.80'"
 S=cols220
 key 1
-check "Overview: who blocks whom, the churn thread behind the /proc reader" \
-	wait_for "waited .* behind  *[0-9]*\\* churn-reader" 2
+# Its top three by wait: which of churn's waits behind the reader rank
+# there varies from run to run (faults behind fork, brk behind the
+# reader), the reader's own wait behind churn's writers or churn's behind
+# it always does: one of them, marked foreign (*).
+check "Overview: who blocks whom, the /proc reader among the top pairs, waiting or holding" \
+	wait_for "churn-reader .* waited .* behind  *[0-9]*\\* \\|waited .* behind  *[0-9]*\\* churn-reader" 2
 cpid=$(pid_of "$TMP/cols.out")
 pages=$(count_of pages "$TMP/cols.out")
 faults=$(awk -v p="$cpid" '$1 == p { print $3 }' "$TMP/cols.8.220")
@@ -248,7 +252,7 @@ key q
 tmux kill-session -t "$S"
 
 # Blame in replay: the pairs recorded are shown again.
-"$MMTOP" record -o "$TMP/blame.rec" -d 0.5 -- "$MMTOP" bench churn -t 1 -n 3000 --proc-reader >/dev/null
+"$MMTOP" record -o "$TMP/blame.rec" -d 0.5 --exact -- "$MMTOP" bench churn -t 1 -n 3000 --proc-reader >/dev/null
 tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/blame.rec'; echo EXIT=\$?; sleep 600"
 check "replay: REPLAY shown" wait_for "REPLAY" 5
 key 7

@@ -6,48 +6,87 @@
 
 #define MS 1000000ULL
 
-static double fraction(uint64_t prog_ns, uint64_t runs, double window, uint64_t busy,
-		       bool *over)
+/* One interval of 1 s with 1 s of the work's CPU: a budget of 10 ms + 1 ms slack. */
+static struct budget_plan plan(struct budget_state *st, uint64_t prog_ns, uint64_t runs,
+			       double window, double hooked)
 {
 	const struct budget_in in = {
 		.budget = 0.01, .prog_ns = prog_ns, .runs = runs, .window = window,
-		.busy_ns = busy, .interval_ns = 0,
+		.hooked = hooked, .busy_ns = 1000 * MS, .interval_ns = 1000 * MS,
 	};
+	struct budget_plan p;
 
-	return budget_fraction(&in, over);
+	budget_plan(st, &in, &p);
+	return p;
 }
 
 int main(void)
 {
-	bool over;
-	double f;
+	struct budget_state st = { 0 };
+	struct budget_plan p;
+	double saved;
+	int i;
 
-	f = fraction(0, 0, 1, 1000 * MS, &over);
-	CHECK(f == 1 && !over, "nothing run: the whole interval next");
-	f = fraction(5 * MS, 1000, 1, 1000 * MS, &over);
-	CHECK(f == 1 && !over, "0.5%% of the work's CPU with the window whole: exact");
-	/* 10 ms of programs in a window of 1/30: 300 ms whole, 30% of 1 s. */
-	f = fraction(10 * MS, 0, 1.0 / 30, 1000 * MS, &over);
-	CHECK(fabs(f - 1.0 / 30) < 1e-9 && !over, "30%% whole: a window of 1/30 (%.4f)", f);
-	f = fraction(10 * MS, 0, 1.0 / 30, 2000 * MS, &over);
-	CHECK(fabs(f - 2.0 / 30) < 1e-9, "twice the CPU in use: twice the window (%.4f)", f);
-	/* 100,000 runs pay 4 ms of entries: 6 ms left of the budget's 10. */
-	f = fraction(10 * MS, 100000, 1.0 / 30, 1000 * MS, &over);
-	CHECK(fabs(f - 0.6 / 30) < 1e-9 && !over, "the entries come off the budget first (%.4f)", f);
-	f = fraction(1 * MS, 300000, 0.1, 1000 * MS, &over);
-	CHECK(f == BUDGET_MIN_FRACTION && over, "entries alone over the budget: the smallest window, said");
-	f = fraction(500 * MS, 0, 0.01, 1000 * MS, &over);
-	CHECK(f == BUDGET_MIN_FRACTION && over, "beyond the smallest window: the budget is exceeded, said");
-	f = fraction(10 * MS, 0, 0, 1000 * MS, &over);
-	CHECK(f == 1 && !over, "no window last interval: the whole next one");
+	p = plan(&st, 0, 0, 1, 1);
+	CHECK(p.fraction == 1 && !p.detached && !p.over, "nothing run: the whole interval next");
+	p = plan(&st, 5 * MS, 10000, 1, 1);
+	CHECK(p.fraction == 1 && !p.detached, "5.4 ms of 11 whole: exact, attached");
+	/* 10000 runs of 2 us whole, and 0.4 ms of entries: partial. */
+	st = (struct budget_state){ 0 };
+	p = plan(&st, 20 * MS, 10000, 1, 1);
+	CHECK(!p.detached && fabs(p.fraction - (11 - 0.4) / 20) < 1e-9,
+	      "20 ms whole, the entries first: a window of 10.6/20 (%.4f)", p.fraction);
+	/* In the window 2 us a run, outside it 0.2 us: learnt from a partial interval. */
+	p = plan(&st, (uint64_t)(5000 * 2000 + 5000 * 200), 10000, 0.5, 1);
+	CHECK(fabs(st.out_ns - 200) < 1e-6, "a run outside the window: 200 ns (%.1f)", st.out_ns);
+	CHECK(!p.detached && fabs(p.fraction - (11 - 2.4) / 18) < 1e-9,
+	      "the runs outside it paid first (%.4f)", p.fraction);
+	/* 300000 runs at 100 ns, 60 ns outside: entries alone 30 ms, over 11. */
+	st = (struct budget_state){ 0 };
+	p = plan(&st, 30 * MS, 300000, 1, 1);
+	CHECK(p.detached && p.fraction == 0 && !p.over,
+	      "entries over the budget: detached, no window until it is saved up");
+	saved = st.credit;
+	p = plan(&st, 0, 0, 0, 0);
+	CHECK(p.detached && st.credit > saved, "an interval with no window saves (%.0f > %.0f)",
+	      st.credit, saved);
+	for (i = 0; i < 10 && p.fraction == 0; i++)
+		p = plan(&st, 0, 0, 0, 0);
+	CHECK(p.fraction >= BUDGET_MIN_FRACTION && p.detached && !p.over,
+	      "then a window, when the saved budget pays an attach and a detach (%d more)", i);
+	CHECK(fabs(p.window_cost - p.fraction * 300000 * (BUDGET_FLOOR_NS + 100)) < 1,
+	      "its cost: the window's runs, entries included (%.0f)", p.window_cost);
+	/* The cycle measured: 5 ms an attach or a detach, and a window spent. */
 	{
-		const struct budget_in idle = {
-			.budget = 0.01, .prog_ns = 20000, .runs = 100, .window = 0.2,
+		const struct budget_in in = {
+			.budget = 0.01, .prog_ns = 3 * MS, .runs = 30000, .window = 0.1,
+			.hooked = 0.1, .hook_ns = 10 * MS, .hook_ops = 2,
+			.busy_ns = 1000 * MS, .interval_ns = 1000 * MS,
+		};
+
+		budget_plan(&st, &in, &p);
+		CHECK(st.cycle_ns == 10 * MS, "a cycle: an attach and a detach (%.0f)", st.cycle_ns);
+		CHECK(p.detached, "still detached: the window's runs are as many as before");
+	}
+	/* A cycle that no saving can pay: the smallest window, over. */
+	st = (struct budget_state){ .cycle_ns = 200 * MS };
+	p = plan(&st, 30 * MS, 300000, 1, 1);
+	for (i = 0; i < BUDGET_SAVE_INTERVALS + 1 && !p.over; i++)
+		p = plan(&st, 0, 0, 0, 0);
+	CHECK(p.over && p.fraction == BUDGET_MIN_FRACTION,
+	      "a cycle dearer than all it may save: the smallest window, over budget");
+	/* The work calms down: back to attached, whole. */
+	p = plan(&st, 100000, 1000, 0.5, 0.5);
+	CHECK(!p.detached && p.fraction == 1, "a quiet window: attached again, the whole interval");
+	{
+		struct budget_state idle = { 0 };
+		const struct budget_in in = {
+			.budget = 0.01, .prog_ns = 20000, .runs = 100, .window = 1, .hooked = 1,
 			.busy_ns = 5 * MS, .interval_ns = 1000 * MS,
 		};
 
-		f = budget_fraction(&idle, &over);
-		CHECK(f == 1 && !over, "an idle machine: 100 us a second of programs whole is no cost");
+		budget_plan(&idle, &in, &p);
+		CHECK(p.fraction == 1 && !p.over, "an idle machine: 100 us a second of programs whole is no cost");
 	}
 	UNIT_EXIT();
 }

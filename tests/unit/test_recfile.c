@@ -21,6 +21,7 @@ static void fill(struct snapshot *s)
 	s->probes = 0x1f;
 	s->sample_ppm = 33333;
 	s->budget_ppm = 10000;
+	s->throttled = true;
 	s->bpf_measured = true;
 	s->bpf_runs = 1234;
 	s->bpf_ns = 56789;
@@ -105,8 +106,8 @@ static void round_trip(bool varint, bool sized)
 			 strstr(z, "\"wait_max_bound\":true,\"hold_max_bound\":false")),
 	      "%s: a maximum that is a bound read back as one (2.4)", enc);
 	CHECK(strstr(z, "\"sampled\":0.033333,\"budget\":0.010000,\"over_budget\":false,"
-			"\"bpf_runs\":1234,\"bpf_ns\":56789,\"busy_ns\":987654321"),
-	      "%s: the sampled share, budget and BPF cost read back (2.5)", enc);
+			"\"throttled\":true,\"bpf_runs\":1234,\"bpf_ns\":56789,\"busy_ns\":987654321"),
+	      "%s: the sampled share, budget, throttle and BPF cost read back (2.5)", enc);
 
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
 	      "%s: node and total sums are rebuilt", enc);

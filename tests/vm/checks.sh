@@ -41,8 +41,9 @@ check "VMA lock ${VMA_LOCKS:-?}: probe says '$want'" grep -q "$want" "$TMP/probe
 # Per-CPU faults: pft pinned to CPU $last touches 65536 fresh pages (as
 # many as the host's faults.sh: the host's other work stays well inside
 # the bounds); mmtop and this script stay on CPU $first.
+# --exact: the VMA-lock outcome (fallbacks) is of every fault's lock.
 taskset -cp "$first" $$ >/dev/null
-start_mmtop_csv "$TMP/f.csv" -d 0.5
+start_mmtop_csv "$TMP/f.csv" -d 0.5 --exact
 taskset -c "$last" "$MMTOP" bench pft -t 1 -s 256M --cpu "$last" >"$TMP/pft"
 stop_mmtop
 pages=65536
@@ -71,7 +72,9 @@ taskset -cp "$first,$last" $$ >/dev/null
 
 # mmap_lock call sites: each write acquisition of churn lands in its
 # call's row, within 5% (+30: the C runtime's own calls), as on the host.
-start_mmtop_csv "$TMP/c.csv" -d 0.5
+# --exact here and below where every acquisition's count or timing is
+# checked: a guest under TCG is slow, and the budget samples.
+start_mmtop_csv "$TMP/c.csv" -d 0.5 --exact
 "$MMTOP" bench churn -t 1 -n 2000 --chunk 64K >"$TMP/churn"
 stop_mmtop
 check_call_sites mmap_lock "$TMP/c.csv" "$TMP/churn" 30
@@ -79,7 +82,7 @@ check_call_sites mmap_lock "$TMP/c.csv" "$TMP/churn" 30
 # Contention and blame: writers and forks against a faulting sibling
 # (paced: each round and fork starts as the sibling begins a fresh chunk,
 # whose first fault reaches for mmap_lock).
-start_mmtop_csv "$TMP/b.csv" -d 0.5
+start_mmtop_csv "$TMP/b.csv" -d 0.5 --exact
 "$MMTOP" bench churn -t 1 -n 500 --chunk 64K --paced --fork 20 >"$TMP/paced"
 stop_mmtop
 pid=$(pid_of "$TMP/paced")
@@ -94,7 +97,7 @@ check "fork: churn's 20 forks reported ($n)" test "$n" -eq 20
 check_address_table
 
 # Blame of a holder from another process: a /proc/PID/smaps reader.
-start_mmtop_csv "$TMP/r.csv" -d 0.5
+start_mmtop_csv "$TMP/r.csv" -d 0.5 --exact
 "$MMTOP" bench churn -t 1 -n 1000 --proc-reader >"$TMP/reader"
 stop_mmtop
 pid=$(pid_of "$TMP/reader")
@@ -111,7 +114,7 @@ check "blame: churn waited behind the smaps reader $reader, marked foreign ($n w
 for backing in 4k thp; do
 	flag= forks=10
 	[ $backing = thp ] && flag=--thp
-	start_mmtop_csv "$TMP/$backing.csv" -d 0.5
+	start_mmtop_csv "$TMP/$backing.csv" -d 0.5 --exact
 	"$MMTOP" bench fork -s 64M -n $forks --each $flag >"$TMP/$backing.out"
 	stop_mmtop
 	pid=$(pid_of "$TMP/$backing.out")
@@ -148,21 +151,20 @@ for backing in 4k thp; do
 	fi
 done
 
-# --budget: the per-acquisition programs attached for a window of each
-# interval, sized to the budget. Forks are counted exactly all the same
-# (timed or not); every interval says how much of it was sampled.
-start_mmtop_csv "$TMP/d.csv" -d 0.5 --budget 1
+# The default, a budget of 1%: the per-acquisition programs count for a
+# window of each interval, sized to the budget (attached for it alone when
+# their calls are over it). Forks are counted exactly all the same (timed
+# or not); every interval says how much of it was sampled.
+start_mmtop_csv "$TMP/d.csv" -d 0.5
 "$MMTOP" bench churn -t 1 -n 300 --chunk 64K --fork 10 >"$TMP/dflt"
 stop_mmtop
 pid=$(pid_of "$TMP/dflt")
 n=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" child | wc -l)
-check "--budget 1: churn's 10 forks counted, timed or not ($n)" test "$n" -eq 10
+check "default budget: churn's 10 forks counted, timed or not ($n)" test "$n" -eq 10
 shares=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"total\"" sampled | sort -u | tr '\n' ' ')
 # (0: no window opened in that interval, as a slow guest's throttled one.)
-check "--budget 1: every interval says the share sampled, in [0, 1], some above 0 ($shares)" \
+check "default budget: every interval says the share sampled, in [0, 1], some above 0 ($shares)" \
 	sh -c "test -n '$shares' && echo '$shares' | awk '{ for (i = 1; i <= NF; i++) { bad += !(\$i >= 0 && \$i <= 1); n += \$i > 0 } } END { exit bad || !n }'"
-check "--budget 1: no window failed to open ($(head -c 200 "$TMP/d.csv.err"))" \
-	sh -c "! grep -q 'attaching' '$TMP/d.csv.err'"
 
 # PCP (opt-in): refills on the allocating CPU (128 MiB a round: more than
 # its lists hold).

@@ -172,6 +172,9 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 
 		bpf_program__set_autoload(prog, wanted(name, a->opts) &&
 					  !(a->no_walk && walk_prog(name)));
+		/* Sampled: attached by lock_source_hook(), for the windows. */
+		if (a->opts->sampled && sampled_prog(name))
+			bpf_program__set_autoattach(prog, false);
 	}
 	/* Closed until the sampler opens the first window. */
 	if (a->opts->sampled)
@@ -359,6 +362,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	    open_object(ls, btf, &arg, refused, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
+	if (ls->opts.sampled && lock_source_hook(ls, true, err, errlen))
+		goto fail;
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);
@@ -396,6 +401,11 @@ void lock_source_gate(struct lock_source *ls, bool open)
 
 	if (!(seq & 1) == open)
 		__atomic_store_n(&ls->skel->data->window_seq, seq + 1, __ATOMIC_SEQ_CST);
+}
+
+int lock_source_hook(struct lock_source *ls, bool on, char *err, size_t errlen)
+{
+	return tp_object_hook(&ls->tp, sampled_prog, on, err, errlen);
 }
 
 void lock_source_cost(const struct lock_source *ls, bool sampled, struct prog_cost *c)

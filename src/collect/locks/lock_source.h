@@ -46,6 +46,13 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
  * per-acquisition and per-switch programs count, or return at once.
  */
 void lock_source_gate(struct lock_source *ls, bool open);
+/*
+ * With opts.sampled: attach (@on) or detach those programs, 0 or -1 with
+ * the reason (detached). Attached, every acquisition pays the call into
+ * BPF, gate open or closed; each attach and detach patches the kernel's
+ * text at every inlined mmap_lock call (milliseconds of CPU).
+ */
+int lock_source_hook(struct lock_source *ls, bool on, char *err, size_t errlen);
 /* Add the programs' runs and run time (only the sampled ones: @sampled). */
 void lock_source_cost(const struct lock_source *ls, bool sampled, struct prog_cost *c);
 /* Bitmask of 1 << enum probe_id for what is attached. */
