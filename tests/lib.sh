@@ -118,6 +118,15 @@ pid_of() { sed -n 's/^# [a-z]*: pid \([0-9]*\),.*/\1/p' "$1"; }
 
 # csv_sum_where FILE COLUMN CONDITION: sum of COLUMN over rows for which the
 # awk CONDITION holds; columns are addressed by header name as c["name"].
+# pcp_round: a bench pcp round's size, more than any per-CPU page list may
+# hold: twice the largest high_max in /proc/zoneinfo (the kernel tunes a
+# list's high up to it under heavy allocation, since 6.7: here 288 MiB,
+# which served 128 MiB rounds with no refill at all), at least 128M.
+pcp_round() {
+	awk '$1 == "high_max:" && $2 > m { m = $2 }
+		END { mb = int(m * 4096 * 2 / 1048576) + 1; print (mb < 128 ? 128 : mb) "M" }' /proc/zoneinfo
+}
+
 csv_sum_where() {
 	awk -F, -v col="$2" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
 		$3 { s += \$c[col] } END { printf \"%d\\n\", s }" "$1"

@@ -19,10 +19,10 @@ sum() { # sum FILE COLUMN KIND ID
 }
 
 # Both threads on one CPU: the refills are that CPU's (the frees mostly
-# feed its list back, so drains there are not certain). 128M a round is
+# feed its list back, so drains there are not certain). pcp_round is
 # more than a list holds, whatever earlier frees left in it.
 start_mmtop_csv "$TMP/one.csv" -d 0.5 --enable-probe pcp
-"$MMTOP" bench pcp --cpu "$last" -s 128M -r 2 >"$TMP/one.out"
+"$MMTOP" bench pcp --cpu "$last" -s "$(pcp_round)" -r 2 >"$TMP/one.out"
 stop_mmtop
 here=$(sum "$TMP/one.csv" pcp_refill_pages cpu "$last")
 there=$(sum "$TMP/one.csv" pcp_refill_pages cpu "$first")

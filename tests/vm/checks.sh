@@ -166,10 +166,10 @@ shares=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"total\"" sampled | sort -u | tr '\
 check "default budget: every interval says the share sampled, in [0, 1], some above 0 ($shares)" \
 	sh -c "test -n '$shares' && echo '$shares' | awk '{ for (i = 1; i <= NF; i++) { bad += !(\$i >= 0 && \$i <= 1); n += \$i > 0 } } END { exit bad || !n }'"
 
-# PCP (opt-in): refills on the allocating CPU (128 MiB a round: more than
+# PCP (opt-in): refills on the allocating CPU (pcp_round a round: more than
 # its lists hold).
 start_mmtop_csv "$TMP/p.csv" -d 0.5 --enable-probe pcp
-"$MMTOP" bench pcp --cpu "$last" -s 128M -r 2 >"$TMP/pcp"
+"$MMTOP" bench pcp --cpu "$last" -s "$(pcp_round)" -r 2 >"$TMP/pcp"
 stop_mmtop
 here=$(csv_sum_where "$TMP/p.csv" pcp_refill_pages "\$c[\"kind\"] == \"cpu\" && \$c[\"id\"] == $last")
 there=$(csv_sum_where "$TMP/p.csv" pcp_refill_pages "\$c[\"kind\"] == \"cpu\" && \$c[\"id\"] == $first")
