@@ -60,7 +60,9 @@ struct task_lock {
 
 /*
  * The sampling window (--budget, src/collect/sampler.c): the per-acquisition
- * and per-switch programs stay attached and count only while it is open.
+ * and per-switch programs count only while it is open (user space attaches
+ * them throughout, or for the window alone when their calls are over the
+ * budget, and opens it after the attach, closes it before the detach).
  * Odd while open, one more at each opening and closing; 1 for good without
  * --budget. A slot filled in an earlier window is stale: the release or the
  * acquisition that would have closed it was not seen.

@@ -83,12 +83,13 @@ static void choose_flavours(struct tp_object *o, struct bpf_object *obj,
 	}
 }
 
-int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
-		     size_t errlen)
+/* Attach @prog, its link into @links (*@nr of them): 0, or -1 with the reason. */
+static int attach_into(struct bpf_link **links, int *nr, struct bpf_program *prog,
+		       char *err, size_t errlen)
 {
 	struct bpf_link *link;
 
-	if (o->nr_links == TP_OBJECT_MAX_LINKS) {
+	if (*nr == TP_OBJECT_MAX_LINKS) {
 		snprintf(err, errlen, "too many programs");
 		return -1;
 	}
@@ -98,36 +99,41 @@ int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
 			 strerror(errno));
 		return -1;
 	}
-	o->links[o->nr_links++] = link;
+	links[(*nr)++] = link;
 	return 0;
+}
+
+int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
+		     size_t errlen)
+{
+	return attach_into(o->links, &o->nr_links, prog, err, errlen);
+}
+
+/* A loaded program with a hook to attach to (not one user space runs). */
+static bool attachable(struct bpf_program *prog)
+{
+	return bpf_program__autoload(prog) && strchr(bpf_program__section_name(prog), '/');
 }
 
 int tp_object_hook(struct tp_object *o, bool (*want)(const char *name), bool on,
 		   char *err, size_t errlen)
 {
 	struct bpf_program *prog;
-	struct bpf_link *link;
 
-	if (!on || o->nr_hooks) {
-		if (!on)
-			unhook(o);
+	if (!on) {
+		unhook(o);
 		return 0;
 	}
+	if (o->nr_hooks)
+		return 0;
 	bpf_object__for_each_program(prog, o->obj) {
-		const char *sec = bpf_program__section_name(prog);
-
-		if (!bpf_program__autoload(prog) || bpf_program__autoattach(prog) ||
-		    !strchr(sec, '/') || !want(bpf_program__name(prog)))
+		if (!attachable(prog) || bpf_program__autoattach(prog) ||
+		    !want(bpf_program__name(prog)))
 			continue;
-		link = o->nr_hooks < TP_OBJECT_MAX_LINKS ? bpf_program__attach(prog) : NULL;
-		if (!link) {
-			snprintf(err, errlen, "attaching %s: %s", bpf_program__name(prog),
-				 o->nr_hooks < TP_OBJECT_MAX_LINKS ? strerror(errno) :
-				 "too many programs");
+		if (attach_into(o->hooks, &o->nr_hooks, prog, err, errlen)) {
 			unhook(o);
 			return -1;
 		}
-		o->hooks[o->nr_hooks++] = link;
 	}
 	return 0;
 }
@@ -138,10 +144,7 @@ static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, obj) {
-		const char *sec = bpf_program__section_name(prog);
-
-		if (!bpf_program__autoload(prog) || !bpf_program__autoattach(prog) ||
-		    !strchr(sec, '/'))
+		if (!attachable(prog) || !bpf_program__autoattach(prog))
 			continue;
 		if (tp_object_attach(o, prog, err, errlen))
 			return -1;
