@@ -74,7 +74,7 @@ check "churn: no mmap_lock record lost ($lost)" \
 	test -n "$lost" -a -z "$(echo "$lost" | grep -E ':[1-9]')"
 
 # 2. A populated VMA: pft faults are served under the per-VMA lock.
-start_mmtop_csv "$TMP/pft.csv" -d 0.5
+start_mmtop_csv "$TMP/pft.csv" -d 0.5 --exact
 "$MMTOP" bench pft -s 64M >"$TMP/pft.out"
 stop_mmtop
 pid=$(pid_of "$TMP/pft.out")
@@ -88,7 +88,7 @@ check "pft: per-VMA lock success near 1 ($took of $faults faults took mmap_lock)
 # 3. fork while siblings fault: one write hold of the parent's own mm per
 #    fork, and the siblings' faults wait behind it (paced: each fork starts
 #    as the sibling begins a fresh chunk, so it is faulting during dup_mmap).
-start_mmtop_csv "$TMP/fork.csv" -d 0.5
+start_mmtop_csv "$TMP/fork.csv" -d 0.5 --exact
 "$MMTOP" bench churn -t 1 -n 100 --chunk 64K --paced --fork 20 >"$TMP/fork.out"
 stop_mmtop
 pid=$(pid_of "$TMP/fork.out")
