@@ -69,9 +69,62 @@ struct task_lock {
  */
 volatile __u64 window_seq = 1;
 
+/*
+ * The trip: a burst of acquisitions that starts while the window is open
+ * (the whole interval, on a quiet machine) costs the programs' full price
+ * on each of them until the sampler notices. So the programs count their
+ * own runs in the window, per CPU, in periods of 2^MMTOP_TRIP_PERIOD_SHIFT
+ * ns; the run that takes a CPU's count in one period to trip_runs (set by
+ * the sampler from the budget; 0: never) closes the window for every CPU
+ * (tripped) and wakes the sampler through trip_ring, which detaches them.
+ * Churn starting on an idle machine trips within a millisecond, where the
+ * sampler's own check came up to 50 ms later.
+ */
+volatile __u64 trip_runs;
+volatile __u32 tripped;
+
+struct trip_count {
+	__u64 period;
+	__u64 runs;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct trip_count);
+} trip_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, MMTOP_TRIP_RING_SIZE);
+} trip_ring SEC(".maps");
+
 static __always_inline bool window_open(void)
 {
-	return window_seq & 1;
+	return (window_seq & 1) && !tripped;
+}
+
+/* A run in the window at @now: counted, and the window tripped at the limit. */
+static __always_inline void window_run(__u64 now)
+{
+	__u64 period = now >> MMTOP_TRIP_PERIOD_SHIFT;
+	struct trip_count *c;
+	__u32 zero = 0;
+
+	if (!trip_runs)
+		return;
+	c = bpf_map_lookup_elem(&trip_counts, &zero);
+	if (!c)
+		return;
+	if (c->period != period) {
+		c->period = period;
+		c->runs = 0;
+	}
+	if (++c->runs != trip_runs)
+		return;
+	tripped = 1;
+	bpf_ringbuf_output(&trip_ring, &period, sizeof(period), BPF_RB_FORCE_WAKEUP);
 }
 
 static __always_inline bool slot_current(const struct task_lock *t)
@@ -1059,6 +1112,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	long id = stats_on || own_write ? current_syscall() : -1;
 	__u64 stack;
 
+	window_run(now);
 	if (fork_on && own_write)
 		fork_lock_acquired(mm, now, id);
 	if (!stats_on)
@@ -1121,6 +1175,7 @@ static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 	struct task_locks *l;
 	struct task_lock *t;
 
+	window_run(now);
 	if (fork_on && nr_forking > 0)
 		fork_lock_released(mm, now);
 	if (!stats_on)

@@ -34,6 +34,14 @@ struct proc_fault {
 #define MMTOP_STACK_DEPTH 16
 #define MMTOP_COMM_LEN 16
 
+/*
+ * The sampling window's trip (bpf/locks.bpf.c): runs are counted per CPU
+ * in periods of 2^MMTOP_TRIP_PERIOD_SHIFT ns (4.2 ms); a trip wakes the
+ * sampler through a ring of its own.
+ */
+#define MMTOP_TRIP_PERIOD_SHIFT 22
+#define MMTOP_TRIP_RING_SIZE 4096
+
 /* One aggregation row: a process taking mmap_lock from one kernel stack. */
 struct lock_key {
 	__u64 stack;		/* hash of the kernel stack; 0: not taken */

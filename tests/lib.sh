@@ -193,13 +193,15 @@ scrape_value() { # scrape_value URL SAMPLE
 	curl -sf "$1" | awk -v s="$2" '$1 == s { print $2 }'
 }
 
-# watched NAME WORKLOAD...: `mmtop bench WORKLOAD` under `mmtop -b -d 0.5`,
-# its output in $TMP/NAME.out, mmtop's CSV in $TMP/NAME.csv; sets PID to
-# the workload's pid. A workload that fails is a failed check.
+# watched NAME WORKLOAD...: `mmtop bench WORKLOAD` under `mmtop -b -d 0.5`
+# (and $WATCH_OPTS), its output in $TMP/NAME.out, mmtop's CSV in
+# $TMP/NAME.csv; sets PID to the workload's pid. A workload that fails is
+# a failed check.
 watched() {
 	name=$1
 	shift
-	start_mmtop_csv "$TMP/$name.csv" -d 0.5
+	# shellcheck disable=SC2086
+	start_mmtop_csv "$TMP/$name.csv" -d 0.5 ${WATCH_OPTS:-}
 	"$MMTOP" bench "$@" >"$TMP/$name.out"
 	check "$name: mmtop bench $1 exits 0" test $? -eq 0
 	stop_mmtop

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <linux/types.h>
+
 #include "budget.h"
+#include "mmtop.h"
 
 /* What the interval showed of the programs' rates. */
 static void learn(struct budget_state *st, const struct budget_in *in)
@@ -60,8 +63,21 @@ static void plan_detached(struct budget_state *st, const struct budget_in *in,
 	plan->window_cost = plan->fraction * per;
 }
 
-void budget_plan(struct budget_state *st, const struct budget_in *in,
-		 struct budget_plan *plan)
+uint64_t budget_trip_runs(const struct budget_state *st, const struct budget_in *in)
+{
+	double period = (double)(1ULL << MMTOP_TRIP_PERIOD_SHIFT);
+	double run_ns = (st->in_ns ? st->in_ns : BUDGET_RUN_GUESS_NS) + BUDGET_FLOOR_NS;
+	double rate = in->budget, window_rate = 0;
+
+	if (in->interval_ns)
+		window_rate = st->runs * run_ns / in->interval_ns;
+	if (window_rate > rate)
+		rate = window_rate;
+	return ((2 * rate + BUDGET_BURST_SLACK) * period) / run_ns + 1;
+}
+
+static void plan_window(struct budget_state *st, const struct budget_in *in,
+			struct budget_plan *plan)
 {
 	double allowed = in->budget * in->busy_ns +
 			 (double)BUDGET_SLACK_NS_PER_S * in->interval_ns / 1e9;
@@ -83,4 +99,11 @@ void budget_plan(struct budget_state *st, const struct budget_in *in,
 		return;
 	}
 	plan_detached(st, in, allowed, plan);
+}
+
+void budget_plan(struct budget_state *st, const struct budget_in *in,
+		 struct budget_plan *plan)
+{
+	plan_window(st, in, plan);
+	plan->trip_runs = budget_trip_runs(st, in);
 }

@@ -39,6 +39,16 @@
  */
 #define BUDGET_CYCLE_GUESS_NS 30000000ULL
 
+/*
+ * What a burst may cost whatever the work, as a share of one CPU, before
+ * an open window is closed early (the trip, the sampler's checks): mmtop's
+ * own start, its first mmaps on cold caches, costs about 130 us.
+ */
+#define BUDGET_BURST_SLACK 0.005
+
+/* A run in the window, before its cost was learnt. */
+#define BUDGET_RUN_GUESS_NS 250
+
 /* The runs from which a program's cost per run is learnt. */
 #define BUDGET_LEARN_RUNS 1000
 
@@ -76,6 +86,7 @@ struct budget_plan {
 	bool detached;		/* the programs detached outside the window */
 	bool over;		/* the budget cannot be kept: the smallest window */
 	double window_cost;	/* detached: what the window's programs may cost */
+	uint64_t trip_runs;	/* see budget_trip_runs() */
 };
 
 /*
@@ -90,5 +101,14 @@ struct budget_plan {
  */
 void budget_plan(struct budget_state *st, const struct budget_in *in,
 		 struct budget_plan *plan);
+
+/*
+ * The trip (bpf/locks.bpf.c): the runs one CPU may make in the window in
+ * a trip period before it closes at once. Twice what the budget allows of
+ * a CPU kept busy, or twice the rate @st expects in the window where that
+ * is more, plus BUDGET_BURST_SLACK: no work is within the budget past it,
+ * and a burst pays for a millisecond, not until the sampler's next check.
+ */
+uint64_t budget_trip_runs(const struct budget_state *st, const struct budget_in *in);
 
 #endif

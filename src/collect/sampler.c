@@ -9,12 +9,16 @@
  * the programs are attached for the window only, one window an interval
  * at most, the cycle's measured CPU paid from the budget saved.
  */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 
 #include "budget.h"
@@ -32,18 +36,12 @@
 #define SAMPLER_MIN_WINDOW_NS 2000000ULL
 /* How often an open window's cost is checked against the budget. */
 #define SAMPLER_CHECK_NS 50000000ULL
-/*
- * What a check period's programs may cost whatever the work (0.5% of one
- * CPU): mmtop's own start, its first mmaps run on cold caches, costs about
- * 130 us.
- */
-#define SAMPLER_CHECK_SLACK_NS 250000ULL
 
 struct sampler {
 	struct lock_source *ls;
 	pthread_t thread;
 	pthread_mutex_t lock;
-	pthread_cond_t wake;		/* CLOCK_MONOTONIC */
+	int wake_fd;			/* an eventfd: a plan, or stop */
 	bool stop;
 	bool open;
 	bool whole;			/* open for the whole interval */
@@ -180,18 +178,37 @@ static bool over_budget(struct sampler *sm, uint64_t now)
 	else
 		over = sm->check_busy && cost - sm->check_cost >
 		       2 * sm->budget * (double)(busy - sm->check_busy) +
-		       SAMPLER_CHECK_SLACK_NS;
+		       BUDGET_BURST_SLACK * SAMPLER_CHECK_NS;
 	sm->check_ns = now;
 	sm->check_cost = cost;
 	sm->check_busy = busy;
 	return over;
 }
 
+/* Unlocked until @when (0: no deadline), a plan or stop, or a trip. */
 static void wait_until(struct sampler *sm, uint64_t when)
 {
-	struct timespec ts = { when / NSEC_PER_SEC, when % NSEC_PER_SEC };
+	struct pollfd p[2] = {
+		{ .fd = sm->wake_fd, .events = POLLIN },
+		{ .fd = lock_source_trip_fd(sm->ls), .events = POLLIN },
+	};
+	uint64_t now = clock_ns(CLOCK_MONOTONIC), n;
+	uint64_t left = when > now ? when - now : 0;
+	struct timespec ts = { left / NSEC_PER_SEC, left % NSEC_PER_SEC };
 
-	pthread_cond_timedwait(&sm->wake, &sm->lock, &ts);
+	pthread_mutex_unlock(&sm->lock);
+	if (ppoll(p, 2, when ? &ts : NULL, NULL) > 0 && (p[0].revents & POLLIN) &&
+	    read(sm->wake_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		perror("mmtop: sampler");
+	pthread_mutex_lock(&sm->lock);
+}
+
+static void wake(struct sampler *sm)
+{
+	uint64_t one = 1;
+
+	if (write(sm->wake_fd, &one, sizeof(one)) < 0)
+		perror("mmtop: sampler");
 }
 
 /* Open and close the planned windows on time, and throttle. */
@@ -202,11 +219,13 @@ static void *run(void *arg)
 	pthread_mutex_lock(&sm->lock);
 	while (!sm->stop) {
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+		/* Read (and its ring drained) whether the window is open or not. */
+		bool tripped = lock_source_tripped(sm->ls);
 
 		if (!sm->open && sm->start_ns && now >= sm->start_ns && !window_open(sm))
 			next_window(sm);
 		now = clock_ns(CLOCK_MONOTONIC);
-		if (sm->open && over_budget(sm, now)) {
+		if (sm->open && (tripped || over_budget(sm, now))) {
 			/*
 			 * Detached too: a burst that costs this much pays as
 			 * much again in calls to programs that return at
@@ -224,10 +243,8 @@ static void *run(void *arg)
 		if (sm->open)
 			wait_until(sm, sm->whole || sm->end_ns > now + SAMPLER_CHECK_NS ?
 				   now + SAMPLER_CHECK_NS : sm->end_ns);
-		else if (sm->start_ns)
-			wait_until(sm, sm->start_ns);
 		else
-			pthread_cond_wait(&sm->wake, &sm->lock);
+			wait_until(sm, sm->start_ns);
 	}
 	pthread_mutex_unlock(&sm->lock);
 	return NULL;
@@ -237,20 +254,24 @@ struct sampler *sampler_start(struct lock_source *ls, double budget, char *err,
 			      size_t errlen)
 {
 	struct sampler *sm = calloc(1, sizeof(*sm));
-	pthread_condattr_t attr;
 	int ret;
 
 	if (!sm) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	sm->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (sm->wake_fd < 0) {
+		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+		free(sm);
+		return NULL;
+	}
 	sm->ls = ls;
 	sm->budget = budget;
 	pthread_mutex_init(&sm->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&sm->wake, &attr);
-	pthread_condattr_destroy(&attr);
+	/* Until the first plan, from what the budget allows alone. */
+	lock_source_trip_limit(ls, budget ? budget_trip_runs(&(struct budget_state){ 0 },
+				&(struct budget_in){ .budget = budget }) : 0);
 	/* The lock source opened with the programs attached. */
 	sm->hooked = true;
 	sm->hooked_since = clock_ns(CLOCK_MONOTONIC);
@@ -260,6 +281,7 @@ struct sampler *sampler_start(struct lock_source *ls, double budget, char *err,
 	if (ret) {
 		snprintf(err, errlen, "sampling thread: %s", strerror(ret));
 		lock_source_gate(ls, false);
+		close(sm->wake_fd);
 		free(sm);
 		return NULL;
 	}
@@ -317,6 +339,7 @@ void sampler_plan(struct sampler *sm, const struct budget_plan *plan,
 	pthread_mutex_lock(&sm->lock);
 	sm->detached = plan->detached;
 	sm->window_cost = plan->window_cost;
+	lock_source_trip_limit(sm->ls, sm->budget ? plan->trip_runs : 0);
 	sm->whole = plan->fraction >= 1;
 	/* The last window may still be open (it was whole): it ends now. */
 	if (sm->open && !sm->whole)
@@ -332,7 +355,7 @@ void sampler_plan(struct sampler *sm, const struct budget_plan *plan,
 		schedule(sm, plan->fraction, interval_ns);
 	else
 		sm->start_ns = 0;
-	pthread_cond_signal(&sm->wake);
+	wake(sm);
 	pthread_mutex_unlock(&sm->lock);
 }
 
@@ -342,10 +365,10 @@ void sampler_stop(struct sampler *sm)
 		return;
 	pthread_mutex_lock(&sm->lock);
 	sm->stop = true;
-	pthread_cond_signal(&sm->wake);
+	wake(sm);
 	pthread_mutex_unlock(&sm->lock);
 	pthread_join(sm->thread, NULL);
-	pthread_cond_destroy(&sm->wake);
+	close(sm->wake_fd);
 	pthread_mutex_destroy(&sm->lock);
 	free(sm);
 }

@@ -88,5 +88,28 @@ int main(void)
 		budget_plan(&idle, &in, &p);
 		CHECK(p.fraction == 1 && !p.over, "an idle machine: 100 us a second of programs whole is no cost");
 	}
+	{
+		/* A trip period's budget of a busy CPU, twice, and the slack. */
+		double period = 1 << 22, allowed = (2 * 0.01 + BUDGET_BURST_SLACK) * period;
+		struct budget_state fresh = { 0 }, quiet = { .in_ns = 160, .runs = 1000 };
+		struct budget_state churn = { .in_ns = 160, .runs = 2e6, .detached = true };
+		const struct budget_in in = { .budget = 0.01, .interval_ns = 1000 * MS };
+
+		CHECK(fabs(budget_trip_runs(&fresh, &in) -
+			   (allowed / (BUDGET_RUN_GUESS_NS + BUDGET_FLOOR_NS) + 1)) < 1,
+		      "the trip before a run's cost is known: the guess (%llu)",
+		      (unsigned long long)budget_trip_runs(&fresh, &in));
+		CHECK(fabs(budget_trip_runs(&quiet, &in) - (allowed / 200 + 1)) < 1,
+		      "a quiet machine: the budget's share of a CPU, %llu runs in 4 ms",
+		      (unsigned long long)budget_trip_runs(&quiet, &in));
+		/* 2e6 runs a second of 200 ns: the window spends 40% of a CPU. */
+		CHECK(fabs(budget_trip_runs(&churn, &in) - ((2 * 0.4 + BUDGET_BURST_SLACK) * period / 200 + 1)) < 1,
+		      "a window planned at churn's rate trips at twice it (%llu)",
+		      (unsigned long long)budget_trip_runs(&churn, &in));
+		budget_plan(&quiet, &(struct budget_in){ .budget = 0.01, .interval_ns = 1000 * MS,
+							 .busy_ns = 1000 * MS }, &p);
+		CHECK(p.trip_runs == budget_trip_runs(&quiet, &(struct budget_in){ .budget = 0.01,
+			.interval_ns = 1000 * MS }), "the plan carries the trip");
+	}
 	UNIT_EXIT();
 }

@@ -321,6 +321,15 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 
 static int on_event(void *ctx, void *data, size_t size);
 
+/* The records only wake the sampler: the trip is the flag. */
+static int on_trip(void *ctx, void *data, size_t size)
+{
+	(void)ctx;
+	(void)data;
+	(void)size;
+	return 0;
+}
+
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
 				     char *err, size_t errlen)
@@ -371,6 +380,13 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
 	}
+	if (ls->opts.sampled)
+		ls->trip_rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.trip_ring),
+					       on_trip, ls, NULL);
+	if (ls->opts.sampled && !ls->trip_rb) {
+		snprintf(err, errlen, "trip ring buffer: %s", strerror(errno));
+		goto fail;
+	}
 	if (ls->opts.contention)
 		build_addr_table(ls);
 	ls->thp_method = "n/a (needs the fork probes)";
@@ -399,8 +415,33 @@ void lock_source_gate(struct lock_source *ls, bool open)
 {
 	__u64 seq = __atomic_load_n(&ls->skel->data->window_seq, __ATOMIC_SEQ_CST);
 
+	/*
+	 * A trip is cleared while the sequence says closed, so that no run
+	 * sees the window open in between (a run that read it open just
+	 * before a close may still trip after it: cleared at the opening).
+	 */
+	if (open)
+		__atomic_store_n(&ls->skel->bss->tripped, 0, __ATOMIC_SEQ_CST);
 	if (!(seq & 1) == open)
 		__atomic_store_n(&ls->skel->data->window_seq, seq + 1, __ATOMIC_SEQ_CST);
+	if (!open)
+		__atomic_store_n(&ls->skel->bss->tripped, 0, __ATOMIC_SEQ_CST);
+}
+
+void lock_source_trip_limit(struct lock_source *ls, uint64_t runs)
+{
+	__atomic_store_n(&ls->skel->bss->trip_runs, runs, __ATOMIC_SEQ_CST);
+}
+
+int lock_source_trip_fd(const struct lock_source *ls)
+{
+	return ring_buffer__epoll_fd(ls->trip_rb);
+}
+
+bool lock_source_tripped(struct lock_source *ls)
+{
+	ring_buffer__consume(ls->trip_rb);
+	return __atomic_load_n(&ls->skel->bss->tripped, __ATOMIC_SEQ_CST);
 }
 
 int lock_source_hook(struct lock_source *ls, bool on, char *err, size_t errlen)
@@ -606,6 +647,7 @@ void lock_source_close(struct lock_source *ls)
 		return;
 	fork_reader_stop(ls);
 	ring_buffer__free(ls->rb);
+	ring_buffer__free(ls->trip_rb);
 	tp_object_close(&ls->tp);
 	delta_table_free(&ls->lock_prev);
 	delta_table_free(&ls->cont_prev);

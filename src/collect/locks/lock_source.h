@@ -47,6 +47,15 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
  */
 void lock_source_gate(struct lock_source *ls, bool open);
 /*
+ * With opts.sampled, the trip (bpf/locks.bpf.c): the window closes itself
+ * once a CPU's programs run @runs times in a trip period (0: never). Its
+ * fd is readable at a trip; tripped() says whether the window tripped
+ * since it was last closed by lock_source_gate().
+ */
+void lock_source_trip_limit(struct lock_source *ls, uint64_t runs);
+int lock_source_trip_fd(const struct lock_source *ls);
+bool lock_source_tripped(struct lock_source *ls);
+/*
  * With opts.sampled: attach (@on) or detach those programs, 0 or -1 with
  * the reason (detached). Attached, every acquisition pays the call into
  * BPF, gate open or closed; each attach and detach patches the kernel's

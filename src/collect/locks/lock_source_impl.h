@@ -88,6 +88,7 @@ struct lock_source {
 	struct tp_object tp;
 	struct locks_bpf *skel;
 	struct ring_buffer *rb;
+	struct ring_buffer *trip_rb;	/* opts.sampled: the window's trips */
 	struct ksyms ksyms;
 	struct site_cache sites;
 	struct delta_table lock_prev;	/* lock_key -> lock_stats + per-CPU acquired */
