@@ -699,24 +699,24 @@ static __always_inline __u64 addr_of(const void *p)
 }
 
 /*
+ * Return addresses taken into a site's key by return_addrs_hash():
+ * contention needs several, past the lock's slow path and its entry point
+ * (each address more is a map lookup more, on every event). An
+ * mmap_lock site needs one, past the tracing glue (see site_hash()); only
+ * where the glue is not known are the first two taken, the hook's and the
+ * call into it.
+ */
+#define MMAP_SITE_RETS 2
+#define CONT_SITE_RETS 5
+
+/*
  * Kernel text, from /proc/kallsyms (0: unknown), and how far above the
  * tracepoint's arguments the stack is searched for return addresses.
  */
 const volatile __u64 text_lo;
 const volatile __u64 text_hi;
-#define SCAN_CHUNK 8
-#define SCAN_CHUNKS 8
+#define SCAN_WORDS 64
 
-/*
- * Return addresses found without unwinding: bpf_get_stack() costs about
- * 2 us even for a few frames, too much for every mmap_lock acquisition.
- * The tracepoint's arguments (@ctx) sit in the frame of the BPF runner; the
- * first kernel text addresses above them on the stack are the return
- * addresses into the trace hook, the function that took the lock and its
- * caller (a saved register holding a text address shows up too, the same
- * way each time a site is reached). A hash of the first @want of them; 0 if
- * fewer were found.
- */
 /* 1 if @a lies in kernel text, else 0; without a branch (see below). */
 static __always_inline __u64 text_bit(__u64 a)
 {
@@ -727,44 +727,204 @@ static __always_inline __u64 text_bit(__u64 a)
 }
 
 /*
- * The scan is free of branches inside a chunk: with one branch per word the
- * verifier followed every combination of words found and not (half a
- * second to load).
+ * Return addresses found without unwinding: bpf_get_stack() costs about
+ * 2 us even for a few frames (35 us in this project's VM), too much for
+ * every mmap_lock acquisition or every wait. The tracepoint's arguments
+ * (@ctx) sit in the frame of the BPF runner; above them on the stack are
+ * the return addresses into the function that fired the tracepoint, its
+ * caller, and so on, each a fixed number of words above the last (a
+ * function's frame at a call site has one size). Between them lie stale
+ * words, left by earlier, deeper calls, some of them text addresses: the
+ * first five text words, taken as a wait's key, came out different from
+ * one wait at a site to the next (53 of 74 waits under churn took a full
+ * stack). So the distances are learnt (ret_frames): a wait whose walk
+ * meets a return address it has no distance for takes the full stack,
+ * once, and each of its return addresses found above the arguments gets
+ * the distance to its caller's; later waits read those words alone.
  */
-static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
+struct stack_words {
+	__u64 w[SCAN_WORDS];	/* the words above the arguments */
+	__u64 first;		/* where the walk began, plus 1; 0: no walk */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_words);
+} scan_scratch SEC(".maps");
+
+/* A return address -> the words from its slot to its caller's. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u32);
+} ret_frames SEC(".maps");
+
+/* bpf_loop step: word @i of the scratch; the first text word ends it. */
+static long first_text_step(__u64 i, void *data)
 {
-	__u64 at = ctx_addr(ctx), h = FNV_OFFSET, w[SCAN_CHUNK];
-	__s64 found = 0;
-	int c, i;
+	struct stack_words *sw;
+	__u32 zero = 0;
 
-	if (!text_hi)
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || i >= SCAN_WORDS)
+		return 1;
+	if (!text_bit(sw->w[i]))
 		return 0;
-	for (c = 0; c < SCAN_CHUNKS && found < want; c++) {
-		if (bpf_probe_read_kernel(w, sizeof(w), (void *)(at + c * sizeof(w))))
-			return 0;
-#pragma unroll
-		for (i = 0; i < SCAN_CHUNK; i++) {
-			/* A text address, and fewer than @want taken so far. */
-			__u64 take = text_bit(w[i]) & ((__u64)(found - want) >> 63);
-			__u64 mask = -take;
-
-			h = (fnv1a(h, w[i]) & mask) | (h & ~mask);
-			found += take;
-		}
-	}
-	return found >= want ? h : 0;
+	*(__u64 *)data = i + 1;
+	return 1;
 }
 
 /*
- * Return addresses taken into a site's key by return_addrs_hash():
- * contention needs several, past the lock's slow path and its entry point
- * (each address more scans further up the stack, on every event). An
- * mmap_lock site needs one, past the tracing glue (see site_hash()); only
- * where the glue is not known are the first two taken, the hook's and the
- * call into it.
+ * The words above @ctx into @sw, and where the first text word is, plus 1
+ * (0: none, or unreadable). A loop the verifier walks once: unrolled, it
+ * was walked again on every path to it (over its million instructions).
  */
-#define MMAP_SITE_RETS 2
-#define CONT_SITE_RETS 5
+static __always_inline __u64 first_text_word(void *ctx, struct stack_words *sw)
+{
+	__u64 first = 0;
+
+	sw->first = 0;
+	if (!text_hi || bpf_probe_read_kernel(sw->w, sizeof(sw->w), ctx))
+		return 0;
+	bpf_loop(SCAN_WORDS, first_text_step, &first, 0);
+	sw->first = first;
+	return first;
+}
+
+/*
+ * A hash of the first @want return addresses above @ctx, walked by their
+ * learnt distances (fewer where the walk leaves the words read: the same
+ * at every wait at a site); 0 if the stack was not read or a distance is
+ * not yet known (the words stay in the scratch for learn_frames()).
+ */
+static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
+{
+	__u64 h = FNV_OFFSET, at, ret;
+	struct stack_words *sw;
+	__u32 zero = 0, *next;
+	int i;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || !first_text_word(ctx, sw))
+		return 0;
+	at = sw->first - 1;
+#pragma unroll
+	for (i = 0; i < CONT_SITE_RETS; i++) {
+		if (i >= want)
+			break;
+		barrier_var(at);
+		/* The caller's is above the words read: the walk ends. */
+		if (at >= SCAN_WORDS)
+			break;
+		ret = sw->w[at & (SCAN_WORDS - 1)];
+		if (!text_bit(ret))
+			return 0;
+		h = fnv1a(h, ret);
+		if (i + 1 >= want)
+			break;
+		next = bpf_map_lookup_elem(&ret_frames, &ret);
+		if (!next)
+			return 0;
+		at += *next;
+	}
+	sw->first = 0;		/* nothing to learn */
+	return h;
+}
+
+/* Learning: the frame of ips[j] was found at word @at. */
+struct frame_learn {
+	__u64 at;
+	__u32 j;
+};
+
+/* bpf_loop step: is ips[@j] the first return address's? 1 ends it. */
+static long find_first_frame(__u64 j, void *data)
+{
+	struct frame_learn *l = data;
+	struct stack_words *sw;
+	struct lock_stack *st;
+	__u64 at = l->at;
+	__u32 zero = 0;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!sw || !st || j >= MMTOP_STACK_DEPTH || at >= SCAN_WORDS)
+		return 1;
+	if (st->ips[j & (MMTOP_STACK_DEPTH - 1)] != sw->w[at & (SCAN_WORDS - 1)])
+		return 0;
+	l->j = j;
+	return 1;
+}
+
+/* bpf_loop step: word @i, if it is the caller's, is ips[j + 1]'s slot. */
+static long learn_step(__u64 i, void *data)
+{
+	struct frame_learn *l = data;
+	struct stack_words *sw;
+	struct lock_stack *st;
+	__u32 zero = 0, words, j = l->j;
+	__u64 ret;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!sw || !st || i >= SCAN_WORDS || j >= MMTOP_STACK_DEPTH - 1)
+		return 1;
+	if (i <= l->at || sw->w[i & (SCAN_WORDS - 1)] !=
+			  st->ips[(j + 1) & (MMTOP_STACK_DEPTH - 1)])
+		return 0;
+	ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
+	words = i - l->at;
+	bpf_map_update_elem(&ret_frames, &ret, &words, BPF_ANY);
+	l->j++;
+	l->at = i;
+	return 0;
+}
+
+/*
+ * The last return address found has a caller above the words read: its
+ * distance leads past them, where a walk ends.
+ */
+static __always_inline void learn_beyond(const struct frame_learn *l)
+{
+	struct lock_stack *st;
+	__u32 zero = 0, words = SCAN_WORDS - l->at, j = l->j;
+	__u64 ret;
+
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!st || j >= MMTOP_STACK_DEPTH - 1 || l->at >= SCAN_WORDS ||
+	    !st->ips[(j + 1) & (MMTOP_STACK_DEPTH - 1)])
+		return;
+	ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
+	bpf_map_update_elem(&ret_frames, &ret, &words, BPF_ANY);
+}
+
+/*
+ * After a walk of return_addrs_hash() that failed, in the same program
+ * run: with the full stack in stack_scratch (@taken), the distances
+ * between the return addresses of both; the walk's words forgotten.
+ */
+static __always_inline void learn_frames(bool taken)
+{
+	struct frame_learn l = { .j = MMTOP_STACK_DEPTH };
+	struct stack_words *sw;
+	__u32 zero = 0;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || !sw->first)
+		return;
+	l.at = sw->first - 1;
+	sw->first = 0;
+	if (!taken)
+		return;
+	bpf_loop(MMTOP_STACK_DEPTH, find_first_frame, &l, 0);
+	if (l.j >= MMTOP_STACK_DEPTH)
+		return;
+	bpf_loop(SCAN_WORDS, learn_step, &l, 0);
+	learn_beyond(&l);
+}
 
 /*
  * The tracing glue between the function that took an mmap_lock and this
@@ -835,7 +995,7 @@ static __always_inline __u64 find_site(void *ctx)
 {
 	struct site_find f = { .at = addr_of(ctx) };
 
-	bpf_loop(SCAN_CHUNK * SCAN_CHUNKS, find_step, &f, 0);
+	bpf_loop(SCAN_WORDS, find_step, &f, 0);
 	if (!f.site)
 		return 0;
 	WRITE_ONCE(site_window, (f.site_at > WINDOW_BELOW ? f.site_at - WINDOW_BELOW : 0) + 1);
@@ -865,7 +1025,7 @@ static __always_inline __u64 site_hash(void *ctx)
 	 * value"). 0, not yet found, wraps above the bound.
 	 */
 	barrier_var(at);
-	if (at < SCAN_CHUNK * SCAN_CHUNKS &&
+	if (at < SCAN_WORDS &&
 	    !bpf_probe_read_kernel(w, sizeof(w), (void *)(ctx_addr(ctx) + at * 8)))
 		site = window_site(w);
 	if (!site)
@@ -923,6 +1083,7 @@ static __always_inline __u64 stack_of(void *ctx, __u64 h, long syscall)
 	}
 	st = bpf_map_lookup_elem(&stack_scratch, &zero);
 	full = st ? full_stack_hash(ctx, st) : 0;
+	learn_frames(full != 0);
 	if (!full) {
 		drop(BPF_DROP_STACK);
 		return 0;
