@@ -18,8 +18,8 @@
 #       faults    mmtop bench pft, 2 threads, one VMA (faults/s)
 #       syscalls  perf bench syscall basic: getppid in a loop (ops/s)
 #       ctxsw     perf bench sched pipe: two tasks ping-pong (ops/s)
-#       churn     mmtop bench churn: mmap, mprotect, mremap, munmap, brk
-#                 against a faulting thread, both on the last CPU (rounds/s)
+#       churn     mmtop bench churn -t 0: mmap, mprotect, mremap, munmap,
+#                 brk, the churn thread alone on the last CPU (rounds/s)
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
 #     Also: the time from mmtop's start to its first interval, each of
 #     the default set's programs' cost per run under each work, and the
@@ -70,14 +70,14 @@ cpu() { "$CPUTIME" "$TMP/cpu" "$@"; }
 work_faults() { cpu "$MMTOP" bench pft -t 2 -s "$SIZE" | awk '$1 ~ /^[0-9]+$/ { print $6 }'; }
 work_syscalls() { cpu perf bench syscall basic -l 2000000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
 work_ctxsw() { cpu perf bench sched pipe -l 50000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
-# Both threads on one CPU: spread over two, the writer and the faulting
-# thread hand mmap_lock back and forth at rates that vary sixfold from run
-# to run (25 to 111 ms for the same 2000 rounds), which no ratio survives.
-# Its CPU time is the churn thread's alone (cpu-ns): the fault thread's
-# work is not fixed, it faults for as long as the rounds take.
+# The churn thread alone, on one CPU: with a fault thread beside it, the
+# two hand mmap_lock back and forth at rates no ratio survives (spread
+# over two CPUs, 25 to 111 ms for the same 2000 rounds; on one, the churn
+# thread's CPU time took one of two values 2.6 times apart, and the A/A
+# row spanned 0.41-2.42). Its CPU time is the churn thread's (cpu-ns).
 work_churn() {
 	t0=$(date +%s%N)
-	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 1 -n 20000 |
+	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n 20000 |
 		awk '$1 == "cpu-ns" { printf "%.6f\n", $2 / 1e9 }' >"$TMP/cpu"
 	t1=$(date +%s%N)
 	awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f\n", 20000 / (d / 1e9) }'

@@ -333,7 +333,7 @@ static int map_shared(struct churn *c)
 static int churn_run(const struct churn_opts *o)
 {
 	struct churn c = { .o = o, .page = sysconf(_SC_PAGESIZE) };
-	pthread_t *threads = calloc(o->threads, sizeof(*threads));
+	pthread_t *threads = calloc(o->threads + 1, sizeof(*threads));
 	unsigned int i, started = 0, forks_every;
 	atomic_ullong *reads = NULL;
 	pid_t reader = 0;
@@ -427,7 +427,7 @@ int bench_churn(int argc, char **argv)
 
 		switch (opt) {
 		case 't':
-			bad = parse_uint(optarg, &o.threads) || !o.threads;
+			bad = parse_uint(optarg, &o.threads);
 			break;
 		case 'n':
 			bad = parse_uint(optarg, &o.ops) || !o.ops;
@@ -457,5 +457,10 @@ int bench_churn(int argc, char **argv)
 	}
 	if (optind < argc)
 		return churn_usage(stderr, 2);
+	/* Paced rounds wait for a fault thread's laps; one shared VMA is theirs. */
+	if (!o.threads && (o.paced || o.shared_vma)) {
+		fprintf(stderr, "mmtop bench churn: --paced and --shared-vma need a fault thread\n");
+		return churn_usage(stderr, 2);
+	}
 	return churn_run(&o);
 }

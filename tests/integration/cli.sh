@@ -118,6 +118,19 @@ rc=$?
 check "bench --duration with --record: exit 2, no recording ($(cat "$TMP/err"))" \
 	test "$rc" -eq 2 -a ! -e "$TMP/dur.rec"
 
+# bench churn -t 0: the churn thread alone, its calls exactly the rounds'
+# (and one brk that finds the break); paced rounds wait for a fault
+# thread, so -t 0 --paced is refused.
+"$MMTOP" bench churn -t 0 -n 50 >"$TMP/alone.out"
+rc=$?
+calls=$(awk '$1 == "mmap" || $1 == "munmap" || $1 == "brk" { printf "%s=%s ", $1, $2 }' "$TMP/alone.out")
+check "bench churn -t 0: exit 0, 50 rounds' calls alone ($calls)" \
+	test "$rc" -eq 0 -a "$calls" = "mmap=50 munmap=50 brk=101 "
+"$MMTOP" bench churn -t 0 --paced -n 5 >/dev/null 2>"$TMP/err"
+rc=$?
+check "bench churn -t 0 --paced: exit 2 ($(head -1 "$TMP/err"))" \
+	test "$rc" -eq 2 -a -s "$TMP/err"
+
 # --top in batch mode, for the exposition formats (as the man page says).
 "$MMTOP" -b -f openmetrics --top 1 -n 1 -d 0.3 -- "$MMTOP" bench churn -n 300 >"$TMP/top.om" 2>"$TMP/err"
 rc=$?

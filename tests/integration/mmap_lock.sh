@@ -111,7 +111,7 @@ check "fork: sibling faults waited on the process's mmap_lock (max ${wmax}ns >= 
 mkfifo "$TMP/go"
 sh -c 'read go <"$1"; exec "$0" bench churn -t 1 -n 300 --fork 2' "$MMTOP" "$TMP/go" >"$TMP/slow.out" &
 target=$!
-start_mmtop_csv "$TMP/slow.csv" -d 0.5 --slow 20us -p "$target"
+start_mmtop_csv "$TMP/slow.csv" -d 0.5 --exact --slow 20us -p "$target"
 echo go >"$TMP/go"
 wait $target
 stop_mmtop
@@ -127,7 +127,7 @@ check "-p $target: its own rows are there ($mine)" test "$mine" -gt 0
 # A slow mmap_lock wait is listed once: as the mmap_lock family's event,
 # not again as a contention event of class own- or other-mmap_lock. Paced
 # churn beside a /proc reader waits for the lock every few rounds.
-start_mmtop_csv "$TMP/once.csv" -d 0.5 --slow 1us
+start_mmtop_csv "$TMP/once.csv" -d 0.5 --exact --slow 1us
 "$MMTOP" bench churn -t 1 -n 1000 --paced --proc-reader >/dev/null
 stop_mmtop
 events() { # events CONDITION: the slow events for which the awk CONDITION holds
