@@ -434,6 +434,9 @@ static void observer(struct expo *e, const struct metrics *m)
 	       "Share of the last interval the programs run per mmap_lock acquisition were attached (1: every acquisition traced, exact).");
 	sprintf(v, "%.6f", m->sampled_ppm / 1e6);
 	sample(e, "mmtop_sampled_ratio", v, NULL);
+	family(e, "mmtop_sampled_throttled", "gauge",
+	       "1 when the last interval's window closed early, its programs over twice the budget: its mmap_lock figures are of the window alone, not scaled.");
+	sample(e, "mmtop_sampled_throttled", m->throttled ? "1" : "0", NULL);
 	/* Not measured (the kernel's BPF statistics off): no series. */
 	if (!m->bpf_measured)
 		return;

@@ -339,6 +339,7 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 		m->family_on[i] = !s->na[i][0];
 	m->vma_on = !snapshot_vma_na(s);
 	m->sampled_ppm = s->sample_ppm;
+	m->throttled = s->throttled;
 	m->bpf_measured = s->bpf_measured;
 	m->bpf_runs += s->bpf_runs;
 	m->bpf_ns += s->bpf_ns;

@@ -82,6 +82,7 @@ struct metrics {
 	struct metric_fork forks[BACKING__COUNT];	/* timed forks */
 	uint64_t forks_untimed;		/* outside the sampling window */
 	uint32_t sampled_ppm;		/* the last interval's (snapshot.sample_ppm) */
+	bool throttled;			/* and snapshot.throttled */
 	bool bpf_measured;		/* the last interval's (snapshot.bpf_measured) */
 	uint64_t bpf_runs, bpf_ns, busy_ns;	/* since start */
 	uint64_t drops[DROP__COUNT];

@@ -27,6 +27,7 @@ enum col {
 	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
 	COL_HOLDER_MODE, COL_HOLDER_FOREIGN, COL_WAIT_MAX_BOUND, COL_HOLD_MAX_BOUND,
 	COL_SAMPLED,
+	COL_THROTTLED,
 	COL_SCHEMA,		/* always last: new columns go before it */
 	COL__COUNT
 };
@@ -46,7 +47,7 @@ static const char *const col_names[COL__COUNT] = {
 	"buddy_pages", "site_addr",
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
 	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
-	"sampled",
+	"sampled", "throttled",
 	"schema",
 };
 
@@ -104,13 +105,16 @@ static void str(struct row *r, enum col c, const char *raw)
 
 /*
  * The interval's sampled share (1: exact; below, its mmap_lock, blame and
- * VMA figures are estimates), the schema, the last column, then the end
- * of the line.
+ * VMA figures are estimates) and whether its window was throttled (its
+ * figures then of the window alone, not scaled), the schema, the last
+ * column, then the end of the line.
  */
 static void end(struct row *r)
 {
-	if (r->s)
+	if (r->s) {
 		cell(r, COL_SAMPLED, "%.6f", r->s->sample_ppm / 1e6);
+		cell(r, COL_THROTTLED, "%d", r->s->throttled);
+	}
 	cell(r, COL_SCHEMA, "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }

@@ -206,3 +206,22 @@ for line in open(sys.argv[1]):
 "$MMTOP" -b -n 1 -d 0.2 --exact --format json >"$TMP/exact.json"
 check "--exact: every interval exact, no budget" \
 	grep -q '"sampled":1.000000,"budget":null,' "$TMP/exact.json"
+
+# 8. The trip: unpaced churn starting on a quiet machine, under the default
+#    budget, closes the whole interval's window itself once a CPU's runs in
+#    4 ms pass twice the budget's share of it (a few hundred acquisitions),
+#    where the sampler's check every 50 ms let 2900-4300 through (here,
+#    before the trip). Each throttled interval says so (CSV throttled 1)
+#    and counted, unscaled, under a thousand of the churn's calls.
+start_mmtop_csv "$TMP/trip.csv" -d 0.5
+"$MMTOP" bench churn -t 0 -n 20000 >"$TMP/trip.out"
+stop_mmtop
+pid=$(pid_of "$TMP/trip.out")
+calls=$(awk '$1 ~ /^(mmap|munmap|mprotect|mremap|brk)$/ { s += $2 } END { print s + 0 }' "$TMP/trip.out")
+most=$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kind"] == "total" && $c["throttled"] == 1 { t[$c["seq"]] = 1; n++ }
+	$c["kind"] == "mmap_lock" && $c["pid"] == p { a[$c["seq"]] += $c["acquired"] }
+	END { for (q in t) if (a[q] > m) m = a[q]; printf "%d %d\n", n, m }' "$TMP/trip.csv")
+set -- $most
+check "trip: churn's start throttled ${1:-0} interval(s), counting at most ${2:-0} of its $calls calls in one (< 1000)" \
+	test "${1:-0}" -ge 1 -a "${2:-0}" -lt 1000 -a "$calls" -ge 100000
