@@ -21,6 +21,8 @@
 #       churn     mmtop bench churn -t 0: mmap, mprotect, mremap, munmap,
 #                 brk, the churn thread alone on the last CPU (rounds/s)
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
+#       forkthp   the same, THP-backed: less than half the CPU a fork
+#                 (0.11 s for 40 here, against 0.24 s), the same programs
 #     Also: the time from mmtop's start to its first interval, each of
 #     the default set's programs' cost per run under each work, and the
 #     model figure for the default set and --exact: the programs' time
@@ -63,7 +65,7 @@ median() {
 		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-WORKS=${WORKS:-"faults syscalls ctxsw churn fork"}
+WORKS=${WORKS:-"faults syscalls ctxsw churn fork forkthp"}
 # Each prints one throughput figure, higher is better, for a fixed number
 # of operations, and appends its CPU time to $TMP/cpu.
 cpu() { "$CPUTIME" "$TMP/cpu" "$@"; }
@@ -82,7 +84,8 @@ work_churn() {
 	t1=$(date +%s%N)
 	awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f\n", 20000 / (d / 1e9) }'
 }
-work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $3 }'; }
+work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 "$@" | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $3 }'; }
+work_forkthp() { work_fork --thp; }
 
 # mmtop's arguments for each probe set: a family alone has the others off.
 set_args() {
