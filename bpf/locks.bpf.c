@@ -74,7 +74,9 @@ volatile __u64 window_seq = 1;
  * (the whole interval, on a quiet machine) costs the programs' full price
  * on each of them until the sampler notices. So the programs count their
  * own runs in the window, per CPU, in periods of 2^MMTOP_TRIP_PERIOD_SHIFT
- * ns; the run that takes a CPU's count in one period to trip_runs (set by
+ * ns, all of an acquisition's at once as it is acquired (one lookup an
+ * acquisition, not one a run); the acquisition that takes a CPU's count in
+ * one period to trip_runs (set by
  * the sampler from the budget; 0: never) closes the window for every CPU
  * (tripped) and wakes the sampler through trip_ring, which detaches them.
  * Churn starting on an idle machine trips within a millisecond, where the
@@ -105,10 +107,14 @@ static __always_inline bool window_open(void)
 	return (window_seq & 1) && !tripped;
 }
 
-/* A run in the window at @now: counted, and the window tripped at the limit. */
-static __always_inline void window_run(__u64 now)
+/*
+ * An acquisition in the window at @now: its runs counted (its own, its
+ * release's and, with spin_waits, its request's), and the window tripped
+ * by the one that reaches the limit.
+ */
+static __always_inline void window_acquired(__u64 now)
 {
-	__u64 period = now >> MMTOP_TRIP_PERIOD_SHIFT;
+	__u64 period = now >> MMTOP_TRIP_PERIOD_SHIFT, before;
 	struct trip_count *c;
 	__u32 zero = 0;
 
@@ -121,7 +127,9 @@ static __always_inline void window_run(__u64 now)
 		c->period = period;
 		c->runs = 0;
 	}
-	if (++c->runs != trip_runs)
+	before = c->runs;
+	c->runs += spin_waits ? 3 : 2;
+	if (before >= trip_runs || c->runs < trip_runs)
 		return;
 	tripped = 1;
 	bpf_ringbuf_output(&trip_ring, &period, sizeof(period), BPF_RB_FORCE_WAKEUP);
@@ -840,6 +848,14 @@ struct frame_learn {
 	__u32 j;
 };
 
+/* ips[@j]'s caller's return address is @words above its own. */
+static __always_inline void learn_frame(const struct lock_stack *st, __u32 j, __u32 words)
+{
+	__u64 ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
+
+	bpf_map_update_elem(&ret_frames, &ret, &words, BPF_ANY);
+}
+
 /* bpf_loop step: is ips[@j] the first return address's? 1 ends it. */
 static long find_first_frame(__u64 j, void *data)
 {
@@ -865,8 +881,7 @@ static long learn_step(__u64 i, void *data)
 	struct frame_learn *l = data;
 	struct stack_words *sw;
 	struct lock_stack *st;
-	__u32 zero = 0, words, j = l->j;
-	__u64 ret;
+	__u32 zero = 0, j = l->j;
 
 	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
 	st = bpf_map_lookup_elem(&stack_scratch, &zero);
@@ -875,9 +890,7 @@ static long learn_step(__u64 i, void *data)
 	if (i <= l->at || sw->w[i & (SCAN_WORDS - 1)] !=
 			  st->ips[(j + 1) & (MMTOP_STACK_DEPTH - 1)])
 		return 0;
-	ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
-	words = i - l->at;
-	bpf_map_update_elem(&ret_frames, &ret, &words, BPF_ANY);
+	learn_frame(st, j, i - l->at);
 	l->j++;
 	l->at = i;
 	return 0;
@@ -890,15 +903,13 @@ static long learn_step(__u64 i, void *data)
 static __always_inline void learn_beyond(const struct frame_learn *l)
 {
 	struct lock_stack *st;
-	__u32 zero = 0, words = SCAN_WORDS - l->at, j = l->j;
-	__u64 ret;
+	__u32 zero = 0, j = l->j;
 
 	st = bpf_map_lookup_elem(&stack_scratch, &zero);
 	if (!st || j >= MMTOP_STACK_DEPTH - 1 || l->at >= SCAN_WORDS ||
 	    !st->ips[(j + 1) & (MMTOP_STACK_DEPTH - 1)])
 		return;
-	ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
-	bpf_map_update_elem(&ret_frames, &ret, &words, BPF_ANY);
+	learn_frame(st, j, SCAN_WORDS - l->at);
 }
 
 /*
@@ -1273,7 +1284,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	long id = stats_on || own_write ? current_syscall() : -1;
 	__u64 stack;
 
-	window_run(now);
+	window_acquired(now);
 	if (fork_on && own_write)
 		fork_lock_acquired(mm, now, id);
 	if (!stats_on)
@@ -1336,7 +1347,6 @@ static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 	struct task_locks *l;
 	struct task_lock *t;
 
-	window_run(now);
 	if (fork_on && nr_forking > 0)
 		fork_lock_released(mm, now);
 	if (!stats_on)

@@ -219,7 +219,11 @@ static void *run(void *arg)
 	pthread_mutex_lock(&sm->lock);
 	while (!sm->stop) {
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
-		/* Read (and its ring drained) whether the window is open or not. */
+		/*
+		 * Read (and its ring drained) whether the window is open or
+		 * not; a trip is cleared as the window closes, so a window the
+		 * loop opens below is not taken for the one that tripped.
+		 */
 		bool tripped = lock_source_tripped(sm->ls);
 
 		if (!sm->open && sm->start_ns && now >= sm->start_ns && !window_open(sm))
