@@ -1397,11 +1397,33 @@ static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 	return 0;
 }
 
+/*
+ * Outside the window, while the programs are attached, forks are timed
+ * still: a fork is rare and its latency is not an estimate. A write of the
+ * task's own mm costs a look at its syscall number (in a fork syscall, it
+ * is dup_mmap()'s); a release, while a fork is in flight, the lookup of
+ * the task's fork.
+ */
+static __always_inline void fork_acquired_outside(__u64 mm, __u64 own_mm, bool write,
+						  bool success)
+{
+	long id;
+
+	if (!fork_on || !write || !success || mm != own_mm)
+		return;
+	id = current_syscall();
+	if (is_fork(id))
+		fork_lock_acquired(mm, bpf_ktime_get_ns(), id);
+}
+
 /* mmap_lock_acquire_returned(mm, [memcg_path,] write, success) */
 static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 {
-	if (!window_open())
+	if (!window_open()) {
+		fork_acquired_outside(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx),
+				      arg_success(ctx));
 		return 0;
+	}
 	on_acquired(ctx, ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), arg_success(ctx));
 	return 0;
 }
@@ -1409,8 +1431,11 @@ static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 /* mmap_lock_released(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_released_fn(__u64 *ctx, bool typed)
 {
-	if (!window_open())
+	if (!window_open()) {
+		if (nr_forking > 0 && fork_on)
+			fork_lock_released(ctx[0], bpf_ktime_get_ns());
 		return 0;
+	}
 	on_released(TP_ARG(ctx, 0, struct mm_struct), typed);
 	return 0;
 }
@@ -1858,7 +1883,7 @@ static __always_inline void fork_send(const struct fork_start *f, __u32 tid, __u
 		return;
 	}
 	e->ts_ns = now;
-	/* 0: its start was not seen (outside the sampling window). */
+	/* 0: its start was not seen (the programs detached). */
 	e->latency_ns = f->start_ns ? now - f->start_ns : 0;
 	e->dup_hold_ns = f->hold_ns;
 	e->rss_file = f->rss[0];
@@ -1936,8 +1961,9 @@ static __always_inline void fork_done(const struct fork_info *i, struct mm_struc
 		return;
 	}
 	/*
-	 * Its start not seen (dup_mmap's acquisition fell outside the
-	 * sampling window): counted, with its size and backing, not timed.
+	 * Its start not seen (dup_mmap's acquisition came while the
+	 * programs were detached, between windows): counted, with its
+	 * size and backing, not timed.
 	 */
 	if (!f)
 		f = &unseen;

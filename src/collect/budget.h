@@ -70,7 +70,8 @@ struct budget_in {
 /*
  * What the plan learns and keeps from one interval to the next, each from
  * the last interval that showed it. A run outside the window still runs
- * the program, to its first test: it costs less than one in the window.
+ * the program, to its first tests (and a fork's dup_mmap() lock is timed
+ * there too): it costs less than one in the window.
  */
 struct budget_state {
 	double runs;		/* runs in an interval attached throughout */

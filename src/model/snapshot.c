@@ -474,7 +474,7 @@ void fork_agg_add(struct fork_agg *a, const struct snapshot *s)
 		uint64_t kb = f->anon_kb + f->file_kb + f->shmem_kb;
 
 		a->count++;
-		/* Its start fell outside the sampling window: counted, not timed. */
+		/* Its start came while the programs were detached: counted, not timed. */
 		if (!fork_timed(f))
 			continue;
 		a->timed++;

@@ -274,8 +274,9 @@ struct snapshot {
 	 * run per mmap_lock acquisition were attached (SAMPLE_EXACT: all of
 	 * it). Below that the mmap_lock rows, blame rows and VMA-lock
 	 * outcome are estimates: what the window saw, scaled to the interval
-	 * (snapshot_scale_sampled()); fork latencies are of the forks that
-	 * began in the window.
+	 * (snapshot_scale_sampled()). Forks are timed while the programs
+	 * are attached, in the window or not; only a fork while they were
+	 * detached (between windows) is counted, not timed.
 	 */
 	uint32_t sample_ppm;
 	uint32_t budget_ppm;		/* --budget; 0: none, every acquisition traced */

@@ -360,7 +360,7 @@ static void fork_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_TID, "%d", k->tid);
 	cell(&r, COL_CHILD, "%d", k->child);
 	cell(&r, COL_SYSCALL, "%s", k->syscall);
-	/* Empty where the fork was not timed (outside the sampling window). */
+	/* Empty where the fork was not timed (the programs detached). */
 	if (fork_timed(k)) {
 		cell(&r, COL_LATENCY, "%" PRIu64, k->latency_ns);
 		cell(&r, COL_DUP_HOLD, "%" PRIu64, k->dup_hold_ns);

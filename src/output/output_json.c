@@ -222,7 +222,7 @@ static void json_fork(FILE *f, const struct fork_row *k)
 		",\"pid\":%d,\"tid\":%d,\"comm\":", when, k->wall_ns, k->wall_ns / 1000, k->pid,
 		k->tid);
 	json_str(f, k->comm);
-	/* Not timed (its start outside the sampling window): latency_ns 0. */
+	/* Not timed (its start while the programs were detached): latency_ns 0. */
 	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"timed\":%s,\"latency_ns\":%" PRIu64
 		",\"dup_hold_ns\":%" PRIu64 ",\"anon_kb\":%" PRId64 ",\"file_kb\":%" PRId64
 		",\"shmem_kb\":%" PRId64 ",\"thp_kb\":",

@@ -166,6 +166,17 @@ shares=$(col "$TMP/d.csv" "\$c[\"kind\"] == \"total\"" sampled | sort -u | tr '\
 check "default budget: every interval says the share sampled, in [0, 1], some above 0 ($shares)" \
 	sh -c "test -n '$shares' && echo '$shares' | awk '{ for (i = 1; i <= NF; i++) { bad += !(\$i >= 0 && \$i <= 1); n += \$i > 0 } } END { exit bad || !n }'"
 
+# Windows of 5% of each interval, the programs attached throughout
+# (MMTOP_TEST_SHARE): every fork timed, with its dup_mmap hold, the window
+# closed or not.
+MMTOP_TEST_SHARE=0.05 start_mmtop_csv "$TMP/g.csv" -d 0.5
+"$MMTOP" bench fork -s 8M -n 10 >"$TMP/gated"
+stop_mmtop
+pid=$(pid_of "$TMP/gated")
+rows="\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid"
+n=$(col "$TMP/g.csv" "$rows && \$c[\"latency_ns\"] > 0 && \$c[\"dup_hold_ns\"] > 0" child | wc -l)
+check "window closed most of the time: all 10 forks timed, with their dup_mmap hold ($n)" test "$n" -eq 10
+
 # PCP (opt-in): refills on the allocating CPU (pcp_round a round: more than
 # its lists hold).
 start_mmtop_csv "$TMP/p.csv" -d 0.5 --enable-probe pcp
