@@ -16,7 +16,7 @@ static void learn(struct budget_state *st, const struct budget_in *in)
 	if (in->hooked > 0 && (!st->detached || in->window > 0))
 		st->runs = in->runs / in->hooked;
 	if (in->hook_ops)
-		st->cycle_ns = 2.0 * in->hook_ns / in->hook_ops;
+		st->cycle_ns = 2.0 * (in->hook_ns + in->hook_others_ns) / in->hook_ops;
 	/* A few runs' cost is the cold caches'. */
 	if (in->runs < BUDGET_LEARN_RUNS)
 		return;
@@ -40,7 +40,8 @@ static void learn(struct budget_state *st, const struct budget_in *in)
 static void plan_detached(struct budget_state *st, const struct budget_in *in,
 			  double allowed, struct budget_plan *plan)
 {
-	double spent = in->prog_ns + (double)in->runs * BUDGET_FLOOR_NS + in->hook_ns;
+	double spent = in->prog_ns + (double)in->runs * BUDGET_FLOOR_NS + in->hook_ns +
+		       in->hook_others_ns;
 	double cycle = st->cycle_ns ? st->cycle_ns : BUDGET_CYCLE_GUESS_NS;
 	double per = st->runs * (BUDGET_FLOOR_NS + st->in_ns);
 	double cap = BUDGET_SAVE_INTERVALS * allowed;

@@ -35,7 +35,7 @@
 /*
  * Detached, an attach and a detach before the first was measured: each
  * patches every inlined mmap_lock call in the kernel's text (here, a VM,
- * 7 ms per tracepoint each way; far less on bare metal).
+ * about 30 ms of mmtop's CPU each way; far less on bare metal).
  */
 #define BUDGET_CYCLE_GUESS_NS 30000000ULL
 
@@ -63,6 +63,12 @@ struct budget_in {
 	double window;		/* the share of the interval the window was open */
 	double hooked;		/* the share they were attached (runs paid entries) */
 	uint64_t hook_ns;	/* CPU spent attaching and detaching them */
+	/*
+	 * At most what the other CPUs lost to it: the kernel patches its
+	 * text under IPIs to each, while the attach or detach lasts (here,
+	 * a VM: 10-35 ms of the other CPU a cycle, which took 60 ms).
+	 */
+	uint64_t hook_others_ns;
 	unsigned int hook_ops;	/* attaches and detaches, each one */
 	uint64_t busy_ns;	/* CPU the machine's work used in the interval */
 };

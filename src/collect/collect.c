@@ -27,6 +27,16 @@ static void set_na(struct collector *c, enum probe_family f, const char *why)
 	snprintf(c->na[f], sizeof(c->na[f]), "%s", why);
 }
 
+/* The CPUs online at the last read (1 at least: the one reading). */
+static int online_cpus(const struct collector *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->topo.nr_cpus; i++)
+		n += c->online[i] != 0;
+	return n ? n : 1;
+}
+
 /* The opt-in PCP family: off unless --enable-probe pcp. */
 static int open_pcp(struct collector *c, const struct collector_opts *o,
 		    const struct btf *btf, char *msg, size_t msglen)
@@ -322,6 +332,7 @@ static void account_cost(struct collector *c, struct snapshot *s,
 		in.window = cut->window_ns / span;
 		in.hooked = cut->hooked_ns / span;
 		in.hook_ns = cut->hook_ns;
+		in.hook_others_ns = cut->hook_wall_ns * (online_cpus(c) - 1);
 		in.hook_ops = cut->hook_ops;
 		in.busy_ns = s->busy_ns;
 		in.interval_ns = s->interval_ns;
