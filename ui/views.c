@@ -48,7 +48,9 @@ static void observer_text(const struct snapshot *s, char *buf, size_t len)
 			 s->over_budget ? " (over budget)" : "");
 
 	if (s->bpf_measured && s->busy_ns && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
+		n += snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
+	if (s->attach_ns && s->busy_ns && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " +attach %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
 }
 
 static void draw_header(const struct ui_state *st)

@@ -457,6 +457,11 @@ void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
 	if (s->budget_ppm)
 		snprintf(buf + strlen(buf), len - strlen(buf), " (budget %.4g%%)",
 			 s->budget_ppm / 1e4);
+	if (s->attach_ns) {
+		format_ns(s->attach_ns, t, sizeof(t));
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "; attach/detach %s (at most, other CPUs included)", t);
+	}
 }
 
 void fork_agg(const struct snapshot *s, struct fork_agg *a)

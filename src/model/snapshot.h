@@ -294,6 +294,13 @@ struct snapshot {
 	 */
 	bool bpf_measured;
 	uint64_t bpf_runs, bpf_ns, busy_ns;
+	/*
+	 * The sampler's attaches and detaches in the interval (0: none): the
+	 * CPU mmtop took for them, plus, on each other online CPU, at most
+	 * as long as they lasted (the kernel patches its text under IPIs to
+	 * every CPU): the bound the budget counts.
+	 */
+	uint64_t attach_ns;
 	SNAPSHOT_ARRAY(struct lock_row, locks);
 	SNAPSHOT_ARRAY(struct vma_row, vmas);
 	SNAPSHOT_ARRAY(struct slow_event, events);

@@ -437,6 +437,9 @@ static void observer(struct expo *e, const struct metrics *m)
 	family(e, "mmtop_sampled_throttled", "gauge",
 	       "1 when the last interval's window closed early, its programs over twice the budget: its mmap_lock figures are of the window alone, not scaled.");
 	sample(e, "mmtop_sampled_throttled", m->throttled ? "1" : "0", NULL);
+	family(e, "mmtop_attach_seconds", "counter",
+	       "CPU time the sampler's attaches and detaches of its programs cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).");
+	sample(e, "mmtop_attach_seconds_total", secs(v, m->attach_ns), NULL);
 	/* Not measured (the kernel's BPF statistics off): no series. */
 	if (!m->bpf_measured)
 		return;

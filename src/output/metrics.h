@@ -80,11 +80,12 @@ struct metrics {
 	/* mmap_lock waits that waited behind a holder: see struct metric_blame. */
 	struct metric_blame blame[CALLSITE__COUNT][2][CALLSITE__COUNT][2][2];
 	struct metric_fork forks[BACKING__COUNT];	/* timed forks */
-	uint64_t forks_untimed;		/* outside the sampling window */
+	uint64_t forks_untimed;		/* while the programs were detached */
 	uint32_t sampled_ppm;		/* the last interval's (snapshot.sample_ppm) */
 	bool throttled;			/* and snapshot.throttled */
 	bool bpf_measured;		/* the last interval's (snapshot.bpf_measured) */
 	uint64_t bpf_runs, bpf_ns, busy_ns;	/* since start */
+	uint64_t attach_ns;		/* since start (snapshot.attach_ns) */
 	uint64_t drops[DROP__COUNT];
 	bool family_on[FAMILY__COUNT];
 	bool vma_on;			/* the VMA-lock outcome is known */

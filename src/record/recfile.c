@@ -321,6 +321,8 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 	put_u64(b, s->bpf_runs);
 	put_u64(b, s->bpf_ns);
 	put_u64(b, s->busy_ns);
+	/* 2.6, appended. */
+	put_u64(b, s->attach_ns);
 }
 
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
@@ -721,7 +723,10 @@ unsigned int rec_layout_of(unsigned int major, unsigned int minor)
 {
 	if (major < 2)
 		return 0;
-	if (major > 2 || minor >= 5)
+	if (major > 2 || minor >= 6)
+		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING |
+		       REC_ATTACH;
+	if (minor == 5)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING;
 	if (minor >= 3)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA;
@@ -791,6 +796,8 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		s->bpf_ns = get_u64(&c);
 		s->busy_ns = get_u64(&c);
 	}
+	if (layout & REC_ATTACH)
+		s->attach_ns = get_u64(&c);
 	if (c.bad) {
 		snapshot_free(s);
 		return -1;

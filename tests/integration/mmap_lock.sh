@@ -203,6 +203,25 @@ for line in open(sys.argv[1]):
     assert 0 < o["sampled"] <= 1 and o["budget"] == 0.01 and o["bpf_runs"] > 0
     assert o["bpf_ns"] > 0 and "busy_ns" in o and o["over_budget"] in (True, False)
 ' "$TMP/own.json"
+# What attaching and detaching cost, shown: attached for windows alone,
+# every interval after the first attached and detached the programs
+# (attach_ns above 0, at most the interval on every CPU), and the text
+# header says so; attached throughout, none did (0).
+MMTOP_TEST_SHARE=0.25,detached "$MMTOP" -b -n 3 -d 0.3 --budget 1 --format json >"$TMP/cycle.json"
+MMTOP_TEST_SHARE=0.25 "$MMTOP" -b -n 3 -d 0.3 --budget 1 --format json >"$TMP/still.json"
+check "attach_ns: detached, every interval after the first paid a cycle; attached, none" \
+	python3 -c '
+import json, sys
+cycle = [json.loads(l) for l in open(sys.argv[1])][1:]
+still = [json.loads(l) for l in open(sys.argv[2])]
+cpus = int(sys.argv[3])
+assert len(cycle) == 2 and len(still) == 3
+assert all(0 < o["attach_ns"] <= o["interval_s"] * 1e9 * cpus for o in cycle)
+assert all(o["attach_ns"] == 0 for o in still)
+' "$TMP/cycle.json" "$TMP/still.json" "$(nproc)"
+MMTOP_TEST_SHARE=0.25,detached "$MMTOP" -b -n 2 -d 0.3 --budget 1 >"$TMP/cycle.txt"
+check "attach_ns: the text header names the cost of the cycle" \
+	grep -q '; attach/detach [0-9.]*[mu]*s (at most, other CPUs included)' "$TMP/cycle.txt"
 "$MMTOP" -b -n 1 -d 0.2 --exact --format json >"$TMP/exact.json"
 check "--exact: every interval exact, no budget" \
 	grep -q '"sampled":1.000000,"budget":null,' "$TMP/exact.json"

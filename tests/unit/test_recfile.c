@@ -26,6 +26,7 @@ static void fill(struct snapshot *s)
 	s->bpf_runs = 1234;
 	s->bpf_ns = 56789;
 	s->busy_ns = 987654321;
+	s->attach_ns = 4321000;
 	s->drops[DROP_READ] = 3;
 	snprintf(s->na[FAMILY_PCP], sizeof(s->na[0]), "opt-in");
 	snprintf(s->cont_method, sizeof(s->cont_method), "address table");
@@ -83,7 +84,7 @@ static void round_trip(bool varint, bool sized)
 {
 	const char *enc = sized ? "sized rows" : varint ? "varint" : "fixed";
 	unsigned int layout = (varint ? REC_VARINT : 0) | REC_EXTRAS |
-			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA | REC_SAMPLING;
+			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA | REC_SAMPLING | REC_ATTACH;
 	struct snapshot s, back;
 	struct rec_buf b = { .varint = varint, .sized_rows = sized };
 	char *a, *z;
@@ -108,6 +109,8 @@ static void round_trip(bool varint, bool sized)
 	CHECK(strstr(z, "\"sampled\":0.033333,\"budget\":0.010000,\"over_budget\":false,"
 			"\"throttled\":true,\"bpf_runs\":1234,\"bpf_ns\":56789,\"busy_ns\":987654321"),
 	      "%s: the sampled share, budget, throttle and BPF cost read back (2.5)", enc);
+	CHECK(strstr(z, "\"busy_ns\":987654321,\"attach_ns\":4321000,"),
+	      "%s: the attaches' and detaches' cost read back (2.6)", enc);
 
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
 	      "%s: node and total sums are rebuilt", enc);
@@ -115,14 +118,20 @@ static void round_trip(bool varint, bool sized)
 	free(z);
 	snapshot_free(&back);
 	/* A 2.2 reader stops before what 2.3 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_VMA_NA | REC_SAMPLING), &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_VMA_NA | REC_SAMPLING | REC_ATTACH),
+				&back) &&
 	      !back.vma_na[0] && back.forks.nr == 1,
 	      "%s: a reader without the VMA-lock n/a reads the rest", enc);
 	snapshot_free(&back);
 	/* A 2.4 reader stops before what 2.5 appended: exact, as it was. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_SAMPLING, &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_SAMPLING | REC_ATTACH), &back) &&
 	      back.sample_ppm == SAMPLE_EXACT && !back.bpf_ns && back.vma_na[0] == s.vma_na[0],
 	      "%s: a reader without the sampled share reads the interval as exact", enc);
+	snapshot_free(&back);
+	/* A 2.5 reader stops before what 2.6 appended. */
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_ATTACH, &back) &&
+	      back.bpf_ns == s.bpf_ns && !back.attach_ns,
+	      "%s: a reader without the attaches' cost reads the rest", enc);
 	snapshot_free(&back);
 
 	CHECK(rec_get_snapshot(b.data, 10, layout, &back) < 0, "%s: a truncated payload is refused", enc);
@@ -250,8 +259,10 @@ static void sized_rows(void)
 	      rec_layout_of(2, 3) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA) &&
 	      rec_layout_of(2, 4) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA) &&
 	      rec_layout_of(2, 5) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
-				      REC_SAMPLING),
-	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5");
+				      REC_SAMPLING) &&
+	      rec_layout_of(2, 6) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
+				      REC_SAMPLING | REC_ATTACH),
+	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6");
 }
 
 int main(void)
