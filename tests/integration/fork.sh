@@ -15,8 +15,8 @@ outside_4k=
 for backing in 4k thp; do
 	flag=
 	[ $backing = thp ] && flag=--thp
-	# --exact: with a budget, a fork whose dup_mmap lock falls outside
-	# the window is counted, not timed.
+	# --exact: with a budget, a fork while the programs are detached
+	# (between windows) is counted, not timed.
 	start_mmtop_csv "$TMP/$backing.csv" -d 0.5 --exact
 	"$MMTOP" bench fork -s 128M -n 20 --each $flag >"$TMP/$backing.out"
 	stop_mmtop
