@@ -80,9 +80,12 @@ uint64_t budget_trip_runs(const struct budget_state *st, const struct budget_in 
 static void plan_window(struct budget_state *st, const struct budget_in *in,
 			struct budget_plan *plan)
 {
-	double allowed = in->budget * in->busy_ns +
-			 (double)BUDGET_SLACK_NS_PER_S * in->interval_ns / 1e9;
+	double floor = (double)BUDGET_SLACK_NS_PER_S * in->interval_ns / 1e9;
+	double allowed = in->budget * in->busy_ns;
 	double entries, more, f;
+
+	if (allowed < floor)
+		allowed = floor;
 
 	learn(st, in);
 	*plan = (struct budget_plan){ .fraction = 1 };

@@ -28,7 +28,9 @@
  * What counts as no cost at all, per second of the interval (0.1% of one
  * CPU): on an idle machine 1% of its little work is a few microseconds,
  * less than the programs take for its housekeeping (about 120 us a second
- * here, gated runs included).
+ * here, gated runs included). A floor, not an addition: on work that the
+ * budget pays for, its 1% is all (added, the slack let a loop of forks,
+ * a quarter of a CPU, run exact at 1.05% of its CPU).
  */
 #define BUDGET_SLACK_NS_PER_S 1000000ULL
 
