@@ -73,10 +73,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
-		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+# median: the median of the numbers on stdin (median_ci below, its first).
+median() { median_ci | awk '{ print $1 }'; }
 
 WORKS=${WORKS:-"faults syscalls ctxsw churn fork forkthp"}
 # Each prints one throughput figure, higher is better, for a fixed number
