@@ -1404,24 +1404,24 @@ static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
  * is dup_mmap()'s); a release, while a fork is in flight, the lookup of
  * the task's fork.
  */
-static __always_inline void fork_acquired_outside(__u64 mm, __u64 own_mm, bool write,
-						  bool success)
+static __always_inline void fork_acquired_outside(__u64 *ctx, bool typed)
 {
 	long id;
 
-	if (!fork_on || !write || !success || mm != own_mm)
+	/* The cheap tests first: the task's mm costs a helper call. */
+	if (!fork_on || !arg_write(ctx) || !arg_success(ctx) ||
+	    ctx[0] != TP_CURRENT_MM(typed))
 		return;
 	id = current_syscall();
 	if (is_fork(id))
-		fork_lock_acquired(mm, bpf_ktime_get_ns(), id);
+		fork_lock_acquired(ctx[0], bpf_ktime_get_ns(), id);
 }
 
 /* mmap_lock_acquire_returned(mm, [memcg_path,] write, success) */
 static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 {
 	if (!window_open()) {
-		fork_acquired_outside(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx),
-				      arg_success(ctx));
+		fork_acquired_outside(ctx, typed);
 		return 0;
 	}
 	on_acquired(ctx, ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), arg_success(ctx));

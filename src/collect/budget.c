@@ -110,4 +110,11 @@ void budget_plan(struct budget_state *st, const struct budget_in *in,
 {
 	plan_window(st, in, plan);
 	plan->trip_runs = budget_trip_runs(st, in);
+	plan->gated_run_ns = BUDGET_FLOOR_NS + st->out_ns;
+	plan->cycle_ns = st->cycle_ns ? st->cycle_ns : BUDGET_CYCLE_GUESS_NS;
+}
+
+bool budget_detach_pays(const struct budget_plan *plan, double rate, uint64_t left_ns)
+{
+	return rate * plan->gated_run_ns * left_ns / 1e9 > plan->cycle_ns;
 }

@@ -96,6 +96,8 @@ struct budget_plan {
 	bool over;		/* the budget cannot be kept: the smallest window */
 	double window_cost;	/* detached: what the window's programs may cost */
 	uint64_t trip_runs;	/* see budget_trip_runs() */
+	double gated_run_ns;	/* a run outside the window, its entry included */
+	double cycle_ns;	/* an attach and a detach, the other CPUs' included */
 };
 
 /*
@@ -110,6 +112,16 @@ struct budget_plan {
  */
 void budget_plan(struct budget_state *st, const struct budget_in *in,
 		 struct budget_plan *plan);
+
+/*
+ * A window throttled while the programs are attached outside it: whether
+ * detaching them for the rest of the interval (@left_ns, at @rate runs a
+ * second) saves more than the cycle costs (the next plan attaches them
+ * again). A loop of forks trips in bursts of a few hundred runs, and
+ * detached its forks go untimed; mmap churn's runs that return at once
+ * cost more than a cycle in a fraction of a second (7% of its CPU).
+ */
+bool budget_detach_pays(const struct budget_plan *plan, double rate, uint64_t left_ns);
 
 /*
  * The trip (bpf/locks.bpf.c): the runs one CPU may make in the window in

@@ -36,6 +36,8 @@
 #define SAMPLER_MIN_WINDOW_NS 2000000ULL
 /* How often an open window's cost is checked against the budget. */
 #define SAMPLER_CHECK_NS 50000000ULL
+/* The shortest span a rate of runs is taken over. */
+#define SAMPLER_MIN_RATE_NS 1000000ULL
 
 struct sampler {
 	struct lock_source *ls;
@@ -48,7 +50,9 @@ struct sampler {
 	bool detached;			/* the programs attached for windows only */
 	bool hooked;			/* the programs attached now */
 	double budget;
-	double window_cost;		/* detached: what a window may cost */
+	/* The last plan (before the first: a cycle's guess, and no window cost). */
+	struct budget_plan plan;
+	uint64_t plan_end_ns;		/* the planned interval's end (0: no plan yet) */
 	uint64_t start_ns, end_ns;	/* the next window; start 0: none */
 	/* The interval's windows: one in each of nr_slots slots, from t0. */
 	uint64_t t0_ns, slot_ns, len_ns;
@@ -64,15 +68,21 @@ struct sampler {
 	bool throttled;			/* a window closed early since the last cut */
 	/* At the window's opening: its programs' cost; the last check's. */
 	uint64_t open_cost;
-	uint64_t check_ns, check_cost, check_busy;
+	uint64_t check_ns, check_cost, check_busy, check_runs;
+	double check_rate;		/* runs a second, over the last check's period */
 };
 
-/* What the sampled programs have cost so far, their hooks' entries included. */
-static uint64_t programs_ns(const struct sampler *sm)
+/*
+ * What the sampled programs have cost so far, their hooks' entries
+ * included; and their runs (@runs may be NULL).
+ */
+static uint64_t programs_ns(const struct sampler *sm, uint64_t *runs)
 {
 	struct prog_cost c = { 0, 0 };
 
 	lock_source_cost(sm->ls, true, &c);
+	if (runs)
+		*runs = c.runs;
 	return c.ns + c.runs * BUDGET_FLOOR_NS;
 }
 
@@ -112,7 +122,8 @@ static bool window_open(struct sampler *sm)
 	sm->opened_ns = now;
 	sm->end_ns = now + sm->len_ns;
 	sm->check_ns = now;
-	sm->check_cost = sm->open_cost = programs_ns(sm);
+	sm->check_cost = sm->open_cost = programs_ns(sm, &sm->check_runs);
+	sm->check_rate = 0;
 	if (proc_busy_ns(&sm->check_busy))
 		sm->check_busy = 0;
 	return true;
@@ -167,22 +178,58 @@ static double slack(uint64_t ns)
  */
 static bool over_budget(struct sampler *sm, uint64_t now)
 {
-	uint64_t busy = 0, cost;
+	uint64_t busy = 0, cost, runs;
 	bool over;
 
 	if (!sm->budget || now - sm->check_ns < SAMPLER_CHECK_NS || proc_busy_ns(&busy))
 		return false;
-	cost = programs_ns(sm);
+	cost = programs_ns(sm, &runs);
 	if (sm->detached)
-		over = cost - sm->open_cost > 2 * sm->window_cost + slack(now - sm->opened_ns);
+		over = cost - sm->open_cost > 2 * sm->plan.window_cost + slack(now - sm->opened_ns);
 	else
 		over = sm->check_busy && cost - sm->check_cost >
 		       2 * sm->budget * (double)(busy - sm->check_busy) +
 		       BUDGET_BURST_SLACK * SAMPLER_CHECK_NS;
+	sm->check_rate = (runs - sm->check_runs) * 1e9 / (now - sm->check_ns);
 	sm->check_ns = now;
 	sm->check_cost = cost;
 	sm->check_busy = busy;
+	sm->check_runs = runs;
 	return over;
+}
+
+/*
+ * Runs a second lately: since the last check, or over its period if it
+ * has just been made (a trip can come any time; a check, every
+ * SAMPLER_CHECK_NS while the window is open).
+ */
+static double recent_rate(struct sampler *sm, uint64_t now)
+{
+	uint64_t runs;
+
+	if (now - sm->check_ns < SAMPLER_MIN_RATE_NS)
+		return sm->check_rate;
+	programs_ns(sm, &runs);
+	return (runs - sm->check_runs) * 1e9 / (now - sm->check_ns);
+}
+
+/*
+ * Close a window early, and open no more in the interval. Detached
+ * too if that pays: the rest of the interval (before the first plan, a
+ * second, the default interval) against a cycle.
+ */
+static void throttle(struct sampler *sm, uint64_t now, double rate)
+{
+	uint64_t left = NSEC_PER_SEC;
+
+	if (sm->plan_end_ns)
+		left = sm->plan_end_ns > now ? sm->plan_end_ns - now : 0;
+	if (budget_detach_pays(&sm->plan, rate, left))
+		sm->detached = true;
+	window_close(sm, now);
+	sm->throttled = true;
+	sm->whole = false;
+	sm->start_ns = 0;
 }
 
 /* Unlocked until @when (0: no deadline), a plan or stop, or a trip. */
@@ -229,18 +276,11 @@ static void *run(void *arg)
 		if (!sm->open && sm->start_ns && now >= sm->start_ns && !window_open(sm))
 			next_window(sm);
 		now = clock_ns(CLOCK_MONOTONIC);
-		if (sm->open && (tripped || over_budget(sm, now))) {
-			/*
-			 * Detached too: a burst that costs this much pays as
-			 * much again in calls to programs that return at
-			 * once (mmap churn: 7% of its CPU).
-			 */
-			sm->detached = true;
-			window_close(sm, now);
-			sm->throttled = true;
-			sm->whole = false;
-			sm->start_ns = 0;
-		} else if (sm->open && !sm->whole && now >= sm->end_ns) {
+		if (sm->open && tripped)
+			throttle(sm, now, recent_rate(sm, now));
+		else if (sm->open && over_budget(sm, now))
+			throttle(sm, now, sm->check_rate);
+		else if (sm->open && !sm->whole && now >= sm->end_ns) {
 			window_close(sm, now);
 			next_window(sm);
 		}
@@ -272,6 +312,8 @@ struct sampler *sampler_start(struct lock_source *ls, double budget, char *err,
 	}
 	sm->ls = ls;
 	sm->budget = budget;
+	sm->plan = (struct budget_plan){ .gated_run_ns = BUDGET_FLOOR_NS,
+					 .cycle_ns = BUDGET_CYCLE_GUESS_NS };
 	pthread_mutex_init(&sm->lock, NULL);
 	/* Until the first plan, from what the budget allows alone. */
 	lock_source_trip_limit(ls, budget ? budget_trip_runs(&(struct budget_state){ 0 },
@@ -342,7 +384,8 @@ void sampler_plan(struct sampler *sm, const struct budget_plan *plan,
 {
 	pthread_mutex_lock(&sm->lock);
 	sm->detached = plan->detached;
-	sm->window_cost = plan->window_cost;
+	sm->plan = *plan;
+	sm->plan_end_ns = clock_ns(CLOCK_MONOTONIC) + interval_ns;
 	lock_source_trip_limit(sm->ls, sm->budget ? plan->trip_runs : 0);
 	sm->whole = plan->fraction >= 1;
 	/* The last window may still be open (it was whole): it ends now. */

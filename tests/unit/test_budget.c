@@ -77,6 +77,19 @@ int main(void)
 		      "a cycle: an attach and a detach, the other CPUs' time included (%.0f)",
 		      st.cycle_ns);
 		CHECK(p.detached, "still detached: the window's runs are as many as before");
+		CHECK(p.cycle_ns == 16 * MS, "the plan carries the cycle");
+	}
+	{
+		/* Throttled attached: 40 ns an entry, 10 outside the window, a cycle of 16 ms. */
+		const struct budget_plan th = { .gated_run_ns = 50, .cycle_ns = 16 * MS };
+
+		CHECK(!budget_detach_pays(&th, 50000, 1000 * MS),
+		      "a loop of forks, 50000 runs a second: 2.5 ms left of a second, stays attached");
+		CHECK(budget_detach_pays(&th, 1.8e6, 1000 * MS),
+		      "churn, 1.8 M runs a second: 90 ms left of a second, detached");
+		CHECK(!budget_detach_pays(&th, 1.8e6, 100 * MS),
+		      "churn for the last 100 ms of the interval: 9 ms, stays attached");
+		CHECK(!budget_detach_pays(&th, 1.8e6, 0), "the interval over: stays attached");
 	}
 	/* A cycle that no saving can pay: the smallest window, over. */
 	st = (struct budget_state){ .cycle_ns = 200 * MS };
