@@ -28,7 +28,14 @@ static void learn(struct budget_state *st, const struct budget_in *in)
 		st->in_ns = (double)in->prog_ns / in->runs;
 		return;
 	}
-	/* Attached throughout, runs in the window in proportion to it. */
+	/*
+	 * Attached throughout, runs in the window in proportion to it; not
+	 * in a throttled one, which closed on a burst (a loop of forks': 6% of
+	 * the interval with most of its runs, whose cost then came out as the
+	 * runs' outside it).
+	 */
+	if (in->throttled)
+		return;
 	in_share = in->hooked > 0 ? in->window / in->hooked : 0;
 	st->out_ns = (in->prog_ns - in->runs * in_share * st->in_ns) /
 		     (in->runs * (1 - in_share));
@@ -111,10 +118,13 @@ void budget_plan(struct budget_state *st, const struct budget_in *in,
 	plan_window(st, in, plan);
 	plan->trip_runs = budget_trip_runs(st, in);
 	plan->gated_run_ns = BUDGET_FLOOR_NS + st->out_ns;
-	plan->cycle_ns = st->cycle_ns ? st->cycle_ns : BUDGET_CYCLE_GUESS_NS;
 }
 
-bool budget_detach_pays(const struct budget_plan *plan, double rate, uint64_t left_ns)
+bool budget_detach_now(const struct budget_plan *plan, double budget, double runs_per_s,
+		       double busy_per_s)
 {
-	return rate * plan->gated_run_ns * left_ns / 1e9 > plan->cycle_ns;
+	/* A CPU at least: the runs that tripped the window kept one busy. */
+	if (busy_per_s < 1e9)
+		busy_per_s = 1e9;
+	return runs_per_s * plan->gated_run_ns > budget * busy_per_s;
 }

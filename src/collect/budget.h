@@ -72,6 +72,7 @@ struct budget_in {
 	 */
 	uint64_t hook_others_ns;
 	unsigned int hook_ops;	/* attaches and detaches, each one */
+	bool throttled;		/* a window closed early: a burst was in it */
 	uint64_t busy_ns;	/* CPU the machine's work used in the interval */
 };
 
@@ -97,7 +98,6 @@ struct budget_plan {
 	double window_cost;	/* detached: what the window's programs may cost */
 	uint64_t trip_runs;	/* see budget_trip_runs() */
 	double gated_run_ns;	/* a run outside the window, its entry included */
-	double cycle_ns;	/* an attach and a detach, the other CPUs' included */
 };
 
 /*
@@ -115,13 +115,15 @@ void budget_plan(struct budget_state *st, const struct budget_in *in,
 
 /*
  * A window throttled while the programs are attached outside it: whether
- * detaching them for the rest of the interval (@left_ns, at @rate runs a
- * second) saves more than the cycle costs (the next plan attaches them
- * again). A loop of forks trips in bursts of a few hundred runs, and
- * detached its forks go untimed; mmap churn's runs that return at once
- * cost more than a cycle in a fraction of a second (7% of its CPU).
+ * to detach them now, the test budget_plan() makes at the interval's end
+ * (the runs with the gate closed against what the budget allows) made at
+ * once, on @runs_per_s and the machine's @busy_per_s (CPU ns a second, a
+ * CPU at least) measured since. mmap churn's runs that return at once
+ * cost 3-4% of its CPU; a loop of forks trips in bursts, its runs cost a
+ * tenth of the budget or less, and detached its forks would go untimed.
  */
-bool budget_detach_pays(const struct budget_plan *plan, double rate, uint64_t left_ns);
+bool budget_detach_now(const struct budget_plan *plan, double budget, double runs_per_s,
+		       double busy_per_s);
 
 /*
  * The trip (bpf/locks.bpf.c): the runs one CPU may make in the window in

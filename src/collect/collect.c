@@ -334,6 +334,7 @@ static void account_cost(struct collector *c, struct snapshot *s,
 		in.hook_ns = cut->hook_ns;
 		in.hook_others_ns = cut->hook_wall_ns * (online_cpus(c) - 1);
 		in.hook_ops = cut->hook_ops;
+		in.throttled = cut->throttled;
 		s->attach_ns = in.hook_ns + in.hook_others_ns;
 		in.busy_ns = s->busy_ns;
 		in.interval_ns = s->interval_ns;

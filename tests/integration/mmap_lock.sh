@@ -244,3 +244,17 @@ most=$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next 
 set -- $most
 check "trip: churn's start throttled ${1:-0} interval(s), counting at most ${2:-0} of its $calls calls in one (< 1000)" \
 	test "${1:-0}" -ge 1 -a "${2:-0}" -lt 1000 -a "$calls" -ge 100000
+
+# 9. After the trip the programs stay attached for 5 ms, their runs with
+#    the gate closed counted: churn's (500000 a second, 3-4% of its CPU)
+#    are over the budget, so mmtop detaches them, and the programs run
+#    5000-11000 times in all, not on each of its 120000 calls (staying
+#    attached, 280000 runs in the rest of an interval; a trip before
+#    churn's stride is decided again 10, 20 and 40 ms later, 32000 runs
+#    at most). A loop of forks stays attached (fork.sh).
+"$MMTOP" -b -f json -d 0.5 -- sh -c '"$0" bench churn -t 0 -n 20000 >/dev/null' "$MMTOP" \
+	>"$TMP/detach.json" 2>"$TMP/detach.err"
+detached=$(grep -c '"attach_ns":[1-9]' "$TMP/detach.json")
+runs=$(grep -o '"bpf_runs":[0-9]*' "$TMP/detach.json" | awk -F: '{ s += $2 } END { print s + 0 }')
+check "trip: churn's runs with the window closed are over the budget: detached ($detached intervals paid a detach or an attach), $runs program runs in all (< 60000)" \
+	test "$detached" -ge 1 -a "$runs" -gt 0 -a "$runs" -lt 60000

@@ -44,6 +44,20 @@ int main(void)
 	/* In the window 2 us a run, outside it 0.2 us: learnt from a partial interval. */
 	p = plan(&st, (uint64_t)(5000 * 2000 + 5000 * 200), 10000, 0.5, 1);
 	CHECK(fabs(st.out_ns - 200) < 1e-6, "a run outside the window: 200 ns (%.1f)", st.out_ns);
+	{
+		/* A window throttled at 6% with 9000 of the 10000 runs in it. */
+		struct budget_state th = st;
+		const struct budget_in in = {
+			.budget = 0.01, .prog_ns = 9000 * 2000 + 1000 * 200, .runs = 10000,
+			.window = 0.06, .hooked = 1, .throttled = true,
+			.busy_ns = 1000 * MS, .interval_ns = 1000 * MS,
+		};
+
+		budget_plan(&th, &in, &p);
+		CHECK(th.out_ns == st.out_ns,
+		      "a throttled window's runs are not in proportion to it: nothing learnt outside it (%.1f)",
+		      th.out_ns);
+	}
 	CHECK(!p.detached && fabs(p.fraction - (10 - 2.4) / 18) < 1e-9,
 	      "the runs outside it paid first (%.4f)", p.fraction);
 	/* 300000 runs at 100 ns, 60 ns outside: entries alone 30 ms, over 10. */
@@ -77,19 +91,21 @@ int main(void)
 		      "a cycle: an attach and a detach, the other CPUs' time included (%.0f)",
 		      st.cycle_ns);
 		CHECK(p.detached, "still detached: the window's runs are as many as before");
-		CHECK(p.cycle_ns == 16 * MS, "the plan carries the cycle");
 	}
 	{
-		/* Throttled attached: 40 ns an entry, 10 outside the window, a cycle of 16 ms. */
-		const struct budget_plan th = { .gated_run_ns = 50, .cycle_ns = 16 * MS };
+		/* Throttled attached: 40 ns an entry, 10 outside the window. */
+		const struct budget_plan th = { .gated_run_ns = 50 };
 
-		CHECK(!budget_detach_pays(&th, 50000, 1000 * MS),
-		      "a loop of forks, 50000 runs a second: 2.5 ms left of a second, stays attached");
-		CHECK(budget_detach_pays(&th, 1.8e6, 1000 * MS),
-		      "churn, 1.8 M runs a second: 90 ms left of a second, detached");
-		CHECK(!budget_detach_pays(&th, 1.8e6, 100 * MS),
-		      "churn for the last 100 ms of the interval: 9 ms, stays attached");
-		CHECK(!budget_detach_pays(&th, 1.8e6, 0), "the interval over: stays attached");
+		CHECK(!budget_detach_now(&th, 0.01, 50000, 1e9),
+		      "a loop of forks, 50000 runs a second of a busy CPU: 2.5 ms of 10, stays attached");
+		CHECK(budget_detach_now(&th, 0.01, 600000, 1e9),
+		      "churn, 600000 runs a second of a busy CPU: 30 ms of 10, detached");
+		CHECK(!budget_detach_now(&th, 0.01, 600000, 4e9),
+		      "the same of four busy CPUs: 30 ms of 40, stays attached");
+		CHECK(!budget_detach_now(&th, 0.01, 150000, 0),
+		      "busy read as none (ticks): a CPU, 7.5 ms of 10, stays attached");
+		CHECK(budget_detach_now(&th, 0.01, 250000, 0),
+		      "busy read as none: 12.5 ms of 10, detached");
 	}
 	/* A cycle that no saving can pay: the smallest window, over. */
 	st = (struct budget_state){ .cycle_ns = 200 * MS };
