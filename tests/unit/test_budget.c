@@ -47,13 +47,14 @@ int main(void)
 	{
 		/* A window throttled at 6% with 9000 of the 10000 runs in it. */
 		struct budget_state th = st;
+		struct budget_plan tp;
 		const struct budget_in in = {
 			.budget = 0.01, .prog_ns = 9000 * 2000 + 1000 * 200, .runs = 10000,
 			.window = 0.06, .hooked = 1, .throttled = true,
 			.busy_ns = 1000 * MS, .interval_ns = 1000 * MS,
 		};
 
-		budget_plan(&th, &in, &p);
+		budget_plan(&th, &in, &tp);
 		CHECK(th.out_ns == st.out_ns,
 		      "a throttled window's runs are not in proportion to it: nothing learnt outside it (%.1f)",
 		      th.out_ns);
