@@ -34,10 +34,14 @@
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
 #       forkthp   the same, THP-backed: less than half the CPU a fork
 #                 (0.11 s for 40 here, against 0.24 s), the same programs
-#     Also: the time from mmtop's start to its first interval, each of
-#     the default set's programs' cost per run under each work, and the
-#     model figure for the default set and --exact: the programs' time
-#     and the hooks' entries over the work's untraced CPU time.
+#     Also: the time from mmtop's start to its first interval; what an
+#     attach and a detach of the sampled programs cost a churn on the
+#     other CPU, against mmtop's own bound of it; each of the default
+#     set's programs' cost per run under each work; and the model figure
+#     for the default set and --exact: the programs' time and the hooks'
+#     entries over the work's untraced CPU time, and beside it the
+#     attaches and detaches in the work's intervals, at what a cycle
+#     cost that churn.
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
@@ -260,6 +264,56 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 	"$(cat "$TMP/startmed")" "$(awk '{ print $2 }' "$TMP/start" | sort -g | tail -1)" \
 	"$(wc -l <"$TMP/start")"
 
+# What a cycle (the sampled programs attached, then detached: the kernel
+# patches every inlined mmap_lock call twice) costs a work on another CPU,
+# which the programs' run-time statistics miss: a trip detaches them once
+# inside the matrix's churn. A churn of 100000 rounds on the last CPU alone, and
+# beside windows of 0.2% of 0.1-s intervals, the programs attached for the
+# window only (a cycle an interval), alternating CYCLE_ROUNDS times. Per
+# cycle: the churn's added CPU time (the windows' runs are 0.06% of it),
+# against mmtop's own bound of a cycle (attach_ns: its CPU, and the other
+# CPUs' for as long as it took).
+CYCLE_ROUNDS=${CYCLE_ROUNDS:-5}
+long_churn() {
+	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n 100000 |
+		awk '$1 == "cpu-ns" { print $2 }'
+}
+# cycles_beside: "churn_cpu_ns intervals attach_ns" with mmtop's windows
+# (every interval after the first pays a cycle).
+cycles_beside() {
+	MMTOP_TEST_SHARE=0.002,detached "$MMTOP" -b -d 0.1 -f json >"$TMP/cycle.json" 2>/dev/null &
+	watch=$!
+	until grep -q '"seq":2,' "$TMP/cycle.json" 2>/dev/null; do sleep 0.02; done
+	n0=$(wc -l <"$TMP/cycle.json")
+	c=$(long_churn)
+	n1=$(wc -l <"$TMP/cycle.json")
+	kill $watch
+	wait $watch 2>/dev/null
+	watch=''
+	sed -n "$((n0 + 1)),${n1}p" "$TMP/cycle.json" |
+		awk -v c="$c" '{ a = $0; sub(/.*"attach_ns":/, "", a); s += a + 0 }
+			END { print c, NR, s }'
+}
+: >"$TMP/cycles"
+i=0
+while [ $i -lt "$CYCLE_ROUNDS" ]; do
+	if [ $((i % 2)) -eq 0 ]; then
+		echo "$(long_churn) $(cycles_beside)"
+	else
+		b=$(cycles_beside)
+		echo "$(long_churn) $b"
+	fi >>"$TMP/cycles"
+	i=$((i + 1))
+done
+awk '$3 > 0 { print ($2 - $1) / $3 / 1e6 }' "$TMP/cycles" | sort -g >"$TMP/per_cycle"
+awk '$3 > 0 { print $4 / $3 / 1e6 }' "$TMP/cycles" >"$TMP/bound"
+printf "a cycle (attach and detach), to a churn on the other CPU: %.1f ms of its CPU, median (%.1f-%.1f) of %d; mmtop's bound (attach_ns): %.1f ms\n" \
+	"$(median <"$TMP/per_cycle")" "$(head -1 "$TMP/per_cycle")" "$(tail -1 "$TMP/per_cycle")" \
+	"$(wc -l <"$TMP/per_cycle")" "$(median <"$TMP/bound")"
+# What a churn paid of mmtop's bound, for the model figure below.
+awk -v c="$(median <"$TMP/per_cycle")" -v b="$(median <"$TMP/bound")" \
+	'BEGIN { printf "%.3f\n", (c > 0 && b > 0) ? c / b : 1 }' >"$TMP/cycle_share"
+
 # Per program: what each of the default set's programs costs per run, by
 # the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
 # ns per run of its own), under each work run once; and their sum against
@@ -271,6 +325,15 @@ prog_stats() { # "name run_time_ns run_cnt" per loaded program
 			if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
 		if (c != "") print n, t, c }'
 }
+# attach_since N: with mmtop writing JSON, the attach_ns of its intervals
+# from line N + 1 to the end of the one in progress (waited for); else none.
+attach_since() {
+	head -c 1 "$TMP/watch.csv" | grep -q '{' || return 0
+	n=$(wc -l <"$TMP/watch.csv")
+	until [ "$(wc -l <"$TMP/watch.csv")" -gt "$n" ]; do sleep 0.02; done
+	sed -n "$(($1 + 1)),$((n + 1))p" "$TMP/watch.csv" |
+		awk '{ a = $0; sub(/.*"attach_ns":/, "", a); s += a + 0 } END { print s + 0 }'
+}
 # per_program READY CMD...: with CMD watching (ready once its output
 # matches READY), each work once: "work name ns (runs) ..." per line.
 per_program() {
@@ -281,14 +344,18 @@ per_program() {
 	until grep -q "$ready" "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
 	for w in $WORKS; do
 		prog_stats >"$TMP/p0"
+		n0=$(wc -l <"$TMP/watch.csv")
 		t0=$(date +%s%N)
 		"work_$w" >/dev/null
 		t1=$(date +%s%N)
 		prog_stats >"$TMP/p1"
-		awk -v w="$w" -v wall=$(((t1 - t0) / 1000)) 'NR == FNR { t[$1] = $2; c[$1] = $3; next }
+		awk -v w="$w" -v wall=$(((t1 - t0) / 1000)) -v a="$(attach_since "$n0")" \
+			'NR == FNR { t[$1] = $2; c[$1] = $3; next }
 			$3 > c[$1] { n = $3 - c[$1]; d = $2 - t[$1]; sum += d
 				line = line sprintf(" %s %.0f (%d)", $1, d / n, n) }
-			END { printf "%-9s%s; %.1f ms in programs in a %.1f ms run\n", w, line, sum / 1e6, wall / 1e3 }' \
+			END { printf "%-9s%s; %.1f ms in programs in a %.1f ms run", w, line, sum / 1e6, wall / 1e3
+				if (a != "") printf "; attach/detach %.1f ms", a / 1e6
+				print "" }' \
 			"$TMP/p0" "$TMP/p1"
 	done
 	kill $watch
@@ -342,21 +409,27 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	# own untraced CPU time (the matrix's median): their time (bpf_stats)
 	# and the hooks' entries (runs x the floor's empty programs' ns per run
 	# under the same work), for the default set and --exact.
-	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns)"
+	# After "+": the attaches and detaches in the work's intervals, at the
+	# share of mmtop's bound (attach_ns) that a churn paid of a cycle above
+	# (a work that runs the patched mmap_lock calls without pause: most).
+	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns), + the attaches and detaches in its intervals (attach_ns x $(cat "$TMP/cycle_share"), what a churn paid of it)"
 	per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
 	header
 	for set in default exact; do
 		# shellcheck disable=SC2046
-		per_program ',total,' "$MMTOP" -b -d 1 -f csv $(set_args $set) >"$TMP/pm"
+		per_program '"seq":1,' "$MMTOP" -b -d 1 -f json $(set_args $set) >"$TMP/pm"
 		printf "%-10s" "$set"
 		for w in $WORKS; do
 			awk -v w="$w" '$1 == w' "$TMP/untraced" | awk '{ print $3 }' | median >"$TMP/ucpu"
-			awk -v w="$w" -v u="$(cat "$TMP/ucpu")" 'FNR == 1 { file++ }
+			awk -v w="$w" -v u="$(cat "$TMP/ucpu")" -v f="$(cat "$TMP/cycle_share")" 'FNR == 1 { file++ }
 				$1 == w { for (i = 2; i < NF; i++) if ($(i + 1) ~ /^\([0-9]+\)/) {
 						n = $(i + 1); gsub(/[();]/, "", n)
-						if (file == 1) { fns += $i * n; fn += n } else { ns += $i * n; runs += n } } }
+						if (file == 1) { fns += $i * n; fn += n } else { ns += $i * n; runs += n } }
+					if (file == 2 && match($0, /attach\/detach [0-9.]+ ms/))
+						a = substr($0, RSTART + 14, RLENGTH - 17) * 1e6 }
 				END { floor = fn ? fns / fn : 0
-					if (u > 0) printf " %20s", sprintf("%.2f%%", 100 * (ns + runs * floor) / (u * 1e9))
+					if (u > 0) printf " %20s", sprintf("%.2f%% +%.2f%%",
+						100 * (ns + runs * floor) / (u * 1e9), 100 * a * f / (u * 1e9))
 					else printf " %20s", "-" }' "$TMP/pf" "$TMP/pm"
 		done
 		echo
