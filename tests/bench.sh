@@ -36,7 +36,9 @@
 #                 (0.11 s for 40 here, against 0.24 s), the same programs
 #     Also: the time from mmtop's start to its first interval; what an
 #     attach and a detach of the sampled programs cost a churn on the
-#     other CPU, against mmtop's own bound of it; each of the default
+#     other CPU, against mmtop's own bound of it; the CPU ratio of a churn
+#     ten times as long (the trip's detach, paid once a burst, spread over
+#     more operations), default set and A/A; each of the default
 #     set's programs' cost per run under each work; and the model figure
 #     for the default set and --exact: the programs' time and the hooks'
 #     entries over the work's untraced CPU time, and beside it the
@@ -50,15 +52,19 @@
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
 # Figures are printed, never asserted: this machine is shared and noisy.
-# QUICK=1: 3 pairs, the default set, the hooks and the A/A row only.
+# QUICK=1: 3 pairs (and 3 rounds of the cycle), the default set, the
+# hooks and the A/A row only.
 # PAIRS (the rows none, default and exact; 15), FAMILY_PAIRS (the other
-# rows; 7), SETS and WORKS choose the matrix's pairs, rows and columns.
+# rows; 7), SETS and WORKS choose the matrix's pairs, rows and columns;
+# CYCLE_ROUNDS (5) and LONG_PAIRS (9), the cycle's rounds and the long
+# churn's pairs.
 cd "$(dirname "$0")/.." || exit 1
 MMTOP=./mmtop
 FLOOR=build/tests/floor
 CPUTIME=build/tests/tools/cputime
 if [ -n "${QUICK:-}" ]; then
 	PAIRS=${PAIRS:-3} FAMILY_PAIRS=${FAMILY_PAIRS:-3} SETS=${SETS:-"none hooks default exact"}
+	CYCLE_ROUNDS=${CYCLE_ROUNDS:-3} LONG_PAIRS=${LONG_PAIRS:-3}
 fi
 PAIRS=${PAIRS:-15}
 FAMILY_PAIRS=${FAMILY_PAIRS:-7}
@@ -92,13 +98,15 @@ work_ctxsw() { cpu perf bench sched pipe -l 50000 2>/dev/null | awk '/ops\/sec/ 
 # over two CPUs, 25 to 111 ms for the same 2000 rounds; on one, the churn
 # thread's CPU time took one of two values 2.6 times apart, and the A/A
 # row spanned 0.41-2.42). Its CPU time is the churn thread's (cpu-ns).
-work_churn() {
+churn_rounds() { # churn_rounds N: N rounds
 	t0=$(date +%s%N)
-	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n 20000 |
+	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n "$1" |
 		awk '$1 == "cpu-ns" { printf "%.6f\n", $2 / 1e9 }' >"$TMP/cpu"
 	t1=$(date +%s%N)
-	awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f\n", 20000 / (d / 1e9) }'
+	awk -v d=$((t1 - t0)) -v n="$1" 'BEGIN { printf "%.1f\n", n / (d / 1e9) }'
 }
+work_churn() { churn_rounds 20000; }
+work_churnlong() { churn_rounds 200000; }
 work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 "$@" | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $3 }'; }
 work_forkthp() { work_fork --thp; }
 
@@ -223,6 +231,30 @@ header() {
 	echo
 }
 
+# pair_ratios SET N: N pairs of run_all, untraced and with SET watching
+# (none: untraced twice), the order alternating: "work wall cpu" ratios in
+# $TMP/ratios, the untraced runs' lines added to $TMP/untraced.
+pair_ratios() {
+	i=0
+	: >"$TMP/ratios"
+	traced=$1
+	[ "$1" = none ] && traced=''
+	while [ $i -lt "$2" ]; do
+		: >"$TMP/base"
+		: >"$TMP/traced"
+		if [ $((i % 2)) -eq 0 ]; then
+			run_all '' "$TMP/base"; run_all "$traced" "$TMP/traced"
+		else
+			run_all "$traced" "$TMP/traced"; run_all '' "$TMP/base"
+		fi
+		cat "$TMP/base" >>"$TMP/untraced"
+		awk 'NR == FNR { b[$1] = $2; c[$1] = $3; next }
+			b[$1] > 0 { printf "%s %s %s\n", $1, $2 / b[$1], ($3 > 0 ? c[$1] / $3 : "") }' \
+			"$TMP/base" "$TMP/traced" >>"$TMP/ratios"
+		i=$((i + 1))
+	done
+}
+
 echo "matrix: traced/untraced throughput (wall time), median [95% interval] of $PAIRS pairs ($FAMILY_PAIRS for a family alone or the hooks), order alternating"
 work_faults >/dev/null	# warm-up: the first touches of guest memory are slow
 header
@@ -230,25 +262,7 @@ header
 : >"$TMP/cpu_rows"
 : >"$TMP/untraced"
 for set in $SETS; do
-	i=0
-	: >"$TMP/ratios"
-	while [ $i -lt "$(pairs_of "$set")" ]; do
-		: >"$TMP/base"
-		: >"$TMP/traced"
-		traced=$set
-		[ "$set" = none ] && traced=''
-		if [ $((i % 2)) -eq 0 ]; then
-			run_all '' "$TMP/base"; run_all "$traced" "$TMP/traced"
-		else
-			run_all "$traced" "$TMP/traced"; run_all '' "$TMP/base"
-		fi
-		# "work wall cpu" ratios per workload of this pair
-		cat "$TMP/base" >>"$TMP/untraced"
-		awk 'NR == FNR { b[$1] = $2; c[$1] = $3; next }
-			b[$1] > 0 { printf "%s %s %s\n", $1, $2 / b[$1], ($3 > 0 ? c[$1] / $3 : "") }' \
-			"$TMP/base" "$TMP/traced" >>"$TMP/ratios"
-		i=$((i + 1))
-	done
+	pair_ratios "$set" "$(pairs_of "$set")"
 	printf "%-10s" "$set"
 	cells "$TMP/ratios" 2
 	{ printf "%-10s" "$set"; cells "$TMP/ratios" 3; } >>"$TMP/cpu_rows"
@@ -274,11 +288,8 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # against mmtop's own bound of a cycle (attach_ns: its CPU, and the other
 # CPUs' for as long as it took).
 CYCLE_ROUNDS=${CYCLE_ROUNDS:-5}
-long_churn() {
-	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n 100000 |
-		awk '$1 == "cpu-ns" { print $2 }'
-}
-# cycles_beside: "churn_cpu_ns intervals attach_ns" with mmtop's windows
+long_churn() { churn_rounds 100000 >/dev/null && cat "$TMP/cpu"; }
+# cycles_beside: "churn_cpu_s intervals attach_ns" with mmtop's windows
 # (every interval after the first pays a cycle).
 cycles_beside() {
 	MMTOP_TEST_SHARE=0.002,detached "$MMTOP" -b -d 0.1 -f json >"$TMP/cycle.json" 2>/dev/null &
@@ -305,7 +316,7 @@ while [ $i -lt "$CYCLE_ROUNDS" ]; do
 	fi >>"$TMP/cycles"
 	i=$((i + 1))
 done
-awk '$3 > 0 { print ($2 - $1) / $3 / 1e6 }' "$TMP/cycles" | sort -g >"$TMP/per_cycle"
+awk '$3 > 0 { print ($2 - $1) / $3 * 1e3 }' "$TMP/cycles" | sort -g >"$TMP/per_cycle"
 awk '$3 > 0 { print $4 / $3 / 1e6 }' "$TMP/cycles" >"$TMP/bound"
 printf "a cycle (attach and detach), to a churn on the other CPU: %.1f ms of its CPU, median (%.1f-%.1f) of %d; mmtop's bound (attach_ns): %.1f ms\n" \
 	"$(median <"$TMP/per_cycle")" "$(head -1 "$TMP/per_cycle")" "$(tail -1 "$TMP/per_cycle")" \
@@ -313,6 +324,29 @@ printf "a cycle (attach and detach), to a churn on the other CPU: %.1f ms of its
 # What a churn paid of mmtop's bound, for the model figure below.
 awk -v c="$(median <"$TMP/per_cycle")" -v b="$(median <"$TMP/bound")" \
 	'BEGIN { printf "%.3f\n", (c > 0 && b > 0) ? c / b : 1 }' >"$TMP/cycle_share"
+
+# That detach comes once a burst of lock-heavy work that starts while the
+# whole interval is open (the trip): a cost fixed per burst, which the
+# matrix's 0.3-s churn feels most. The same churn ten times as long, in
+# LONG_PAIRS pairs with the default set and untraced twice: what it costs
+# per operation past the burst's start.
+LONG_PAIRS=${LONG_PAIRS:-9}
+case " $WORKS " in
+*" churn "*)
+	works=$WORKS
+	WORKS=churnlong
+	echo "churn ten times as long (200000 rounds): untraced/traced CPU time, median [95% interval] of $LONG_PAIRS pairs"
+	header
+	for set in none default; do
+		pair_ratios "$set" "$LONG_PAIRS"
+		printf "%-10s" "$set"
+		cells "$TMP/ratios" 3
+		cp "$TMP/ratios" "$TMP/long_$set"
+	done
+	verdict "$TMP/long_default" "$TMP/long_none"
+	WORKS=$works
+	;;
+esac
 
 # Per program: what each of the default set's programs costs per run, by
 # the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
