@@ -41,9 +41,9 @@
 #     more operations), default set and A/A; each of the default
 #     set's programs' cost per run under each work; and the model figure
 #     for the default set and --exact: the programs' time and the hooks'
-#     entries over the work's untraced CPU time, and beside it the
-#     attaches and detaches in the work's intervals, at what a cycle
-#     cost that churn.
+#     entries over the work's untraced CPU time, and beside it at most
+#     what the attaches and detaches in the work's intervals cost it (at
+#     what a cycle cost that churn).
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
@@ -281,9 +281,10 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # What a cycle (the sampled programs attached, then detached: the kernel
 # patches every inlined mmap_lock call twice) costs a work on another CPU,
 # which the programs' run-time statistics miss: a trip detaches them once
-# inside the matrix's churn. A churn of 100000 rounds on the last CPU alone, and
-# beside windows of 0.2% of 0.1-s intervals, the programs attached for the
-# window only (a cycle an interval), alternating CYCLE_ROUNDS times. Per
+# inside the matrix's churn. A churn of 100000 rounds on the last CPU
+# alone, and beside windows of 0.2% of 0.1-s intervals, the programs
+# attached for the window only (a cycle an interval), alternating
+# CYCLE_ROUNDS times. Per
 # cycle: the churn's added CPU time (the windows' runs are 0.06% of it),
 # against mmtop's own bound of a cycle (attach_ns: its CPU, and the other
 # CPUs' for as long as it took).
@@ -443,10 +444,12 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	# own untraced CPU time (the matrix's median): their time (bpf_stats)
 	# and the hooks' entries (runs x the floor's empty programs' ns per run
 	# under the same work), for the default set and --exact.
-	# After "+": the attaches and detaches in the work's intervals, at the
-	# share of mmtop's bound (attach_ns) that a churn paid of a cycle above
-	# (a work that runs the patched mmap_lock calls without pause: most).
-	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns), + the attaches and detaches in its intervals (attach_ns x $(cat "$TMP/cycle_share"), what a churn paid of it)"
+	# After "+": at most what the attaches and detaches in the work's
+	# intervals cost it, at the share of mmtop's bound (attach_ns) that a
+	# churn paid of a cycle above: a work that runs the patched mmap_lock
+	# calls without pause pays the most (an int3 trap at each call while
+	# the kernel patches them); one that makes none, the IPIs alone.
+	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns), + at most the attaches and detaches in its intervals (attach_ns x $(cat "$TMP/cycle_share"), what a churn paid of it)"
 	per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
 	header
 	for set in default exact; do
