@@ -68,7 +68,8 @@ struct budget_in {
 	/*
 	 * At most what the other CPUs lost to it: the kernel patches its
 	 * text under IPIs to each, while the attach or detach lasts (here,
-	 * a VM: 10-35 ms of the other CPU a cycle, which took 60 ms).
+	 * a VM: a churn on the other CPU lost 24-59 ms of its CPU a cycle,
+	 * make bench, where this bound came to 84-100 ms).
 	 */
 	uint64_t hook_others_ns;
 	unsigned int hook_ops;	/* attaches and detaches, each one */
