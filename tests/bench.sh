@@ -289,6 +289,12 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 # against mmtop's own bound of a cycle (attach_ns: its CPU, and the other
 # CPUs' for as long as it took).
 CYCLE_ROUNDS=${CYCLE_ROUNDS:-5}
+# attach_sum FILE FROM TO: "intervals attach_ns" of mmtop's JSON lines
+# FROM to TO, the attaches and detaches they counted.
+attach_sum() {
+	sed -n "$2,$3p" "$1" |
+		awk '{ a = $0; sub(/.*"attach_ns":/, "", a); s += a + 0 } END { print NR, s + 0 }'
+}
 long_churn() { churn_rounds 100000 >/dev/null && cat "$TMP/cpu"; }
 # cycles_beside: "churn_cpu_s intervals attach_ns" with mmtop's windows
 # (every interval after the first pays a cycle).
@@ -302,9 +308,7 @@ cycles_beside() {
 	kill $watch
 	wait $watch 2>/dev/null
 	watch=''
-	sed -n "$((n0 + 1)),${n1}p" "$TMP/cycle.json" |
-		awk -v c="$c" '{ a = $0; sub(/.*"attach_ns":/, "", a); s += a + 0 }
-			END { print c, NR, s }'
+	echo "$c $(attach_sum "$TMP/cycle.json" $((n0 + 1)) "$n1")"
 }
 : >"$TMP/cycles"
 i=0
@@ -366,8 +370,7 @@ attach_since() {
 	head -c 1 "$TMP/watch.csv" | grep -q '{' || return 0
 	n=$(wc -l <"$TMP/watch.csv")
 	until [ "$(wc -l <"$TMP/watch.csv")" -gt "$n" ]; do sleep 0.02; done
-	sed -n "$(($1 + 1)),$((n + 1))p" "$TMP/watch.csv" |
-		awk '{ a = $0; sub(/.*"attach_ns":/, "", a); s += a + 0 } END { print s + 0 }'
+	attach_sum "$TMP/watch.csv" $(($1 + 1)) $((n + 1)) | awk '{ print $2 }'
 }
 # per_program READY CMD...: with CMD watching (ready once its output
 # matches READY), each work once: "work name ns (runs) ..." per line.
