@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Lock signals, in one object so that they share state:
- *  - mmap_lock waits and holds: every acquisition is counted in the
- *    kernel, keyed by (process, kernel stack, mode, own/other mm), with
- *    wait (contention_begin -> acquire_returned) and hold
- *    (acquire_returned -> released) times. Two programs run per
- *    acquisition: a wait exists only where a request takes the rwsem's
- *    slow path, which fires contention_begin, so start_locking, which
- *    fires on every request, is hooked only with spin_waits (--spin-waits):
- *    what the slow path leaves out is a writer's optimistic spin, before
- *    contention_begin (see the man page). The
- *    stack is taken once per acquisition, on mmap_lock events only; user
- *    space turns it into a call site.
+ * Lock signals, in one object so that they share state. The default set
+ * runs on rare events only: waits (contention_begin/end), forks, exits.
+ *  - mmap_lock waits: every wait, keyed by (process, kernel stack, mode,
+ *    own/other mm), timed contention_begin -> contention_end, blamed on
+ *    the rwsem's owner as it began.
+ *  - exact mode (attached at the user's request only): every acquisition
+ *    counted, with its wait (contention_begin -> acquire_returned) and
+ *    hold (acquire_returned -> released), blamed on the holder whose
+ *    release let it through. Two programs run per acquisition: a wait
+ *    exists only where a request takes the rwsem's slow path, which
+ *    fires contention_begin, so start_locking, which fires on every
+ *    request, is hooked only with spin_waits (--spin-waits): what the slow
+ *    path leaves out is a writer's optimistic spin, before
+ *    contention_begin (see the man page). The stack is taken once per
+ *    acquisition; user space turns it into a call site.
  *  - lock contention (lock:contention_begin/end) by class: the task's own
  *    mmap_lock, another mm's (one whose release the blame records keep),
  *    zone and pcp locks (an address table collected at start), else by
@@ -36,7 +39,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool memcg_path_arg = false;
 const volatile __u64 slow_ns = 1000000;
-/* The families on: the mmap_lock programs serve both. */
+/* The families on. */
 const volatile bool stats_on = true;	/* mmap_lock waits, holds, sites */
 const volatile bool fork_on = true;	/* fork cost */
 const volatile bool cont_on = true;	/* lock contention by class */
@@ -53,91 +56,31 @@ struct task_lock {
 	/* Whom the wait waited behind (holder_tgid 0: nobody seen). */
 	__u32 holder_tgid;
 	__u64 holder_stack;
-	__u32 holder_write;
+	__u16 holder_write;
+	__u16 holder_hint;	/* the holder is the last reader in (default set) */
 	__u32 start_writer;	/* tid of the writer holding it as the wait began */
-	__u64 window;		/* window_seq when the slot was filled */
+	__u64 seq;		/* exact_seq when the slot was filled */
 };
 
 /*
- * The sampling window (--budget, src/collect/sampler.c): the per-acquisition
- * and per-switch programs count only while it is open (user space attaches
- * them throughout, or for the window alone when their calls are over the
- * budget, and opens it after the attach, closes it before the detach).
- * Odd while open, one more at each opening and closing; 1 for good without
- * --budget. A slot filled in an earlier window is stale: the release or the
- * acquisition that would have closed it was not seen.
+ * Exact mode (--exact, or the viewer's key): the programs run per
+ * mmap_lock acquisition and per context switch are attached for it alone,
+ * at the user's request, never by a heuristic. Odd while they are
+ * attached (user space makes it odd after the attach and even before the
+ * detach), one more at each turn. A slot filled in an earlier turn is
+ * stale: the release or the acquisition that would have closed it was not
+ * seen.
  */
-volatile __u64 window_seq = 1;
+volatile __u64 exact_seq;
 
-/*
- * The trip: a burst of acquisitions that starts while the window is open
- * (the whole interval, on a quiet machine) costs the programs' full price
- * on each of them until the sampler notices. So the programs count their
- * own runs in the window, per CPU, in periods of 2^MMTOP_TRIP_PERIOD_SHIFT
- * ns, all of an acquisition's at once as it is acquired (one lookup an
- * acquisition, not one a run); the acquisition that takes a CPU's count in
- * one period to trip_runs (set by
- * the sampler from the budget; 0: never) closes the window for every CPU
- * (tripped) and wakes the sampler through trip_ring, which detaches them.
- * Churn starting on an idle machine trips within a millisecond, where the
- * sampler's own check came up to 50 ms later.
- */
-volatile __u64 trip_runs;
-volatile __u32 tripped;
-
-struct trip_count {
-	__u64 period;
-	__u64 runs;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct trip_count);
-} trip_counts SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, MMTOP_TRIP_RING_SIZE);
-} trip_ring SEC(".maps");
-
-static __always_inline bool window_open(void)
+static __always_inline bool exact_on(void)
 {
-	return (window_seq & 1) && !tripped;
-}
-
-/*
- * An acquisition in the window at @now: its runs counted (its own, its
- * release's and, with spin_waits, its request's), and the window tripped
- * by the one that reaches the limit.
- */
-static __always_inline void window_acquired(__u64 now)
-{
-	__u64 period = now >> MMTOP_TRIP_PERIOD_SHIFT, before;
-	struct trip_count *c;
-	__u32 zero = 0;
-
-	if (!trip_runs)
-		return;
-	c = bpf_map_lookup_elem(&trip_counts, &zero);
-	if (!c)
-		return;
-	if (c->period != period) {
-		c->period = period;
-		c->runs = 0;
-	}
-	before = c->runs;
-	c->runs += spin_waits ? 3 : 2;
-	if (before >= trip_runs || c->runs < trip_runs)
-		return;
-	tripped = 1;
-	bpf_ringbuf_output(&trip_ring, &period, sizeof(period), BPF_RB_FORCE_WAKEUP);
+	return exact_seq & 1;
 }
 
 static __always_inline bool slot_current(const struct task_lock *t)
 {
-	return t->window == window_seq;
+	return t->seq == exact_seq;
 }
 
 /*
@@ -160,13 +103,13 @@ struct {
 } lock_tasks SEC(".maps");
 
 /*
- * Whether slot @i of @l may be claimed: unused, or left by an earlier
- * sampling window (its release was not seen: held across the window's
- * end, or the mm is gone).
+ * Whether slot @i of @l may be claimed: unused, or left by an earlier turn
+ * of exact mode (its release was not seen: held across its end, or the mm
+ * is gone).
  */
 static __always_inline bool slot_claimable(const struct task_locks *l, int i)
 {
-	return !l->mm[i] || l->slot[i].window != window_seq;
+	return !l->mm[i] || l->slot[i].seq != exact_seq;
 }
 
 /* The slot of @mm in @l, claimed when @create; NULL if none (or both busy). */
@@ -181,12 +124,12 @@ static __always_inline struct task_lock *find_slot(struct task_locks *l, __u64 m
 		return NULL;
 	if (slot_claimable(l, 0)) {
 		l->mm[0] = mm;
-		l->slot[0].window = 0;	/* stale: its claimer starts it afresh */
+		l->slot[0].seq = 0;	/* stale: its claimer starts it afresh */
 		return &l->slot[0];
 	}
 	if (slot_claimable(l, 1)) {
 		l->mm[1] = mm;
-		l->slot[1].window = 0;
+		l->slot[1].seq = 0;
 		return &l->slot[1];
 	}
 	return NULL;
@@ -377,6 +320,7 @@ struct event_info {
 	__u8 foreign;
 	__u8 cls;
 	__u8 holder_write;
+	__u8 holder_hint;
 };
 
 static __always_inline void emit_event(__u64 now, const struct event_info *i)
@@ -403,6 +347,7 @@ static __always_inline void emit_event(__u64 now, const struct event_info *i)
 	e->holder_tgid = i->holder_tgid;
 	e->holder_stack = i->holder_stack;
 	e->holder_write = i->holder_write;
+	e->holder_hint = i->holder_hint;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, ring_wakeup(&lock_events, LOCK_EVENTS_SIZE));
 }
@@ -421,18 +366,16 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 		i.holder_tgid = t->holder_tgid;
 		i.holder_stack = t->holder_stack;
 		i.holder_write = t->holder_write;
+		i.holder_hint = t->holder_hint;
 	}
 	emit_event(now, &i);
 }
 
 /*
- * Forks in flight, from dup_mmap() asking for the parent's mmap_lock to
- * sched_process_fork: their start, the parent's mmap_lock write hold
- * (dup_mmap's) and the siblings that waited for that mmap_lock meanwhile.
- * Nothing runs per syscall: a fork is recognised at the first mmap_lock
- * write wait or write acquisition of its own mm by a task whose current
- * syscall is a fork; it starts when that request began to wait, else at
- * the acquisition (the request itself is a few instructions earlier).
+ * Forks in flight, from kernel_clone() (fork_clone; without it, in exact
+ * mode, from dup_mmap()'s lock request) to sched_process_fork: their
+ * start, the siblings that waited for the parent's mmap_lock meanwhile
+ * and, in exact mode, the parent's mmap_lock write hold (dup_mmap's).
  */
 struct fork_start {
 	__u64 start_ns;
@@ -633,6 +576,7 @@ static __always_inline void blame(const struct task_lock *t, __u32 tgid)
 		.stack = t->stack, .tgid = tgid,
 		.holder_tgid = t->holder_tgid, .holder_stack = t->holder_stack,
 		.write = t->write, .holder_write = t->holder_write,
+		.holder_hint = t->holder_hint,
 	};
 	static const struct cont_stats none;
 	struct cont_stats *s;
@@ -659,7 +603,9 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 		s->wait_ns += t->wait_ns;
 		if (t->wait_ns > s->wait_max_ns)
 			s->wait_max_ns = t->wait_ns;
-		s->wait_hist[log2_bucket(t->wait_ns)]++;
+		/* The histogram is of waits, as the default set's. */
+		if (t->wait_ns)
+			s->wait_hist[log2_bucket(t->wait_ns)]++;
 		s->holds++;
 		s->hold_ns += hold;
 		if (hold > s->hold_max_ns)
@@ -1114,7 +1060,10 @@ static __always_inline bool is_fork(long id)
 	return id == NR_CLONE || id == NR_FORK || id == NR_VFORK || id == NR_CLONE3;
 }
 
-/* The current task's fork of @mm begins: it asked for the lock at @start. */
+/*
+ * The current task's fork of @mm begins at @start, in syscall @id; its
+ * dup_mmap() write hold, if it already holds the lock, since @held.
+ */
 static __always_inline void fork_begins(long id, __u64 mm, __u64 start, __u64 held)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -1130,38 +1079,13 @@ static __always_inline void fork_begins(long id, __u64 mm, __u64 start, __u64 he
 		__sync_fetch_and_add(&nr_forking, 1);
 }
 
-/* The clock, read once by whichever use comes first (0: not yet). */
-static __always_inline __u64 clock_once(__u64 *now)
-{
-	if (!*now)
-		*now = bpf_ktime_get_ns();
-	return *now;
-}
-
 /*
- * The current task's request for its own mm's mmap_lock begins to wait
- * (or, with spin_waits, is made): a sibling of a fork in flight is stalled
- * by it; a write in a fork syscall is dup_mmap()'s, and the fork begins
- * (only forks that copy an mm get there).
- */
-static __always_inline void fork_wait_begins(__u64 mm, bool write, __u64 *now)
-{
-	long id;
-
-	if (nr_forking > 0)
-		fork_stall(mm, clock_once(now));
-	if (!write)
-		return;
-	id = current_syscall();
-	if (is_fork(id))
-		fork_begins(id, mm, clock_once(now), 0);
-}
-
-/*
- * The current task took its own mm's mmap_lock for write at @now: in a
- * fork syscall, dup_mmap()'s hold begins, in the fork that began when it
- * waited, or in one that begins now. A fork of this task with a hold
- * already is an earlier one that failed after dup_mmap.
+ * Exact mode: the current task took its own mm's mmap_lock for write at
+ * @now, in syscall @id. In a fork in flight (timed from kernel_clone, or
+ * from this request's wait), the first such is dup_mmap()'s: its hold
+ * begins (copy_process() takes no other write lock of it before). Else,
+ * in a fork syscall, the fork begins here (no fentry: see fork_clone).
+ * A fork with a hold already is an earlier one that failed after dup_mmap.
  */
 static __always_inline void fork_lock_acquired(__u64 mm, __u64 now, long id)
 {
@@ -1176,6 +1100,19 @@ static __always_inline void fork_lock_acquired(__u64 mm, __u64 now, long id)
 }
 
 /*
+ * Exact mode: the current task's write request for its own @mm waits from
+ * @now. In a fork syscall with no fork in flight (no fentry), it is
+ * dup_mmap()'s, and the fork begins.
+ */
+static __always_inline void fork_wait_begins(__u64 mm, __u64 now)
+{
+	long id = current_syscall();
+
+	if (is_fork(id) && !(nr_forking > 0 && my_fork(mm)))
+		fork_begins(id, mm, now, 0);
+}
+
+/*
  * The rwsem's count (kernel/locking/rwsem.c, this layout since 5.3): bit 0
  * a writer holds it, bits 1-2 waiters and hand-off, bits 8-62 the readers,
  * bit 63 a reader failed. A write takes the fast path if it is 0, a read if
@@ -1186,7 +1123,8 @@ static __always_inline void fork_lock_acquired(__u64 mm, __u64 now, long id)
 
 /*
  * The rwsem's owner: the task_struct, its low two bits flags; bit 0 set
- * means readers own it and the task is only the last of them to come in.
+ * means readers own it and the task is only the last of them to come in
+ * (the kernel does not clear it as readers leave).
  */
 #define RWSEM_OWNER_FLAGS 3ULL
 #define RWSEM_READER_OWNED 1ULL
@@ -1203,18 +1141,16 @@ static __always_inline __u32 writer_of(__u64 owner)
 }
 
 /*
- * The current task's request for @mm's mmap_lock begins to wait at @now,
- * behind @writer (0: no writer held it): its acquisition counts the wait
- * from here, and blames that writer if its release is being traced.
+ * Exact mode: the current task's request for @mm's mmap_lock begins to
+ * wait at @now, behind @writer (0: no writer held it): its acquisition
+ * counts the wait from here, and blames that writer if its release is
+ * being traced.
  */
 static __always_inline void wait_begins(__u64 mm, bool write, __u64 now, __u32 writer)
 {
 	struct task_locks *l;
 	struct task_lock *t;
 
-	/* Its acquisition would not be seen. */
-	if (!window_open())
-		return;
 	t = slot_of(&l, mm, true);
 	if (!t) {
 		drop(BPF_DROP_TASK_FULL);
@@ -1224,24 +1160,7 @@ static __always_inline void wait_begins(__u64 mm, bool write, __u64 now, __u32 w
 	t->write = write;
 	t->start_writer = writer;
 	t->start_ns = now;
-	t->window = window_seq;
-}
-
-/* contention_begin for @mm's mmap_lock (@lock), the rwsem's slow path. */
-static __always_inline void mmap_wait_begins(__u64 mm, __u64 own_mm, __u64 lock,
-					     bool write, __u64 now)
-{
-	struct rw_semaphore *sem = (struct rw_semaphore *)lock;
-	__u64 owner = 0;
-
-	if (fork_on && mm == own_mm)
-		fork_wait_begins(mm, write, &now);
-	if (!stats_on)
-		return;
-	/* Probe reads: the lock argument is untyped; a wait is rare. */
-	if (BPF_CORE_READ(sem, count.counter) & RWSEM_WRITER_LOCKED)
-		owner = BPF_CORE_READ(sem, owner.counter);
-	wait_begins(mm, write, now, writer_of(owner));
+	t->seq = exact_seq;
 }
 
 /*
@@ -1256,22 +1175,6 @@ static __always_inline bool may_wait(__u64 count, bool write)
 	return write ? count != 0 : (count & ~RWSEM_READERS_MASK) != 0;
 }
 
-/*
- * mmap_lock_start_locking, hooked with spin_waits only: every request, so
- * that a wait counts from the request, a writer's optimistic spin included.
- */
-static __always_inline void on_request(__u64 mm, __u64 own_mm, bool write,
-				       __u64 count, __u64 owner)
-{
-	__u64 now = 0;
-
-	if (fork_on && mm == own_mm)
-		fork_wait_begins(mm, write, &now);
-	/* A request that cannot wait has nothing to pass on, as a trylock. */
-	if (stats_on && may_wait(count, write))
-		wait_begins(mm, write, clock_once(&now), writer_of(owner));
-}
-
 static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 					bool write, bool success)
 {
@@ -1284,7 +1187,6 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	long id = stats_on || own_write ? current_syscall() : -1;
 	__u64 stack;
 
-	window_acquired(now);
 	if (fork_on && own_write)
 		fork_lock_acquired(mm, now, id);
 	if (!stats_on)
@@ -1299,7 +1201,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	}
 	if (!slot_current(t)) {
 		__builtin_memset(t, 0, sizeof(*t));
-		t->window = window_seq;
+		t->seq = exact_seq;
 	}
 	/* mmap_write_downgrade(): the write hold ends, a read hold begins. */
 	if (t->acquired_ns) {
@@ -1352,10 +1254,10 @@ static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 	if (!stats_on)
 		return;
 	t = slot_of(&l, mm, false);
-	/* Taken before mmtop attached, or released by another task. */
+	/* Taken before exact mode began, or released by another task. */
 	if (!t || !l || !t->acquired_ns)
 		return;
-	/* Taken in an earlier window: its hold is not known. */
+	/* Taken in an earlier turn of exact mode: its hold is not known. */
 	if (!slot_current(t)) {
 		free_slot(l, t);
 		return;
@@ -1382,61 +1284,48 @@ static __always_inline void on_released(struct mm_struct *mmp, bool typed)
 #define arg_success(args) \
 	((bool)(memcg_path_arg ? ctx_u64(args, 24) : ctx_u64(args, 16)))
 
-/* mmap_lock_start_locking(mm, [memcg_path,] write) */
+/*
+ * The exact-mode programs below are attached only while exact mode is on;
+ * the test of exact_seq covers the moments around an attach or a detach.
+ */
+
+/*
+ * mmap_lock_start_locking(mm, [memcg_path,] write), with spin_waits only:
+ * every request, so that a wait counts from the request, a writer's
+ * optimistic spin included.
+ */
 static __always_inline int mmap_lock_start_fn(__u64 *ctx, bool typed)
 {
 	struct mm_struct *mm = TP_ARG(ctx, 0, struct mm_struct);
 	__u64 count, owner = 0;
+	bool write = arg_write(ctx);
 
-	if (!window_open())
+	if (!exact_on() || !stats_on)
 		return 0;
 	count = TP_FIELD(typed, mm, mmap_lock.count.counter);
+	/* A request that cannot wait has nothing to pass on, as a trylock. */
+	if (!may_wait(count, write))
+		return 0;
 	if (count & RWSEM_WRITER_LOCKED)
 		owner = TP_FIELD(typed, mm, mmap_lock.owner.counter);
-	on_request(ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), count, owner);
+	wait_begins(ctx[0], write, bpf_ktime_get_ns(), writer_of(owner));
 	return 0;
-}
-
-/*
- * Outside the window, while the programs are attached, forks are timed
- * still: a fork is rare and its latency is not an estimate. A write of the
- * task's own mm costs a look at its syscall number (in a fork syscall, it
- * is dup_mmap()'s); a release, while a fork is in flight, the lookup of
- * the task's fork.
- */
-static __always_inline void fork_acquired_outside(__u64 *ctx, bool typed)
-{
-	long id;
-
-	/* The cheap tests first: the task's mm costs a helper call. */
-	if (!fork_on || !arg_write(ctx) || !arg_success(ctx) ||
-	    ctx[0] != TP_CURRENT_MM(typed))
-		return;
-	id = current_syscall();
-	if (is_fork(id))
-		fork_lock_acquired(ctx[0], bpf_ktime_get_ns(), id);
 }
 
 /* mmap_lock_acquire_returned(mm, [memcg_path,] write, success) */
 static __always_inline int mmap_lock_acquired_fn(__u64 *ctx, bool typed)
 {
-	if (!window_open()) {
-		fork_acquired_outside(ctx, typed);
-		return 0;
-	}
-	on_acquired(ctx, ctx[0], TP_CURRENT_MM(typed), arg_write(ctx), arg_success(ctx));
+	if (exact_on())
+		on_acquired(ctx, ctx[0], TP_CURRENT_MM(typed), arg_write(ctx),
+			    arg_success(ctx));
 	return 0;
 }
 
 /* mmap_lock_released(mm, [memcg_path,] write) */
 static __always_inline int mmap_lock_released_fn(__u64 *ctx, bool typed)
 {
-	if (!window_open()) {
-		if (nr_forking > 0 && fork_on)
-			fork_lock_released(ctx[0], bpf_ktime_get_ns());
-		return 0;
-	}
-	on_released(TP_ARG(ctx, 0, struct mm_struct), typed);
+	if (exact_on())
+		on_released(TP_ARG(ctx, 0, struct mm_struct), typed);
 	return 0;
 }
 
@@ -1463,7 +1352,12 @@ struct cont_wait {
 	__u32 flags;
 	__u32 cls;
 	__u32 tgid;
-	__u32 pad;
+	/* An mmap_lock wait the default set counts (exact mode times its own). */
+	__u32 holder_tgid;	/* whom it waits behind; 0: nobody seen */
+	__u8 mmap;
+	__u8 foreign;
+	__u8 holder_write;
+	__u8 holder_hint;
 };
 
 struct {
@@ -1535,9 +1429,57 @@ static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
 	return cls ? *cls : CONT_STACK;
 }
 
-/* The contention family's record of a wait beginning now. */
+/* What the rwsem of an mmap_lock wait showed as it began (probe reads). */
+struct rwsem_seen {
+	__u64 count;
+	__u64 owner;
+};
+
+static __always_inline void rwsem_look(__u64 lock, struct rwsem_seen *r)
+{
+	struct rw_semaphore *sem = (struct rw_semaphore *)lock;
+
+	r->count = BPF_CORE_READ(sem, count.counter);
+	r->owner = BPF_CORE_READ(sem, owner.counter);
+}
+
+/*
+ * The default set's blame, as perf lock contention --lock-owner reads it:
+ * whom a wait beginning on @r waits behind. A writer holding the lock is
+ * its owner, exactly; a lock read-held names only the last reader in, a
+ * hint (the kernel does not clear it as readers leave). The holder's name
+ * is kept for user space, as a waiter's is.
+ */
+static __always_inline void owner_holder(struct cont_wait *w, const struct rwsem_seen *r)
+{
+	struct task_struct *task = (struct task_struct *)(r->owner & ~RWSEM_OWNER_FLAGS);
+	bool reader = r->owner & RWSEM_READER_OWNED;
+	char comm[MMTOP_COMM_LEN];
+	__u32 tgid;
+
+	if (!task)
+		return;
+	if (r->count & RWSEM_WRITER_LOCKED ? reader : !reader || !(r->count & RWSEM_READERS_MASK))
+		return;
+	if ((__u32)BPF_CORE_READ(task, pid) == (__u32)bpf_get_current_pid_tgid())
+		return;
+	tgid = BPF_CORE_READ(task, tgid);
+	w->holder_tgid = tgid;
+	w->holder_write = !reader;
+	w->holder_hint = reader;
+	if (bpf_map_lookup_elem(&lock_comms, &tgid))
+		return;
+	BPF_CORE_READ_STR_INTO(&comm, task, comm);
+	bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_NOEXIST);
+}
+
+/*
+ * The record of a wait beginning now: the contention family's, and the
+ * default set's for an mmap_lock wait (@mm; @r its rwsem).
+ */
 static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
-					     __u64 mm, __u64 own_mm, __u64 now)
+					     __u64 mm, __u64 own_mm, __u64 now,
+					     const struct rwsem_seen *r)
 {
 	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
 	struct cont_wait *w, fresh = {};
@@ -1564,22 +1506,68 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->flags = flags;
 	w->stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
 	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
+	w->mmap = mm && stats_on && !exact_on();
+	if (w->mmap) {
+		w->foreign = mm != own_mm;
+		owner_holder(w, r);
+	}
 	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
 		drop(BPF_DROP_CONT_TASK);
 }
 
-/* A sleeping wait for an mmap_lock (an rwsem) begins with its slow path. */
+/*
+ * A wait begins (contention_begin): a sleeping wait for an mmap_lock (an
+ * rwsem) begins with its slow path. It stalls a fork of its mm in flight;
+ * exact mode times it to the acquisition (with spin_waits, from the
+ * request, mmap_lock_start_fn()), the default set to contention_end.
+ */
 static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
 					  __u64 own_mm)
 {
 	__u64 now = bpf_ktime_get_ns(), mm = 0;
+	struct rwsem_seen r = {};
 
 	if (flags & (LCB_F_READ | LCB_F_WRITE))
 		mm = mmap_lock_mm(lock, own_mm);
-	if (mm && !spin_waits && (stats_on || fork_on))
-		mmap_wait_begins(mm, own_mm, lock, flags & LCB_F_WRITE, now);
-	if (cont_on)
-		cont_wait_begins(ctx, lock, flags, mm, own_mm, now);
+	if (mm) {
+		rwsem_look(lock, &r);
+		if (fork_on && mm == own_mm && nr_forking > 0)
+			fork_stall(mm, now);
+	}
+	if (mm && fork_on && exact_on() && mm == own_mm && (flags & LCB_F_WRITE))
+		fork_wait_begins(mm, now);
+	if (mm && stats_on && exact_on() && !spin_waits)
+		wait_begins(mm, flags & LCB_F_WRITE, now,
+			    r.count & RWSEM_WRITER_LOCKED ? writer_of(r.owner) : 0);
+	if (cont_on || (mm && stats_on && !exact_on()))
+		cont_wait_begins(ctx, lock, flags, mm, own_mm, now, &r);
+}
+
+/*
+ * The default set: an mmap_lock wait of @wait ns ends now, in its row
+ * (its process, call site, mode, own or other mm), its holder's blame row,
+ * and a slow event if it was one.
+ */
+static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait,
+					   __u64 now)
+{
+	struct task_lock t = {
+		.stack = w->stack, .wait_ns = wait,
+		.write = !!(w->flags & LCB_F_WRITE), .foreign = w->foreign,
+		.holder_tgid = w->holder_tgid, .holder_write = w->holder_write,
+		.holder_hint = w->holder_hint,
+	};
+	struct lock_stats *s = stats_of(w->tgid, &t);
+
+	if (s) {
+		s->wait_ns += wait;
+		if (wait > s->wait_max_ns)
+			s->wait_max_ns = wait;
+		s->wait_hist[log2_bucket(wait)]++;
+	}
+	blame(&t, w->tgid);
+	if (wait >= slow_ns)
+		slow_event(now, &t, 0);
 }
 
 static __always_inline void on_cont_end(__u64 lock)
@@ -1598,11 +1586,13 @@ static __always_inline void on_cont_end(__u64 lock)
 			return;
 	}
 	wait = now - w->start_ns;
+	if (w->mmap)
+		mmap_wait_ends(w, wait, now);
 	key.stack = w->stack;
 	key.tgid = w->tgid;
 	key.cls = w->cls;
 	key.flags = w->flags;
-	s = get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS);
+	s = cont_on ? get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS) : NULL;
 	if (s)
 		wait_add(s, wait);
 	/*
@@ -1671,7 +1661,7 @@ static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 		__sync_fetch_and_add(&nr_write_sleeps, 1);
 		return;
 	}
-	/* Its last sleep ended unseen (the window closed): this one replaces it. */
+	/* Its last sleep ended unseen (exact mode ended): this one replaces it. */
 	if (bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_EXIST))
 		drop(BPF_DROP_CONT_TASK);
 }
@@ -1721,8 +1711,8 @@ static __always_inline int vma_sleep_fn(__u64 *ctx, bool typed)
 	 */
 	if (!(prev_state & TASK_UNINTERRUPTIBLE) && nr_write_sleeps <= 0)
 		return 0;
-	/* Outside the window only sleeps already timed end. */
-	if (!window_open())
+	/* Around a turn of exact mode only sleeps already timed end. */
+	if (!exact_on())
 		prev_state = 0;
 	i.prev_mm = (__u64)TP_FIELD(typed, prev, mm);
 	i.prev_tid = TP_FIELD(typed, prev, pid);
@@ -1961,9 +1951,8 @@ static __always_inline void fork_done(const struct fork_info *i, struct mm_struc
 		return;
 	}
 	/*
-	 * Its start not seen (dup_mmap's acquisition came while the
-	 * programs were detached, between windows): counted, with its
-	 * size and backing, not timed.
+	 * Its start not seen (no fentry and exact mode off, or fork_starts
+	 * full): counted, with its size and backing, not timed.
 	 */
 	if (!f)
 		f = &unseen;
@@ -2017,6 +2006,26 @@ static __always_inline int fork_sched_fork_fn(__u64 *ctx, bool typed)
 }
 
 TP_PAIR(sched_process_exit, fork_task_exit, fork_task_exit_fn)
+
+/* Not in BTF: a macro of include/uapi/linux/sched.h. */
+#define FORK_CLONE_VM 0x00000100ULL
+
+/*
+ * A fork begins: kernel_clone() is every fork's, vfork's and clone's way
+ * in (5.10+), and no tracepoint fires before copy_process() copies the mm
+ * (task_newtask comes at its end). One program per fork, loaded only where
+ * the kernel lets fentry attach (user space probes it); elsewhere forks
+ * are timed in exact mode only, from dup_mmap()'s lock.
+ */
+SEC("fentry/kernel_clone")
+int BPF_PROG(fork_clone, struct kernel_clone_args *args)
+{
+	__u64 mm = (__u64)bpf_get_current_task_btf()->mm;
+
+	if (!(args->flags & FORK_CLONE_VM) && mm)
+		fork_begins(current_syscall(), mm, bpf_ktime_get_ns(), 0);
+	return 0;
+}
 TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)
 
 /*

@@ -34,14 +34,6 @@ struct proc_fault {
 #define MMTOP_STACK_DEPTH 16
 #define MMTOP_COMM_LEN 16
 
-/*
- * The sampling window's trip (bpf/locks.bpf.c): runs are counted per CPU
- * in periods of 2^MMTOP_TRIP_PERIOD_SHIFT ns (4.2 ms); a trip wakes the
- * sampler through a ring of its own.
- */
-#define MMTOP_TRIP_PERIOD_SHIFT 22
-#define MMTOP_TRIP_RING_SIZE 4096
-
 /* One aggregation row: a process taking mmap_lock from one kernel stack. */
 struct lock_key {
 	__u64 stack;		/* hash of the kernel stack; 0: not taken */
@@ -112,18 +104,21 @@ struct cont_stats {
 };
 
 /*
- * Who an mmap_lock wait waited behind: the holder present when the wait
- * began (the writer, else the oldest reader). Keys start with stack and
- * tgid like the others (user space's map walk reads them so).
+ * Who an mmap_lock wait waited behind. By default, the rwsem's owner as
+ * the wait began: a writer exactly, for a read-held lock the last reader
+ * in (a hint). In exact mode, the holder whose release let it through.
+ * Keys start with stack and tgid like the others (user space's map walk
+ * reads them so).
  */
 struct blame_key {
 	__u64 stack;		/* the waiter's call site */
 	__u32 tgid;		/* the waiter's process */
 	__u32 holder_tgid;
-	__u64 holder_stack;	/* the holder's call site */
+	__u64 holder_stack;	/* the holder's call site; 0: not known (default) */
 	__u8 write;		/* the waiter's mode */
 	__u8 holder_write;
-	__u8 pad[6];
+	__u8 holder_hint;	/* the last reader in: readers may have left */
+	__u8 pad[5];
 };
 
 /* Ring-buffer record for a wait or hold above the slow threshold. */
@@ -141,7 +136,8 @@ struct lock_event {
 	__u8 foreign;
 	__u8 cls;		/* enum bpf_cont_class, for LOCK_KIND_CONTENTION */
 	__u8 holder_write;	/* slow mmap_lock waits: whom they waited behind */
-	__u8 pad[3];
+	__u8 holder_hint;	/* as blame_key's */
+	__u8 pad[2];
 	__u32 holder_tgid;	/* 0: no holder seen */
 	__u32 pad1;
 	__u64 holder_stack;
@@ -151,8 +147,8 @@ struct lock_event {
 /* One fork/clone of a new mm (not CLONE_VM), sent through fork_events. */
 struct fork_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC at the end */
-	__u64 latency_ns;	/* dup_mmap()'s lock request -> sched_process_fork */
-	__u64 dup_hold_ns;	/* the parent's own mmap_lock write hold meanwhile */
+	__u64 latency_ns;	/* kernel_clone (fentry), else dup_mmap's lock request -> sched_process_fork */
+	__u64 dup_hold_ns;	/* exact mode: dup_mmap()'s write hold; 0: not seen */
 	__s64 rss_file;		/* pages, from the mm counters at fork time */
 	__s64 rss_anon;
 	__s64 rss_shmem;

@@ -118,21 +118,23 @@ static const char usage_text[] =
 "                            TIME in UTC: 2026-11-30T14:05[:09], 14:05, @SECS\n"
 "      --raw-addresses       kernel addresses of call sites in JSON, CSV and\n"
 "                            recordings (by default: symbol names only)\n"
-"      --spin-waits          mmap_lock waits from the request, a writer's\n"
-"                            optimistic spin included (a third program on\n"
-"                            every acquisition; default: from the slow path)\n"
-"      --vma-waits           VMA write-lock waits on 6.15+ kernels (D-state\n"
-"                            sleeps of write holders): a program on every\n"
-"                            context switch (default: off)\n"
-"      --budget PCT          the programs run per mmap_lock acquisition cost\n"
-"                            at most PCT%% of the CPU the machine's work uses\n"
-"                            (default 1): they count for a window of each\n"
-"                            interval, attached for it alone when their calls\n"
-"                            cost more than that, their figures scaled\n"
-"                            (estimates, marked ~); the whole interval, exact,\n"
-"                            while that costs less\n"
-"      --exact               every mmap_lock acquisition traced, whatever it\n"
-"                            costs (mmap churn: 0.7 of its speed)\n"
+"      --exact               exact mode: every mmap_lock acquisition traced,\n"
+"                            for acquisitions and holds per call site, the\n"
+"                            VMA-lock outcome and dup_mmap's hold (two\n"
+"                            programs on every acquisition: mmap churn runs\n"
+"                            at 0.7-0.8 of its speed); the viewer's x turns\n"
+"                            it on and off. Default: waits, forks and faults\n"
+"                            alone, programs on rare events only\n"
+"      --exact-every N       one interval in N in exact mode (N >= 2), each\n"
+"                            marked with its share: record and serve sample\n"
+"                            acquisitions over time at that cost\n"
+"      --spin-waits          exact mode: mmap_lock waits from the request, a\n"
+"                            writer's optimistic spin included (a third\n"
+"                            program on every acquisition; default: from the\n"
+"                            slow path)\n"
+"      --vma-waits           exact mode: VMA write-lock waits on 6.15+ kernels\n"
+"                            (D-state sleeps of write holders): a program on\n"
+"                            every context switch (default: off)\n"
 "  -v, --verbose             show libbpf's messages\n"
 "  -h, --help                show this help\n"
 "  -V, --version             show the version\n"
@@ -158,6 +160,8 @@ static const char usage_text[] =
 "                            alone, not with --paced or --shared-vma)\n"
 "  -n, --rounds N            rounds of mmap, mprotect, mremap, munmap and two\n"
 "                            brk calls (default 2000)\n"
+"      --writers N           churn threads, each making the rounds (default 1;\n"
+"                            beyond one, unpaced)\n"
 "      --chunk SIZE          mapping each fault thread maps afresh, then\n"
 "                            touches (default 1M)\n"
 "      --fork N              also fork N times (child exits at once)\n"
@@ -311,20 +315,6 @@ static int parse_pids(const char *arg, struct pid_filter *f)
 	return 0;
 }
 
-/* "1", "0.5", "2%": a percentage in (0, 100], in parts per million. */
-static int parse_percent(const char *s, uint32_t *ppm)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || (*end && strcmp(end, "%")) || !(v > 0) || v > 100)
-		return -1;
-	*ppm = v * 1e4 + 0.5;
-	return *ppm ? 0 : -1;
-}
-
 static int set_family(const char *name, uint32_t *mask)
 {
 	int i;
@@ -345,8 +335,8 @@ static const struct option longopts[] = {
 	{ "label", required_argument, NULL, 'L' },
 	{ "raw-addresses", no_argument, NULL, 'X' },
 	{ "spin-waits", no_argument, NULL, 'W' },
-	{ "budget", required_argument, NULL, 'g' },
 	{ "exact", no_argument, NULL, 'x' },
+	{ "exact-every", required_argument, NULL, 'Y' },
 	{ "vma-waits", no_argument, NULL, 'w' },
 	{ "html", no_argument, NULL, 'H' },
 	{ "listen", required_argument, NULL, 'l' },
@@ -452,12 +442,12 @@ static int parse_options(int argc, char **argv, struct live_opts *o, const char 
 		case 'w':
 			o->collect.vma_waits = true;
 			break;
-		case 'g':
-			if (parse_percent(optarg, &o->collect.budget_ppm))
-				return usage_error("--budget '%s' is not a percentage in (0, 100] (e.g. 1, 0.5)", optarg);
-			break;
 		case 'x':
-			o->collect.budget_ppm = 0;
+			o->collect.exact = true;
+			break;
+		case 'Y':
+			if (parse_uint(optarg, &o->collect.exact_every) || o->collect.exact_every < 2)
+				return usage_error("invalid --exact-every '%s' (2 or more intervals)", optarg);
 			break;
 		case 'H':	/* report --html: o->given says it */
 			break;
@@ -550,9 +540,9 @@ static const char *subcommand(int argc, char **argv, struct live_opts *o)
  * usage error, not silently nothing.
  */
 static const struct { const char *cmd, *takes; } mode_options[] = {
-	{ "",        "bCdnfFpSDEAuoUXWgxwTI" },		/* the viewer, batch */
-	{ "record",  "bdnfFpSDEAuoUXWgxwRKL" },
-	{ "serve",   "dnUFpSDEAXWgxwlTI" },
+	{ "",        "bCdnfFpSDEAuoUXWxYwTI" },		/* the viewer, batch */
+	{ "record",  "bdnfFpSDEAuoUXWxYwRKL" },
+	{ "serve",   "dnUFpSDEAXWxYwlTI" },
 	{ "replay",  "bCdnfoBe" },
 	{ "report",  "fBeoH" },
 	{ "compare", "" },
@@ -812,7 +802,6 @@ int main(int argc, char **argv)
 			.faults = FAULT_SOURCE_AUTO,
 			.attach = TP_AUTO,
 			.slow_ns = NSEC_PER_SEC / 1000,
-			.budget_ppm = BUDGET_DEFAULT_PPM,
 		},
 	};
 	const char *cmd;
@@ -825,14 +814,14 @@ int main(int argc, char **argv)
 	if ((!cmd || !strcmp(cmd, "compare") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench")) &&
 	    refused_option(cmd, &o))
 		return 2;
-	if (o.given['g'] && o.given['x'])
-		return usage_error("--budget and --exact: one or the other");
 	if (!cmd && (o.given['T'] || o.given['I']) &&
 	    !(o.batch && (o.batch_opts.format == OUTPUT_OPENMETRICS ||
 			  o.batch_opts.format == OUTPUT_PROMETHEUS)))
 		return usage_error("--%s is for serve, and for batch mode's openmetrics and prometheus formats",
 				   o.given['T'] ? "top" : "pid-label");
 	libbpf_set_print(libbpf_print);
+	if (o.given['x'] && o.given['Y'])
+		return usage_error("--exact and --exact-every: one or the other");
 	if (o.command && !o.command[0])
 		return usage_error("-- needs a command");
 	if (o.user.set && !o.command)

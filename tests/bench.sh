@@ -2,7 +2,7 @@
 # make bench: mmtop's overhead, measured side by side in one run.
 #  1. A matrix: five kinds of work, each run alternately without and with
 #     `mmtop -b` watching (PAIRS pairs, the order alternating), for the
-#     default probe set (its budget, 1%), --exact ("exact"), each probe family alone, "none" (two untraced
+#     default probe set (programs on rare events only), --exact ("exact"), each probe family alone, "none" (two untraced
 #     runs: the machine's noise floor, an A/A row) and "hooks" (empty
 #     programs on the default set's tracepoints, bpf/floor.bpf.c: the cost
 #     of being hooked at all, below which no work in mmtop's programs can
@@ -34,16 +34,15 @@
 #       fork      mmtop bench fork of a 32 MiB 4K-backed parent (forks/s)
 #       forkthp   the same, THP-backed: less than half the CPU a fork
 #                 (0.11 s for 40 here, against 0.24 s), the same programs
-#     Also: the time from mmtop's start to its first interval; what an
-#     attach and a detach of the sampled programs cost a churn on the
-#     other CPU, against mmtop's own bound of it; the CPU ratio of a churn
-#     ten times as long (the trip's detach, paid once a burst, spread over
-#     more operations), default set and A/A; each of the default
-#     set's programs' cost per run under each work; and the model figure
-#     for the default set and --exact: the programs' time and the hooks'
-#     entries over the work's untraced CPU time, and beside it at most
-#     what the attaches and detaches in the work's intervals cost it (at
-#     what a cycle cost that churn).
+#     Also: the time from mmtop's start to its first interval; free of
+#     the machine's noise, the BPF program runs per mmap_lock call of a
+#     one-thread churn (bpf_stats), default set and exact mode; what
+#     turning exact mode on and off once (--exact-every) costs a churn on
+#     the other CPU beyond the programs' own run time, against mmtop's own
+#     bound of it; each of the default set's programs' cost per run under
+#     each work; and the model figure for the default set and --exact: the
+#     programs' time and the hooks' entries over the work's untraced CPU
+#     time.
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
@@ -56,15 +55,14 @@
 # hooks and the A/A row only.
 # PAIRS (the rows none, default and exact; 15), FAMILY_PAIRS (the other
 # rows; 7), SETS and WORKS choose the matrix's pairs, rows and columns;
-# CYCLE_ROUNDS (5) and LONG_PAIRS (9), the cycle's rounds and the long
-# churn's pairs.
+# CYCLE_ROUNDS (5), the cycle's rounds.
 cd "$(dirname "$0")/.." || exit 1
 MMTOP=./mmtop
 FLOOR=build/tests/floor
 CPUTIME=build/tests/tools/cputime
 if [ -n "${QUICK:-}" ]; then
 	PAIRS=${PAIRS:-3} FAMILY_PAIRS=${FAMILY_PAIRS:-3} SETS=${SETS:-"none hooks default exact"}
-	CYCLE_ROUNDS=${CYCLE_ROUNDS:-3} LONG_PAIRS=${LONG_PAIRS:-3}
+	CYCLE_ROUNDS=${CYCLE_ROUNDS:-3}
 fi
 PAIRS=${PAIRS:-15}
 FAMILY_PAIRS=${FAMILY_PAIRS:-7}
@@ -106,7 +104,6 @@ churn_rounds() { # churn_rounds N: N rounds
 	awk -v d=$((t1 - t0)) -v n="$1" 'BEGIN { printf "%.1f\n", n / (d / 1e9) }'
 }
 work_churn() { churn_rounds 20000; }
-work_churnlong() { churn_rounds 200000; }
 work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 "$@" | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $3 }'; }
 work_forkthp() { work_fork --thp; }
 
@@ -278,28 +275,46 @@ awk '{ print $2 }' "$TMP/start" | median >"$TMP/startmed"
 	"$(cat "$TMP/startmed")" "$(awk '{ print $2 }' "$TMP/start" | sort -g | tail -1)" \
 	"$(wc -l <"$TMP/start")"
 
-# What a cycle (the sampled programs attached, then detached: the kernel
-# patches every inlined mmap_lock call twice) costs a work on another CPU,
-# which the programs' run-time statistics miss: a trip detaches them once
-# inside the matrix's churn. A churn of 100000 rounds on the last CPU
-# alone, and beside windows of 0.2% of 0.1-s intervals, the programs
-# attached for the window only (a cycle an interval), alternating
-# CYCLE_ROUNDS times. Per
-# cycle: the churn's added CPU time (the windows' runs are 0.06% of it),
-# against mmtop's own bound of a cycle (attach_ns: its CPU, and the other
-# CPUs' for as long as it took).
+# Program runs per mmap_lock call, free of the machine's noise: a churn of
+# 20000 rounds alone (120001 calls: mmap, mprotect, mremap, munmap, two
+# brk), with mmtop watching, by the kernel's statistics (mmtop's JSON
+# bpf_runs over the run). The default set runs nothing per acquisition
+# (target: at most 0.01 a call); exact mode runs two per acquisition.
+runs_per_call() { # runs_per_call ARGS: "runs calls" with mmtop ARGS watching
+	"$MMTOP" -b -f json -d 0.5 "$@" -- sh -c '"$0" bench churn -t 0 -n 20000 >"$1"' \
+		"$MMTOP" "$TMP/rpc.out" >"$TMP/rpc.json" 2>/dev/null
+	echo "$(grep -o '"bpf_runs":[0-9]*' "$TMP/rpc.json" | awk -F: '{ s += $2 } END { print s + 0 }')" \
+		"$(awk '$1 ~ /^(mmap|munmap|mprotect|mremap|brk)$/ { s += $2 } END { print s + 0 }' "$TMP/rpc.out")"
+}
+for set in default exact; do
+	# shellcheck disable=SC2046
+	runs_per_call $(set_args $set) | awk -v s="$set" '{
+		printf "program runs per uncontended mmap_lock call (one-thread churn), %s: %.4f (%d runs, %d calls)%s\n",
+			s, $2 ? $1 / $2 : 0, $1, $2, s == "default" ? "; target <= 0.01" : "" }'
+done
+
+# What a cycle (exact mode on, then off: the kernel patches every inlined
+# mmap_lock call twice) costs a work on another CPU, which the programs'
+# run-time statistics miss. A churn of 100000 rounds on the last CPU
+# alone, and beside mmtop with --exact-every 2 at 0.1-s intervals (a cycle
+# every other interval), alternating CYCLE_ROUNDS times. Per cycle: the
+# churn's added CPU time less the programs' own run time in the exact
+# intervals (bpf_ns: the churn's acquisitions, while attached), against
+# mmtop's own bound of a cycle (attach_ns: its CPU, and the other CPUs'
+# for as long as it took).
 CYCLE_ROUNDS=${CYCLE_ROUNDS:-5}
-# attach_sum FILE FROM TO: "intervals attach_ns" of mmtop's JSON lines
-# FROM to TO, the attaches and detaches they counted.
-attach_sum() {
-	sed -n "$2,$3p" "$1" |
-		awk '{ a = $0; sub(/.*"attach_ns":/, "", a); s += a + 0 } END { print NR, s + 0 }'
+# cycle_sum FILE FROM TO: "cycles attach_ns bpf_ns" of mmtop's JSON lines
+# FROM to TO: its intervals that paid a cycle, what they counted of it and
+# what its programs ran in them.
+cycle_sum() {
+	sed -n "$2,$3p" "$1" | awk '{ a = $0; sub(/.*"attach_ns":/, "", a); a += 0
+		b = $0; sub(/.*"bpf_ns":/, "", b); b += 0
+		if (a > 0) { n++; s += a; p += b } } END { print n + 0, s + 0, p + 0 }'
 }
 long_churn() { churn_rounds 100000 >/dev/null && cat "$TMP/cpu"; }
-# cycles_beside: "churn_cpu_s intervals attach_ns" with mmtop's windows
-# (every interval after the first pays a cycle).
+# cycles_beside: "churn_cpu_s cycles attach_ns bpf_ns" with mmtop cycling.
 cycles_beside() {
-	MMTOP_TEST_SHARE=0.002,detached "$MMTOP" -b -d 0.1 -f json >"$TMP/cycle.json" 2>/dev/null &
+	"$MMTOP" -b -d 0.1 -f json --exact-every 2 >"$TMP/cycle.json" 2>/dev/null &
 	watch=$!
 	until grep -q '"seq":2,' "$TMP/cycle.json" 2>/dev/null; do sleep 0.02; done
 	n0=$(wc -l <"$TMP/cycle.json")
@@ -308,7 +323,7 @@ cycles_beside() {
 	kill $watch
 	wait $watch 2>/dev/null
 	watch=''
-	echo "$c $(attach_sum "$TMP/cycle.json" $((n0 + 1)) "$n1")"
+	echo "$c $(cycle_sum "$TMP/cycle.json" $((n0 + 1)) "$n1")"
 }
 : >"$TMP/cycles"
 i=0
@@ -321,37 +336,11 @@ while [ $i -lt "$CYCLE_ROUNDS" ]; do
 	fi >>"$TMP/cycles"
 	i=$((i + 1))
 done
-awk '$3 > 0 { print ($2 - $1) / $3 * 1e3 }' "$TMP/cycles" | sort -g >"$TMP/per_cycle"
+awk '$3 > 0 { print (($2 - $1) * 1e9 - $5) / $3 / 1e6 }' "$TMP/cycles" | sort -g >"$TMP/per_cycle"
 awk '$3 > 0 { print $4 / $3 / 1e6 }' "$TMP/cycles" >"$TMP/bound"
-printf "a cycle (attach and detach), to a churn on the other CPU: %.1f ms of its CPU, median (%.1f-%.1f) of %d; mmtop's bound (attach_ns): %.1f ms\n" \
+printf "a cycle (exact mode on and off), to a churn on the other CPU, beyond the programs' run: %.1f ms of its CPU, median (%.1f-%.1f) of %d; mmtop's bound (attach_ns): %.1f ms\n" \
 	"$(median <"$TMP/per_cycle")" "$(head -1 "$TMP/per_cycle")" "$(tail -1 "$TMP/per_cycle")" \
 	"$(wc -l <"$TMP/per_cycle")" "$(median <"$TMP/bound")"
-# What a churn paid of mmtop's bound, for the model figure below.
-awk -v c="$(median <"$TMP/per_cycle")" -v b="$(median <"$TMP/bound")" \
-	'BEGIN { printf "%.3f\n", (c > 0 && b > 0) ? c / b : 1 }' >"$TMP/cycle_share"
-
-# That detach comes once a burst of lock-heavy work that starts while the
-# whole interval is open (the trip): a cost fixed per burst, which the
-# matrix's 0.3-s churn feels most. The same churn ten times as long, in
-# LONG_PAIRS pairs with the default set and untraced twice: what it costs
-# per operation past the burst's start.
-LONG_PAIRS=${LONG_PAIRS:-9}
-case " $WORKS " in
-*" churn "*)
-	works=$WORKS
-	WORKS=churnlong
-	echo "churn ten times as long (200000 rounds): untraced/traced CPU time, median [95% interval] of $LONG_PAIRS pairs"
-	header
-	for set in none default; do
-		pair_ratios "$set" "$LONG_PAIRS"
-		printf "%-10s" "$set"
-		cells "$TMP/ratios" 3
-		cp "$TMP/ratios" "$TMP/long_$set"
-	done
-	verdict "$TMP/long_default" "$TMP/long_none"
-	WORKS=$works
-	;;
-esac
 
 # Per program: what each of the default set's programs costs per run, by
 # the kernel's own accounting (kernel.bpf_stats_enabled, which adds some
@@ -364,14 +353,6 @@ prog_stats() { # "name run_time_ns run_cnt" per loaded program
 			if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
 		if (c != "") print n, t, c }'
 }
-# attach_since N: with mmtop writing JSON, the attach_ns of its intervals
-# from line N + 1 to the end of the one in progress (waited for); else none.
-attach_since() {
-	head -c 1 "$TMP/watch.csv" | grep -q '{' || return 0
-	n=$(wc -l <"$TMP/watch.csv")
-	until [ "$(wc -l <"$TMP/watch.csv")" -gt "$n" ]; do sleep 0.02; done
-	attach_sum "$TMP/watch.csv" $(($1 + 1)) $((n + 1)) | awk '{ print $2 }'
-}
 # per_program READY CMD...: with CMD watching (ready once its output
 # matches READY), each work once: "work name ns (runs) ..." per line.
 per_program() {
@@ -382,18 +363,15 @@ per_program() {
 	until grep -q "$ready" "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
 	for w in $WORKS; do
 		prog_stats >"$TMP/p0"
-		n0=$(wc -l <"$TMP/watch.csv")
 		t0=$(date +%s%N)
 		"work_$w" >/dev/null
 		t1=$(date +%s%N)
 		prog_stats >"$TMP/p1"
-		awk -v w="$w" -v wall=$(((t1 - t0) / 1000)) -v a="$(attach_since "$n0")" \
+		awk -v w="$w" -v wall=$(((t1 - t0) / 1000)) \
 			'NR == FNR { t[$1] = $2; c[$1] = $3; next }
 			$3 > c[$1] { n = $3 - c[$1]; d = $2 - t[$1]; sum += d
 				line = line sprintf(" %s %.0f (%d)", $1, d / n, n) }
-			END { printf "%-9s%s; %.1f ms in programs in a %.1f ms run", w, line, sum / 1e6, wall / 1e3
-				if (a != "") printf "; attach/detach %.1f ms", a / 1e6
-				print "" }' \
+			END { printf "%-9s%s; %.1f ms in programs in a %.1f ms run\n", w, line, sum / 1e6, wall / 1e3 }' \
 			"$TMP/p0" "$TMP/p1"
 	done
 	kill $watch
@@ -446,13 +424,9 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	# The model figure: what mmtop's programs add to a work, over the work's
 	# own untraced CPU time (the matrix's median): their time (bpf_stats)
 	# and the hooks' entries (runs x the floor's empty programs' ns per run
-	# under the same work), for the default set and --exact.
-	# After "+": at most what the attaches and detaches in the work's
-	# intervals cost it, at the share of mmtop's bound (attach_ns) that a
-	# churn paid of a cycle above: a work that runs the patched mmap_lock
-	# calls without pause pays the most (an int3 trap at each call while
-	# the kernel patches them); one that makes none, the IPIs alone.
-	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns), + at most the attaches and detaches in its intervals (attach_ns x $(cat "$TMP/cycle_share"), what a churn paid of it)"
+	# under the same work), for the default set and --exact. Nothing is
+	# attached or detached while either runs.
+	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns)"
 	per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
 	header
 	for set in default exact; do
@@ -461,15 +435,12 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 		printf "%-10s" "$set"
 		for w in $WORKS; do
 			awk -v w="$w" '$1 == w' "$TMP/untraced" | awk '{ print $3 }' | median >"$TMP/ucpu"
-			awk -v w="$w" -v u="$(cat "$TMP/ucpu")" -v f="$(cat "$TMP/cycle_share")" 'FNR == 1 { file++ }
+			awk -v w="$w" -v u="$(cat "$TMP/ucpu")" 'FNR == 1 { file++ }
 				$1 == w { for (i = 2; i < NF; i++) if ($(i + 1) ~ /^\([0-9]+\)/) {
 						n = $(i + 1); gsub(/[();]/, "", n)
-						if (file == 1) { fns += $i * n; fn += n } else { ns += $i * n; runs += n } }
-					if (file == 2 && match($0, /attach\/detach [0-9.]+ ms/))
-						a = substr($0, RSTART + 14, RLENGTH - 17) * 1e6 }
+						if (file == 1) { fns += $i * n; fn += n } else { ns += $i * n; runs += n } } }
 				END { floor = fn ? fns / fn : 0
-					if (u > 0) printf " %20s", sprintf("%.2f%% +%.2f%%",
-						100 * (ns + runs * floor) / (u * 1e9), 100 * a * f / (u * 1e9))
+					if (u > 0) printf " %20s", sprintf("%.2f%%", 100 * (ns + runs * floor) / (u * 1e9))
 					else printf " %20s", "-" }' "$TMP/pf" "$TMP/pm"
 		done
 		echo

@@ -198,6 +198,12 @@ static enum key_result speed(struct ui_state *st, int ch)
 	return KEY_INTERVAL;
 }
 
+static enum key_result exact(struct ui_state *st, int ch)
+{
+	(void)st, (void)ch;
+	return KEY_EXACT;
+}
+
 static enum key_result redraw(struct ui_state *st, int ch)
 {
 	(void)st, (void)ch;
@@ -246,6 +252,8 @@ const struct key_binding key_bindings[] = {
 	{ KEYS('+', '-'), "+ -", "longer/shorter interval", HINT("+/- interval", NULL),
 	  KEYS_ALL, interval },
 	{ KEYS('c'), "c", "colours on/off", HINT("c colours", NULL), KEYS_ALL, colours },
+	{ KEYS('x'), "x", "exact mode on/off: acquisitions, holds and the VMA-lock outcome, from two programs on every mmap_lock acquisition (the header shows their cost)",
+	  HINT("x exact", NULL), KEYS_LIVE, exact },
 	{ KEYS(KEY_RESIZE), NULL, NULL, HINT(NULL, NULL), KEYS_ALL, redraw },
 };
 const int nr_key_bindings = sizeof(key_bindings) / sizeof(key_bindings[0]);

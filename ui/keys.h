@@ -14,6 +14,7 @@ enum key_result {
 	KEY_STEP_FWD,		/* replay: one interval forward */
 	KEY_STEP_BACK,		/* replay: one interval back */
 	KEY_JUMP,		/* replay: to st->jump_s */
+	KEY_EXACT,		/* live: exact mode on/off */
 };
 
 /* The modes a key works in. */

@@ -133,7 +133,7 @@ void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_st
 	int r;
 
 	t->span = ui_span(st);
-	t->estimate = snapshot_sampled(ui_snapshot(st));
+	t->estimate = snapshot_estimates(ui_snapshot(st));
 	t->nr_shown = 0;
 	for (r = 0; r < t->nr_rows; r++)
 		if (row_matches(t, r, st->filter))

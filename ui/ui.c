@@ -216,6 +216,11 @@ static int run(struct ui_state *st, const struct snapshot_source *src,
 			case KEY_COLOR:
 				draw_set_color(st->color);
 				break;
+			case KEY_EXACT:
+				/* A refusal's reason shows until the next interval. */
+				if (src->toggle_exact)
+					src->toggle_exact(src->ctx, st->status, sizeof(st->status));
+				break;
 			default:
 				break;
 			}

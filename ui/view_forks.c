@@ -52,13 +52,15 @@ static void fill(struct ui_cell *c, const struct fork_row *k)
 	else
 		cell_set(&c[7], -1, "?");
 	cell_set(&c[8], 0, "%s", fork_backing(k));
-	if (fork_timed(k)) {
+	if (fork_timed(k))
 		ns_cell(&c[9], fork_cost_per_mib(k->latency_ns, kb));
-		ns_cell(&c[10], k->dup_hold_ns);
-	} else {
+	else
 		cell_set(&c[9], 0, "-");
+	/* dup_mmap's hold: exact mode's. */
+	if (k->dup_hold_ns)
+		ns_cell(&c[10], k->dup_hold_ns);
+	else
 		cell_set(&c[10], 0, "-");
-	}
 	cell_set(&c[11], k->stalled, "%u", k->stalled);
 }
 

@@ -49,7 +49,8 @@ static void wait_cell(struct ui_cell *c, uint64_t ns)
 		cell_set(c, 0, "-");
 }
 
-static void fill(struct ui_cell *c, const struct lock_row *r)
+/* @known: exact mode was on, else the default set's waits alone ("-"). */
+static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 {
 	cell_set(&c[0], r->pid, "%d", r->pid);
 	cell_set(&c[1], 0, "%s", r->comm);
@@ -65,6 +66,13 @@ static void fill(struct ui_cell *c, const struct lock_row *r)
 	ns_cell(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
 	ns_cell(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
 	max_cell(&c[13], r->hold_max_ns, r->hold_max_bound);
+	if (known)
+		return;
+	cell_set(&c[5], 0, "-");
+	cell_set(&c[6], 0, "-");
+	cell_set(&c[11], 0, "-");
+	cell_set(&c[12], 0, "-");
+	cell_set(&c[13], 0, "-");
 }
 
 /* The holders the zoomed row's waits waited behind; returns lines drawn. */
@@ -170,7 +178,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 
 		if (!c)
 			break;
-		fill(c, &s->locks.v[i]);
+		fill(c, &s->locks.v[i], snapshot_acquisitions(s));
 	}
 	table_show(&t, ts, st, y, h);
 }

@@ -100,10 +100,11 @@ static void lock_line(int y, const void *row)
 	const struct lock_row *r = row;
 	char w[16], h[16];
 
-	draw_text(y, 2, COLS - 2, C_NORMAL, "%7d %-16s %-20.20s %-5s acq %-8lu wait %-9s hold %s",
+	/* Holds are exact mode's: none released, "-". */
+	draw_text(y, 2, COLS - 2, C_NORMAL, "%7d %-16s %-20.20s %-5s waits %-7lu wait %-9s hold %s",
 		  r->pid, r->comm, callsite_label(r->site, r->symbol), r->write ? "write" : "read",
-		  (unsigned long)r->acquired, format_ns(r->wait_ns, w, sizeof(w)),
-		  format_ns(r->hold_ns, h, sizeof(h)));
+		  (unsigned long)lock_row_waits(r), format_ns(r->wait_ns, w, sizeof(w)),
+		  r->holds ? format_ns(r->hold_ns, h, sizeof(h)) : "-");
 }
 
 static void cont_line(int y, const void *row)
@@ -148,7 +149,7 @@ static int draw_top(const struct ui_state *st, int y, const struct top *t, const
 	int i;
 
 	draw_text(y, 0, COLS, C_TITLE, "%s%s", t->title,
-		  t->sampled && snapshot_sampled(ui_snapshot(st)) ? "  ~ estimates (sampled)" : "");
+		  t->sampled && snapshot_estimates(ui_snapshot(st)) ? "  ~ estimates (sampled)" : "");
 	if (family_na(st, t->family)[0]) {
 		draw_text(y + 1, 2, COLS - 2, C_DIM, "n/a (%s)", family_na(st, t->family));
 		return 2;

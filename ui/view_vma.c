@@ -18,7 +18,8 @@ static const struct ui_column cols[] = {
 
 enum { COL_FALLBACKS = 3 };
 
-static void fill(struct ui_cell *c, const struct vma_row *v)
+/* @outcome: the VMA-lock outcome known, else "-" (exact mode's). */
+static void fill(struct ui_cell *c, const struct vma_row *v, bool outcome)
 {
 	cell_set(&c[0], v->pid, "%d", v->pid);
 	cell_set(&c[1], 0, "%s", v->comm);
@@ -32,6 +33,11 @@ static void fill(struct ui_cell *c, const struct vma_row *v)
 	}
 	cell_set(&c[3], v->fallbacks, "%lu", (unsigned long)v->fallbacks);
 	cell_set(&c[4], v->anon, "%lu", (unsigned long)v->anon);
+	if (outcome)
+		return;
+	cell_set(&c[3], 0, "-");
+	cell_set(&c[4], 0, "-");
+	cell_set(&c[5], -1, "-");
 }
 
 static void vma_draw(struct ui_state *st, int y, int h)
@@ -42,20 +48,20 @@ static void vma_draw(struct ui_state *st, int y, int h)
 	struct ui_table t;
 	int i;
 
-	if (na) {
+	/* Without per-VMA locks there are no rows; in the default set, faults. */
+	if (na)
 		draw_text(y, 0, COLS, C_DIM, "per-VMA lock outcome: n/a (%s)", na);
-		return;
-	}
-	draw_text(y, 0, COLS, C_DIM,
-		  "per process: FALLBK faults took the mmap_lock, ANON took it for an anon_vma");
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_FALLBACKS);
+	else
+		draw_text(y, 0, COLS, C_DIM,
+			  "per process: FALLBK faults took the mmap_lock, ANON took it for an anon_vma");
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), na ? 2 : COL_FALLBACKS);
 	t.sampled_cols = 1u << COL_FALLBACKS | 1u << 4 | 1u << 5;	/* FALLBK, ANON, VMA-OK% */
 	for (i = 0; i < s->vmas.nr; i++) {
 		struct ui_cell *c = table_row(&t, i);
 
 		if (!c)
 			break;
-		fill(c, &s->vmas.v[i]);
+		fill(c, &s->vmas.v[i], !na);
 	}
 	table_show(&t, ts, st, y + 1, h - 1);
 }

@@ -35,22 +35,25 @@ const char *family_na(const struct ui_state *st, enum probe_family f)
 }
 
 /*
- * The observer in plain sight: "~3.3% sampled" (mmap_lock figures marked ~
- * are estimates), "not sampled" (no window: the budget saves for the
- * next) or "exact", and mmtop's BPF share of the CPU in use.
+ * The observer in plain sight: "waits" (the default set: press x for
+ * exact mode), "exact", or the share of the interval exact mode was on
+ * (a recording of 0.1's --budget: "~3.3% sampled", its figures marked ~
+ * estimates), and mmtop's BPF share of the CPU in use, exact mode's
+ * turning on or off included.
  */
 static void observer_text(const struct snapshot *s, char *buf, size_t len)
 {
-	int n = !snapshot_sampled(s) ? snprintf(buf, len, "mmap_lock exact") :
+	int n = !snapshot_acquisitions(s) ? snprintf(buf, len, "mmap_lock waits (x: exact)") :
+		!snapshot_sampled(s) ? snprintf(buf, len, "mmap_lock exact") :
 		s->throttled ? snprintf(buf, len, "mmap_lock throttled at %.1f%%", s->sample_ppm / 1e4) :
-		!s->sample_ppm ? snprintf(buf, len, "mmap_lock not sampled (budget)") :
-		snprintf(buf, len, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
-			 s->over_budget ? " (over budget)" : "");
+		s->budget_ppm ? snprintf(buf, len, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
+					 s->over_budget ? " (over budget)" : "") :
+		snprintf(buf, len, "mmap_lock exact %.1f%%", s->sample_ppm / 1e4);
 
 	if (s->bpf_measured && s->busy_ns && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
 	if (s->attach_ns && s->busy_ns && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " +attach %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
+		snprintf(buf + n, len - n, " +x %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
 }
 
 static void draw_header(const struct ui_state *st)

@@ -46,6 +46,7 @@ static const char *const call_names[C__COUNT] = {
 
 struct churn_opts {
 	unsigned int threads;	/* fault threads */
+	unsigned int writers;	/* churn threads, each making ops rounds */
 	unsigned int ops;	/* churn iterations */
 	unsigned int forks;
 	uint64_t chunk;
@@ -254,6 +255,22 @@ static void churn_round(struct churn *c, long brk_base, unsigned int round)
 	counted_brk(c, brk_base);
 }
 
+struct writer {
+	struct churn *c;
+	long brk_base;
+};
+
+/* --writers: a churn thread more, unpaced, its rounds at once. */
+static void *writer_thread(void *arg)
+{
+	struct writer *w = arg;
+	unsigned int i;
+
+	for (i = 0; i < w->c->o->ops; i++)
+		churn_round(w->c, w->brk_base, i);
+	return NULL;
+}
+
 /*
  * --proc-reader: a child named churn-reader reads /proc/PID/smaps of @pid
  * until killed, counting its reads in @reads (shared memory).
@@ -333,7 +350,8 @@ static int map_shared(struct churn *c)
 static int churn_run(const struct churn_opts *o)
 {
 	struct churn c = { .o = o, .page = sysconf(_SC_PAGESIZE) };
-	pthread_t *threads = calloc(o->threads + 1, sizeof(*threads));
+	pthread_t *threads = calloc(o->threads + o->writers, sizeof(*threads));
+	struct writer w = { .c = &c };
 	unsigned int i, started = 0, forks_every;
 	atomic_ullong *reads = NULL;
 	pid_t reader = 0;
@@ -352,11 +370,11 @@ static int churn_run(const struct churn_opts *o)
 		}
 		atomic_init(reads, 0);
 	}
-	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks%s, %u %srounds, %u forks\n",
+	printf("# churn: pid %d, %u fault thread%s, %llu KiB chunks%s, %u writer%s of %u %srounds, %u forks\n",
 	       getpid(), o->threads, o->threads == 1 ? "" : "s",
 	       (unsigned long long)o->chunk >> 10,
-	       o->shared_vma ? " in one shared VMA" : "", o->ops,
-	       o->paced ? "paced " : "", o->forks);
+	       o->shared_vma ? " in one shared VMA" : "", o->writers,
+	       o->writers == 1 ? "" : "s", o->ops, o->paced ? "paced " : "", o->forks);
 	fflush(stdout);
 	brk_base = counted_brk(&c, 0);
 	if (o->shared_vma && map_shared(&c)) {
@@ -372,6 +390,11 @@ static int churn_run(const struct churn_opts *o)
 	}
 	for (i = 0; i < o->threads; i++, started++)
 		if (pthread_create(&threads[i], NULL, fault_thread, &c))
+			break;
+	/* The writers beyond this thread: they end by themselves. */
+	w.brk_base = brk_base;
+	for (i = 1; i < o->writers; i++, started++)
+		if (pthread_create(&threads[started], NULL, writer_thread, &w))
 			break;
 	forks_every = o->forks ? (o->ops + o->forks - 1) / o->forks : 0;
 	cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -402,7 +425,7 @@ static int churn_run(const struct churn_opts *o)
 
 static int churn_usage(FILE *f, int status)
 {
-	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--chunk SIZE] [--fork N] [--shared-vma] [--paced] [--proc-reader]\n");
+	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--writers N] [--chunk SIZE] [--fork N] [--shared-vma] [--paced] [--proc-reader]\n");
 	return status;
 }
 
@@ -416,9 +439,10 @@ int bench_churn(int argc, char **argv)
 		{ "shared-vma", no_argument, NULL, 'S' },
 		{ "proc-reader", no_argument, NULL, 'P' },
 		{ "paced", no_argument, NULL, 'p' },
+		{ "writers", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct churn_opts o = { .threads = 1, .ops = 2000, .chunk = 1 << 20 };
+	struct churn_opts o = { .threads = 1, .writers = 1, .ops = 2000, .chunk = 1 << 20 };
 	int opt;
 
 	optind = 1;
@@ -447,6 +471,9 @@ int bench_churn(int argc, char **argv)
 		case 'p':
 			o.paced = true;
 			break;
+		case 'W':
+			bad = parse_uint(optarg, &o.writers) || !o.writers;
+			break;
 		default:
 			return churn_usage(stderr, 2);
 		}
@@ -460,6 +487,11 @@ int bench_churn(int argc, char **argv)
 	/* Paced rounds wait for a fault thread's laps; one shared VMA is theirs. */
 	if (!o.threads && (o.paced || o.shared_vma)) {
 		fprintf(stderr, "mmtop bench churn: --paced and --shared-vma need a fault thread\n");
+		return churn_usage(stderr, 2);
+	}
+	/* The other writers run unpaced, their chunks of their own. */
+	if (o.writers > 1 && (o.paced || o.shared_vma)) {
+		fprintf(stderr, "mmtop bench churn: --writers is for unpaced rounds without --shared-vma\n");
 		return churn_usage(stderr, 2);
 	}
 	return churn_run(&o);

@@ -7,7 +7,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "budget.h"
 #include "collect.h"
 #include "proc.h"
 #include "util.h"
@@ -53,40 +52,6 @@ static int open_pcp(struct collector *c, const struct collector_opts *o,
 	set_na(c, FAMILY_PCP, err);
 	snprintf(msg, msglen, "pcp probes unavailable: %s", err);
 	return 1;
-}
-
-/*
- * The sampling window over the lock programs run per acquisition. Without
- * the kernel's BPF run-time statistics their cost is not known: they stay
- * attached (exact), and a warning says so. 0, or 1 with a warning.
- */
-static int start_sampler(struct collector *c, char *msg, size_t msglen)
-{
-	char err[200];
-
-	/*
-	 * MMTOP_TEST_SHARE=F[,detached]: windows of F of each interval,
-	 * whatever they cost (and no throttle), the programs attached
-	 * throughout or for the windows only, for tests of the estimates.
-	 */
-	if (getenv("MMTOP_TEST_SHARE")) {
-		c->test_share = atof(getenv("MMTOP_TEST_SHARE"));
-		c->test_detached = strstr(getenv("MMTOP_TEST_SHARE"), ",detached");
-	}
-	if (c->test_share <= 0 || c->test_share > 1)
-		c->test_share = 0;
-	c->sampler = sampler_start(c->locks, c->test_share ? 0 : c->budget_ppm / 1e6,
-				   err, sizeof(err));
-	if (!c->sampler) {
-		snprintf(msg, msglen, "--budget: %s", err);
-		return 1;
-	}
-	if (c->stats_fd < 0) {
-		snprintf(msg, msglen, "--budget needs BPF run-time statistics (BPF_ENABLE_STATS: %s): every acquisition is traced, as without it",
-			 strerror(-c->stats_fd));
-		return 1;
-	}
-	return 0;
 }
 
 static const enum probe_family lock_families[] = {
@@ -144,7 +109,7 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		.fork = !(o->disabled & (1u << FAMILY_FORK)),
 		.raw_addresses = o->raw_addresses,
 		.spin_waits = o->spin_waits,
-		.sampled = o->budget_ppm != 0,
+		.exact = o->exact,
 		.vma_waits = o->vma_waits,
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids,
@@ -182,8 +147,11 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 	}
 	if (lock_families_refused(c, &lo, msg, msglen))
 		ret = 1;
-	if (lo.sampled && start_sampler(c, msg, msglen))
+	if (o->exact && !collector_exact(c)) {
+		lock_source_exact(c->locks, true, err, sizeof(err));
+		snprintf(msg, msglen, "exact mode unavailable (the default set runs): %s", err);
 		ret = 1;
+	}
 	return ret;
 }
 
@@ -220,20 +188,16 @@ static void baseline_locks(struct collector *c)
 	snapshot_free(&scratch);
 }
 
-/* What mmtop's programs have run so far: all of them, the sampled ones. */
-static void read_cost(struct collector *c, struct prog_cost *all,
-		      struct prog_cost *sampled)
+/* What mmtop's programs have run so far. */
+static void read_cost(struct collector *c, struct prog_cost *all)
 {
 	memset(all, 0, sizeof(*all));
-	memset(sampled, 0, sizeof(*sampled));
 	if (c->faults.ops && c->faults.ops->cost)
 		c->faults.ops->cost(&c->faults, all);
 	if (c->pcp)
 		pcp_source_cost(c->pcp, all);
-	if (c->locks) {
+	if (c->locks)
 		lock_source_cost(c->locks, false, all);
-		lock_source_cost(c->locks, true, sampled);
-	}
 }
 
 int collector_open(struct collector *c, const struct collector_opts *opts,
@@ -257,16 +221,16 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		return -1;
 	}
 	c->slow_ns = opts->slow_ns;
-	c->budget_ppm = opts->budget_ppm;
+	c->exact_every = opts->exact_every;
+	c->pids = opts->pids;
 	/*
-	 * The budget's measure, and mmtop's own cost shown. Only with a
-	 * budget: the statistics cost every program run two clock reads.
+	 * mmtop's own cost, shown. The statistics cost every program run
+	 * two clock reads: the default set's programs run on rare events,
+	 * exact mode's show what they cost with them.
 	 */
-	if (c->budget_ppm) {
-		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (c->stats_fd < 0)
-			c->stats_fd = -errno;
-	}
+	c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (c->stats_fd < 0)
+		c->stats_fd = -errno;
 	while (opts->pids && (pid = pid_filter_next(opts->pids, &at)))
 		vma_track(&c->vmas, pid, "", 0);
 	ret = open_families(c, opts, msg, msglen);
@@ -276,11 +240,11 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 	read_sources(c);
 	memcpy(c->prev, c->cum, nr * sizeof(*c->prev));
 	baseline_locks(c);
-	read_cost(c, &c->cost_all, &c->cost_sampled);
+	read_cost(c, &c->cost_all);
 	proc_busy_ns(&c->busy_ns);
 	c->self_ns = proc_self_cpu_ns();
-	if (c->sampler)
-		sampler_cut(c->sampler, &(struct sampler_cut){ 0 });
+	if (collector_exact(c))
+		c->exact_since_ns = c->last_ns;
 	return ret;
 }
 
@@ -296,7 +260,7 @@ static void vma_rows(struct collector *c, struct snapshot *s)
 
 	if (c->faults.ops && c->faults.ops->processes)
 		procs = c->faults.ops->processes(&c->faults, &nr);
-	vma_rows_build(&c->vmas, s, procs, nr);
+	vma_rows_build(&c->vmas, s, procs, nr, c->pids);
 }
 
 static uint64_t delta(uint64_t now, uint64_t before)
@@ -304,71 +268,79 @@ static uint64_t delta(uint64_t now, uint64_t before)
 	return now >= before ? now - before : 0;
 }
 
-/*
- * mmtop's cost in the interval, the machine's work, and the next window:
- * what the sampled programs cost in this one, their hooks' entries
- * included, against the budget's share of that work.
- */
-static void account_cost(struct collector *c, struct snapshot *s,
-			 const struct sampler_cut *cut)
+/* mmtop's cost in the interval, and the machine's work. */
+static void account_cost(struct collector *c, struct snapshot *s)
 {
-	struct prog_cost all, sampled;
 	uint64_t busy = c->busy_ns, self = proc_self_cpu_ns();
-	struct budget_in in = { .budget = c->budget_ppm / 1e6 };
-	struct budget_plan plan;
-	double span = s->interval_ns ? s->interval_ns : 1;
+	struct prog_cost all;
 
-	read_cost(c, &all, &sampled);
-	/* On by --budget, or by kernel.bpf_stats_enabled: programs have run. */
+	read_cost(c, &all);
 	s->bpf_measured = c->stats_fd >= 0 || all.runs;
 	s->bpf_runs = delta(all.runs, c->cost_all.runs);
 	s->bpf_ns = delta(all.ns, c->cost_all.ns);
 	proc_busy_ns(&busy);
 	s->busy_ns = delta(delta(busy, c->busy_ns), delta(self, c->self_ns));
-	s->budget_ppm = c->budget_ppm;
-	if (c->sampler) {
-		in.prog_ns = delta(sampled.ns, c->cost_sampled.ns);
-		in.runs = delta(sampled.runs, c->cost_sampled.runs);
-		in.window = cut->window_ns / span;
-		in.hooked = cut->hooked_ns / span;
-		in.hook_ns = cut->hook_ns;
-		in.hook_others_ns = cut->hook_wall_ns * (online_cpus(c) - 1);
-		in.hook_ops = cut->hook_ops;
-		in.throttled = cut->throttled;
-		s->attach_ns = in.hook_ns + in.hook_others_ns;
-		in.busy_ns = s->busy_ns;
-		in.interval_ns = s->interval_ns;
-		budget_plan(&c->budget, &in, &plan);
-		if (c->test_share) {
-			plan = (struct budget_plan){ .fraction = c->test_share,
-						     .detached = c->test_detached };
-			c->budget.detached = c->test_detached;
-		}
-		s->over_budget = plan.over;
-		sampler_plan(c->sampler, &plan, s->interval_ns);
-	}
 	c->cost_all = all;
-	c->cost_sampled = sampled;
 	c->busy_ns = busy;
 	c->self_ns = self;
 }
 
-/*
- * The share of the interval the sampled programs ran, in ppm, of the time
- * they were not being attached or detached: while the kernel patches its
- * mmap_lock calls, the work that makes them is held up at each (an int3
- * trap), and its calls then are taken to be none (measured: estimates of
- * paced churn 21% high at a cycle each half second, counting that time).
- */
-static uint32_t sampled_share(uint64_t window_ns, uint64_t interval_ns,
-			      uint64_t hook_wall_ns, bool whole)
+bool collector_exact(const struct collector *c)
 {
-	if (whole)
+	return c->locks && lock_source_exact_on(c->locks);
+}
+
+int collector_set_exact(struct collector *c, bool on, char *msg, size_t msglen)
+{
+	uint64_t cpu = proc_self_cpu_ns(), t0 = clock_ns(CLOCK_MONOTONIC), wall;
+
+	if (!c->locks) {
+		snprintf(msg, msglen, "exact mode needs the mmap_lock or fork probes");
+		return -1;
+	}
+	if (collector_exact(c) == on)
+		return 0;
+	if (lock_source_exact(c->locks, on, msg, msglen))
+		return -1;
+	wall = clock_ns(CLOCK_MONOTONIC) - t0;
+	/* The other CPUs took the text patching's IPIs meanwhile, at most. */
+	c->toggle_ns += delta(proc_self_cpu_ns(), cpu) + wall * (online_cpus(c) - 1);
+	if (on) {
+		c->exact_since_ns = t0 + wall;
+	} else {
+		c->exact_ns += delta(t0, c->exact_since_ns);
+		c->exact_since_ns = 0;
+	}
+	return 0;
+}
+
+/* The share of the interval ending @now that exact mode was on, in ppm. */
+static uint32_t exact_share(struct collector *c, uint64_t now, uint64_t interval_ns)
+{
+	uint64_t on = c->exact_ns;
+
+	if (c->exact_since_ns) {
+		on += delta(now, c->exact_since_ns);
+		c->exact_since_ns = now;
+	}
+	c->exact_ns = 0;
+	if (on >= interval_ns)
 		return SAMPLE_EXACT;
-	interval_ns = interval_ns > hook_wall_ns ? interval_ns - hook_wall_ns : 0;
-	if (!interval_ns || window_ns >= interval_ns)
-		return SAMPLE_EXACT - 1;	/* open and shut within it: not exact */
-	return (uint64_t)window_ns * SAMPLE_EXACT / interval_ns;
+	return interval_ns ? on * SAMPLE_EXACT / interval_ns : 0;
+}
+
+/*
+ * --exact-every N: exact mode for the intervals N, 2N, ...: turned on as
+ * the one before ends (@on), so that it covers all of it but the attach,
+ * and off as it ends, before its maps are read (the detach is its cost).
+ * Scheduled, never decided by what the work does.
+ */
+static void exact_schedule(struct collector *c, bool on)
+{
+	char why[200];
+
+	if (c->exact_every && (c->seq + 1) % c->exact_every == 0)
+		collector_set_exact(c, on, why, sizeof(why));
 }
 
 uint32_t collector_probes(const struct collector *c)
@@ -386,7 +358,6 @@ uint32_t collector_probes(const struct collector *c)
 
 void collector_sample(struct collector *c, struct snapshot *s)
 {
-	struct sampler_cut cut = { .whole = true };
 	uint64_t now;
 	int cpu;
 
@@ -397,8 +368,7 @@ void collector_sample(struct collector *c, struct snapshot *s)
 	 */
 	now = clock_ns(CLOCK_MONOTONIC);
 	s->wall_ns = clock_ns(CLOCK_REALTIME);
-	if (c->sampler)
-		sampler_cut(c->sampler, &cut);
+	exact_schedule(c, false);
 	read_sources(c);
 	s->seq = ++c->seq;
 	s->interval_ns = now - c->last_ns;
@@ -421,21 +391,21 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		c->prev[cpu] = c->cum[cpu];
 	}
 	snapshot_clear_rows(s);
-	s->sample_ppm = sampled_share(cut.window_ns, s->interval_ns, cut.hook_wall_ns,
-				       cut.whole);
-	s->throttled = cut.throttled && snapshot_sampled(s);
+	s->sample_ppm = exact_share(c, now, s->interval_ns);
+	s->attach_ns = c->toggle_ns;
+	c->toggle_ns = 0;
 	if (c->locks) {
 		lock_source_read(c->locks, s, c->drops);
-		snapshot_scale_sampled(s);
-		if (!s->vma_na[0])
+		/* The default set's rows: the faults, the outcome n/a. */
+		if (!s->vma_na[0] || !strcmp(s->vma_na, EXACT_MODE_ONLY))
 			vma_rows(c, s);
 	}
 	if (c->pcp)
 		pcp_source_read(c->pcp, s, c->drops);
 	memcpy(s->drops, c->drops, sizeof(s->drops));
-	account_cost(c, s, &cut);
-	s->over_budget |= cut.throttled;
+	account_cost(c, s);
 	snapshot_sum(s);
+	exact_schedule(c, true);
 }
 
 void collector_poll(struct collector *c)
@@ -453,7 +423,6 @@ void collector_close(struct collector *c)
 {
 	if (c->faults.ops)
 		c->faults.ops->close(&c->faults);
-	sampler_stop(c->sampler);
 	lock_source_close(c->locks);
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);

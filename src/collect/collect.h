@@ -13,8 +13,6 @@
 #include "lock_source.h"
 #include "pcp_source.h"
 #include "pid_filter.h"
-#include "budget.h"
-#include "sampler.h"
 #include "snapshot.h"
 #include "topology.h"
 #include "vma_rows.h"
@@ -29,7 +27,8 @@ struct collector_opts {
 	bool raw_addresses;		/* call-site kernel addresses in rows */
 	bool spin_waits;		/* mmap_lock waits from the request */
 	bool vma_waits;			/* VMA write waits on 6.15+ (--vma-waits) */
-	uint32_t budget_ppm;		/* --budget, in ppm; 0: --exact, no window */
+	bool exact;			/* exact mode from the start (--exact) */
+	unsigned int exact_every;	/* --exact-every: one interval in N; 0: none */
 };
 
 struct collector {
@@ -37,16 +36,16 @@ struct collector {
 	struct fault_source faults;	/* ops NULL: family off */
 	struct lock_source *locks;	/* NULL: family off */
 	struct pcp_source *pcp;		/* NULL: family off (the default) */
-	struct sampler *sampler;	/* NULL: no --budget, or no lock programs */
-	uint32_t budget_ppm;
-	double test_share;		/* MMTOP_TEST_SHARE: fixed windows; 0: none */
-	bool test_detached;		/* and the programs detached outside them */
-	struct budget_state budget;	/* what the windows' plan learnt */
 	int stats_fd;			/* BPF run-time statistics on; -1: not */
-	/* Cumulative, at the last sample: programs' runs and time (all of
-	 * mmtop's, the sampled ones), the machine's busy CPU, mmtop's. */
-	struct prog_cost cost_all, cost_sampled;
+	/* Cumulative, at the last sample: programs' runs and time, the
+	 * machine's busy CPU, mmtop's. */
+	struct prog_cost cost_all;
 	uint64_t busy_ns, self_ns;
+	/* Exact mode in the interval so far: on since (0: off), time on. */
+	uint64_t exact_since_ns, exact_ns;
+	uint64_t toggle_ns;		/* attach_ns of the interval so far */
+	unsigned int exact_every;	/* --exact-every */
+	struct pid_filter *pids;	/* as opts.pids */
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];	/* why a family is off */
 	struct vma_tracker vmas;
 	uint64_t slow_ns;
@@ -69,6 +68,12 @@ int collector_snapshot_init(const struct collector *c, struct snapshot *s);
 uint32_t collector_probes(const struct collector *c);
 /* Fill @s with what happened since the previous sample (or the baseline). */
 void collector_sample(struct collector *c, struct snapshot *s);
+/*
+ * Exact mode on or off, at the user's request: 0, or -1 with the reason
+ * in @msg. What the turn costs shows in the interval's attach_ns.
+ */
+int collector_set_exact(struct collector *c, bool on, char *msg, size_t msglen);
+bool collector_exact(const struct collector *c);
 /* Between samples: take notable-event records off the ring buffers. */
 void collector_poll(struct collector *c);
 /* Readable when notable-event records are waiting, or -1. */

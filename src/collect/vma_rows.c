@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "proc.h"
 #include "vma_rows.h"
 
 static struct vma_tracked *find(struct vma_tracker *vt, int pid)
@@ -51,7 +52,8 @@ static int64_t faults_of(int pid, const struct proc_faults *procs, int nr)
 }
 
 void vma_rows_build(struct vma_tracker *vt, struct snapshot *s,
-		    const struct proc_faults *procs, int nr_procs)
+		    const struct proc_faults *procs, int nr_procs,
+		    const struct pid_filter *pids)
 {
 	int i, j;
 
@@ -61,6 +63,11 @@ void vma_rows_build(struct vma_tracker *vt, struct snapshot *s,
 		if (r->site == CALLSITE_FAULT || r->site == CALLSITE_FAULT_ANON)
 			vma_track(vt, r->pid, r->comm, s->seq);
 	}
+	/* A process named (-p, a followed tree) that faulted: its name later. */
+	for (i = 0; pids && procs && i < nr_procs; i++)
+		if (procs[i].faults.min_flt + procs[i].faults.maj_flt &&
+		    pid_filter_has(pids, procs[i].pid))
+			vma_track(vt, procs[i].pid, "", s->seq);
 	for (i = 0; i < vt->nr; i++) {
 		struct vma_tracked *t = &vt->t[i];
 		int64_t faults = faults_of(t->pid, procs, nr_procs);
@@ -80,6 +87,9 @@ void vma_rows_build(struct vma_tracker *vt, struct snapshot *s,
 		if (faults <= 0 && !fallbacks && !anon)
 			continue;
 		t->last_seq = s->seq;
+		/* Followed by name, before any lock row named it: /proc (no lock). */
+		if (!t->comm[0] && proc_read_comm(t->pid, t->comm, sizeof(t->comm)))
+			snprintf(t->comm, sizeof(t->comm), "?");
 		v = snapshot_push(&s->vmas);
 		if (!v)
 			return;

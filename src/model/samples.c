@@ -132,11 +132,21 @@ void run_sampling_text(const struct run *r, char *buf, size_t len)
 {
 	if (!r->intervals)
 		snprintf(buf, len, "%s", "");
-	else if (!r->budget_ppm)
-		snprintf(buf, len, "mmap_lock exact (no budget: --exact)");
-	else
-		snprintf(buf, len, "mmap_lock sampled %.1f%% of the time (budget %.4g%%)",
+	else if (r->budget_ppm)
+		snprintf(buf, len, "mmap_lock sampled %.1f%% of the time (mmtop 0.1's budget %.4g%%)",
 			 100 * r->sampled, r->budget_ppm / 1e4);
+	else if (r->sampled <= 0)
+		snprintf(buf, len, "mmap_lock waits (the default set)");
+	else if (r->sampled >= 1)
+		snprintf(buf, len, "mmap_lock exact (--exact)");
+	else
+		snprintf(buf, len, "mmap_lock exact %.1f%% of the time", 100 * r->sampled);
+}
+
+/* How a run traced mmap_lock: the default set, exact, in part, or a budget. */
+static int tracing_of(const struct run *r)
+{
+	return r->budget_ppm ? 3 : r->sampled <= 0 ? 0 : r->sampled >= 1 ? 1 : 2;
 }
 
 int comparison_init(struct comparison *c, const struct run *runs, int n)
@@ -158,7 +168,8 @@ int comparison_init(struct comparison *c, const struct run *runs, int n)
 		if (k && strcmp(runs[0].workload, runs[k].workload))
 			c->workloads_differ = true;
 		if (k && runs[0].intervals && runs[k].intervals &&
-		    runs[0].budget_ppm != runs[k].budget_ppm)
+		    (tracing_of(&runs[0]) != tracing_of(&runs[k]) ||
+		     runs[0].budget_ppm != runs[k].budget_ppm))
 			c->sampling_differs = true;
 	}
 	return 0;

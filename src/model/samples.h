@@ -30,7 +30,8 @@ struct run {
 	char kernel[128], host[128], workload[256];
 	/*
 	 * How its intervals traced mmap_lock (none recorded: intervals 0):
-	 * the budget (0: none, exact) and the share of the time sampled.
+	 * the share of the time exact mode was on (0: the default set) and,
+	 * in a recording of mmtop 0.1, its budget (0: none).
 	 */
 	int intervals;
 	uint32_t budget_ppm;
@@ -43,7 +44,7 @@ struct run {
 #define METRIC_WARMUP "warmup:"
 
 #define COMPARISON_SAMPLING \
-	"the recordings traced mmap_lock under different --budget settings (or --exact): mmtop cost their workloads differently"
+	"the recordings traced mmap_lock differently (the default set, exact mode, a budget of mmtop 0.1): mmtop cost their workloads differently"
 
 /* How @r's intervals traced mmap_lock, in words ("" if it has none). */
 void run_sampling_text(const struct run *r, char *buf, size_t len);
@@ -63,7 +64,7 @@ struct comparison {
 	int nr;
 	/* The runs' workload_params() differ. */
 	bool workloads_differ;
-	/* Their intervals were traced under different budgets (or none). */
+	/* Their intervals were traced differently (see run_sampling_text()). */
 	bool sampling_differs;
 };
 

@@ -85,7 +85,7 @@ int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
 	}
 	s->nr_cpus = nr_cpus;
 	s->nr_nodes = nr_nodes;
-	/* Until a sampler says otherwise (and in recordings before 2.5). */
+	/* Until the collector says otherwise (and in recordings before 2.5). */
 	s->sample_ppm = SAMPLE_EXACT;
 	return 0;
 }
@@ -206,9 +206,20 @@ const char *callsite_name(enum callsite c)
 	return c < CALLSITE__COUNT ? callsite_names[c] : "?";
 }
 
+uint64_t lock_row_waits(const struct lock_row *r)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 1; i < SNAPSHOT_HIST_BUCKETS; i++)
+		n += r->wait.bucket[i];
+	return n;
+}
+
 const char *callsite_label(enum callsite site, const char *symbol)
 {
-	return site == CALLSITE_OTHER && symbol[0] ? symbol : callsite_name(site);
+	return (site == CALLSITE_OTHER || site == CALLSITE_UNKNOWN) && symbol[0] ?
+	       symbol : callsite_name(site);
 }
 
 const char *cont_class_name(enum cont_class c)
@@ -382,63 +393,23 @@ static int log2_bucket(uint64_t v)
 	return b < SNAPSHOT_HIST_BUCKETS ? b : SNAPSHOT_HIST_BUCKETS - 1;
 }
 
-/* A fraction in parts per million, of a value that fits after scaling. */
-static uint64_t scale(uint64_t v, uint32_t ppm)
-{
-	return ppm ? (uint64_t)((double)v * 1e6 / ppm + 0.5) : 0;
-}
-
-static void scale_hist(struct hist *h, uint32_t ppm)
-{
-	int i;
-
-	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
-		h->bucket[i] = scale(h->bucket[i], ppm);
-}
-
-void snapshot_scale_sampled(struct snapshot *s)
-{
-	uint32_t ppm = s->sample_ppm;
-	int i;
-
-	if (ppm >= SAMPLE_EXACT || s->throttled)
-		return;
-	for (i = 0; i < s->locks.nr; i++) {
-		struct lock_row *r = &s->locks.v[i];
-
-		r->acquired = scale(r->acquired, ppm);
-		r->failed = scale(r->failed, ppm);
-		r->holds = scale(r->holds, ppm);
-		r->wait_ns = scale(r->wait_ns, ppm);
-		r->hold_ns = scale(r->hold_ns, ppm);
-		scale_hist(&r->wait, ppm);
-		scale_hist(&r->hold, ppm);
-	}
-	for (i = 0; i < s->blame.nr; i++) {
-		struct blame_row *b = &s->blame.v[i];
-
-		b->count = scale(b->count, ppm);
-		b->wait_ns = scale(b->wait_ns, ppm);
-	}
-	for (i = 0; i < s->nr_cpus; i++) {
-		s->cpus[i].fallbacks = scale(s->cpus[i].fallbacks, ppm);
-		s->cpus[i].anon = scale(s->cpus[i].anon, ppm);
-	}
-}
-
 void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len)
 {
-	if (!snapshot_sampled(s))
+	if (!snapshot_acquisitions(s))
+		snprintf(buf, len, "mmap_lock: waits (the default set); acquisitions, holds and the VMA-lock outcome %s",
+			 EXACT_MODE_ONLY);
+	else if (!snapshot_sampled(s))
 		snprintf(buf, len, "mmap_lock: every acquisition traced (exact)%s",
 			 s->budget_ppm ? ", within the budget" : "");
 	else if (s->throttled)
-		snprintf(buf, len, "mmap_lock: throttled after %.1f%% of the interval (its programs cost over twice the budget): acquisition figures are of that part, not scaled",
+		snprintf(buf, len, "mmap_lock: throttled after %.1f%% of the interval (a recording of mmtop 0.1's budget): acquisition figures are of that part, not scaled",
 			 s->sample_ppm / 1e4);
-	else if (!s->sample_ppm)
-		snprintf(buf, len, "mmap_lock: no window in this interval (the budget saves for the next): acquisitions, holds and fallbacks not counted (0)");
-	else
-		snprintf(buf, len, "mmap_lock: sampled %.1f%% of the interval, acquisition figures scaled (~ estimates)%s",
+	else if (s->budget_ppm)
+		snprintf(buf, len, "mmap_lock: sampled %.1f%% of the interval, acquisition figures scaled (~ estimates, a recording of mmtop 0.1's budget)%s",
 			 s->sample_ppm / 1e4, s->over_budget ? "; over budget at the smallest window" : "");
+	else
+		snprintf(buf, len, "mmap_lock: exact mode for %.1f%% of the interval: acquisition figures are of that part, not scaled",
+			 s->sample_ppm / 1e4);
 }
 
 void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
@@ -448,7 +419,7 @@ void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
 	format_ns(s->bpf_ns, t, sizeof(t));
 	format_ns(s->busy_ns, busy, sizeof(busy));
 	if (!s->bpf_measured)
-		snprintf(buf, len, "mmtop BPF cost not measured (--budget, or sysctl kernel.bpf_stats_enabled=1, measures it)");
+		snprintf(buf, len, "mmtop BPF cost not measured (the kernel refused BPF run-time statistics)");
 	else if (!s->busy_ns)
 		snprintf(buf, len, "mmtop BPF %s in %" PRIu64 " runs", t, s->bpf_runs);
 	else
@@ -460,7 +431,7 @@ void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
 	if (s->attach_ns) {
 		format_ns(s->attach_ns, t, sizeof(t));
 		snprintf(buf + strlen(buf), len - strlen(buf),
-			 "; attach/detach %s (at most, other CPUs included)", t);
+			 "; exact mode on/off %s (at most, other CPUs included)", t);
 	}
 }
 

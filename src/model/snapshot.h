@@ -174,9 +174,11 @@ struct fork_row {
 	int pid, tid, child;
 	char comm[SNAPSHOT_COMM_LEN];
 	char syscall[8];
-	uint64_t latency_ns;		/* dup_mmap's lock request -> sched_process_fork;
-					 * 0: not timed (see fork_timed()) */
-	uint64_t dup_hold_ns;		/* parent's mmap_lock write hold (dup_mmap) */
+	uint64_t latency_ns;		/* kernel_clone, or in exact mode dup_mmap's
+					 * lock request (fork_method says which)
+					 * -> sched_process_fork; 0: not timed */
+	uint64_t dup_hold_ns;		/* parent's mmap_lock write hold (dup_mmap);
+					 * exact mode only, else 0 */
 	int64_t anon_kb, file_kb, shmem_kb;	/* parent RSS at fork time */
 	int64_t thp_kb;			/* parent AnonHugePages; -1 unknown */
 	uint32_t stalled;		/* siblings' mmap_lock acquisitions meanwhile */
@@ -270,35 +272,32 @@ struct snapshot {
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];
 	uint64_t slow_ns;		/* --slow threshold */
 	/*
-	 * The share of the interval, in parts per million, that the programs
-	 * run per mmap_lock acquisition were attached (SAMPLE_EXACT: all of
-	 * it). Below that the mmap_lock rows, blame rows and VMA-lock
-	 * outcome are estimates: what the window saw, scaled to the interval
-	 * (snapshot_scale_sampled()). Forks are timed while the programs
-	 * are attached, in the window or not; only a fork while they were
-	 * detached (between windows) is counted, not timed.
+	 * The share of the interval, in parts per million, that exact mode
+	 * was on: the programs run per mmap_lock acquisition attached
+	 * (SAMPLE_EXACT: all of it; 0: the default set, whose mmap_lock rows
+	 * hold waits alone). Between, the user turned it on or off within the
+	 * interval, and the acquisition figures are of that part, never
+	 * scaled. Recordings of mmtop 0.1's --budget hold the share of its
+	 * sampling window: their figures were estimates, scaled to the
+	 * interval (budget_ppm says so), or with throttled, what the window
+	 * saw.
 	 */
 	uint32_t sample_ppm;
-	uint32_t budget_ppm;		/* --budget; 0: none, every acquisition traced */
-	bool over_budget;		/* the smallest window cost more than it */
-	/*
-	 * A window closed early, over budget: the figures are what it saw,
-	 * not scaled (the work that closed it is what it did not see).
-	 */
-	bool throttled;
+	uint32_t budget_ppm;		/* old recordings: their --budget; else 0 */
+	bool over_budget;		/* old recordings: the smallest window cost more */
+	bool throttled;			/* old recordings: a window closed early */
 	/*
 	 * mmtop's BPF programs in the interval, by the kernel's run-time
-	 * statistics (bpf_measured: they were on, as --budget turns them; off,
-	 * every run would pay their clock reads), and the CPU the machine's
+	 * statistics (bpf_measured: they were on), and the CPU the machine's
 	 * work used (mmtop's own left out; 0: not known).
 	 */
 	bool bpf_measured;
 	uint64_t bpf_runs, bpf_ns, busy_ns;
 	/*
-	 * The sampler's attaches and detaches in the interval (0: none): the
-	 * CPU mmtop took for them, plus, on each other online CPU, at most
-	 * as long as they lasted (the kernel patches its text under IPIs to
-	 * every CPU): the bound the budget counts.
+	 * Exact mode turned on or off in the interval (0: not): the CPU mmtop
+	 * took to attach or detach its programs, plus, on each other online
+	 * CPU, at most as long as that lasted (the kernel patches its text
+	 * under IPIs to every CPU).
 	 */
 	uint64_t attach_ns;
 	SNAPSHOT_ARRAY(struct lock_row, locks);
@@ -320,6 +319,12 @@ struct snapshot {
 };
 
 #define SAMPLE_EXACT 1000000u
+
+/*
+ * Why a per-acquisition figure (acquisitions, holds, the VMA-lock
+ * outcome) is absent: the default set traces waits only.
+ */
+#define EXACT_MODE_ONLY "per acquisition: exact mode (--exact, or x in the viewer)"
 
 /* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
 #define snapshot_push(arr) \
@@ -354,6 +359,12 @@ const char *cont_class_name(enum cont_class c);
  * one interval, merged intervals and the viewer's zoom all use this.
  */
 bool lock_row_same(const struct lock_row *a, const struct lock_row *b);
+/*
+ * The waits of a row: its wait histogram past bucket 0. A wait took the
+ * slow path, microseconds at least; bucket 0, under 2 ns, held only the
+ * acquisitions that did not wait, in recordings before mmtop 0.2.
+ */
+uint64_t lock_row_waits(const struct lock_row *r);
 /* Whether two blame rows are of the same pair (waiter and holder). */
 bool blame_same(const struct blame_row *a, const struct blame_row *b);
 /* Whether the holder of a blame row is another process. */
@@ -365,7 +376,7 @@ bool callsite_same(enum callsite a, const char *sym_a, enum callsite b, const ch
 void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
 /* Sum the interval's forks. */
 void fork_agg(const struct snapshot *s, struct fork_agg *a);
-/* Whether a fork was timed: its start was seen (see sample_ppm). */
+/* Whether a fork was timed: its start was seen (see latency_ns). */
 static inline bool fork_timed(const struct fork_row *f)
 {
 	return f->latency_ns != 0;
@@ -374,12 +385,24 @@ static inline bool fork_timed(const struct fork_row *f)
 void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len);
 /* One line: what mmtop's BPF programs cost in the interval. */
 void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len);
-/* Scale what the sampling window saw to the interval (see sample_ppm). */
-void snapshot_scale_sampled(struct snapshot *s);
-/* Whether @s's mmap_lock figures are estimates. */
+/*
+ * Whether @s's acquisition figures cover part of the interval only: an
+ * old recording's sampling window (estimates), or exact mode turned on or
+ * off within it.
+ */
 static inline bool snapshot_sampled(const struct snapshot *s)
 {
-	return s->sample_ppm < SAMPLE_EXACT;
+	return s->sample_ppm && s->sample_ppm < SAMPLE_EXACT;
+}
+/* Whether @s's acquisition figures are estimates: a recording of --budget. */
+static inline bool snapshot_estimates(const struct snapshot *s)
+{
+	return snapshot_sampled(s) && s->budget_ppm && !s->throttled;
+}
+/* Whether @s counted acquisitions at all (exact mode, for some of it). */
+static inline bool snapshot_acquisitions(const struct snapshot *s)
+{
+	return s->sample_ppm != 0;
 }
 /* Add @s's forks to @a. */
 void fork_agg_add(struct fork_agg *a, const struct snapshot *s);

@@ -8,6 +8,7 @@
 #define MMTOP_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "snapshot.h"
@@ -28,6 +29,11 @@ struct snapshot_source {
 	const char *(*status)(void *ctx);
 	/* Nothing more to come (the followed command has exited). */
 	bool (*done)(void *ctx);
+	/*
+	 * Live only (NULL in replay): exact mode on if off, off if on; 0, or
+	 * -1 with the reason in @msg.
+	 */
+	int (*toggle_exact)(void *ctx, char *msg, size_t len);
 	/* A sink behind the source failed (a recording hit a full disk). */
 	bool (*failed)(void *ctx);
 	/*

@@ -190,6 +190,17 @@ static const char *live_status(void *ctx)
 	return l->following ? l->follow.note : "";
 }
 
+static int live_toggle_exact(void *ctx, char *msg, size_t len)
+{
+	struct live *l = ctx;
+	char why[200];
+
+	if (!collector_set_exact(&l->c, !collector_exact(&l->c), why, sizeof(why)))
+		return 0;
+	snprintf(msg, len, "exact mode: %s", why);
+	return -1;
+}
+
 static bool live_done(void *ctx)
 {
 	struct live *l = ctx;
@@ -254,6 +265,7 @@ int live_run(struct live_opts *o)
 		.snapshot_init = live_snapshot_init, .sample = live_sample,
 		.poll = live_poll, .poll_fd = live_poll_fd,
 		.status = live_status, .done = live_done, .failed = live_failed,
+		.toggle_exact = live_toggle_exact,
 	};
 	struct ui_opts uo = { .interval_ns = o->batch_opts.interval_ns, .color = o->color,
 			      .mode = "LIVE", .count = o->batch_opts.count };

@@ -166,7 +166,7 @@ static bool probe_fentry(FILE *f, const struct btf *btf)
 	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : -ENOENT;
 
 	if (err) {
-		item(f, "program type fentry", false, "%s on %s: %s (optional: mmtop uses tracepoints)",
+		item(f, "program type fentry", false, "%s on %s: %s (optional: forks are then timed in exact mode only)",
 		     stage, fn, strerror(-err));
 		return false;
 	}
@@ -329,7 +329,7 @@ static void probe_topology(FILE *f)
 /* The families found by opening the collector as the live view does. */
 static const char *const family_items[FAMILY__COUNT] = {
 	[FAMILY_FAULTS] = "default: per-CPU fault counts",
-	[FAMILY_MMAP_LOCK] = "default: mmap_lock waits, holds, call sites",
+	[FAMILY_MMAP_LOCK] = "default: mmap_lock waits, call sites, blame",
 	[FAMILY_CONTENTION] = "default: lock contention classes",
 	[FAMILY_FORK] = "default: fork cost",
 	[FAMILY_PCP] = "opt-in: PCP refills and drains",
@@ -356,6 +356,23 @@ static void family_probes(const struct snapshot *s, enum probe_family family,
 	for (i = 0; i < PROBE__COUNT && n < len; i++)
 		if (s->probes & (1u << i) && of[i] == family)
 			n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", probe_name(i));
+}
+
+/*
+ * Exact mode, turned on and off once (here, not while anything is
+ * watched: each patches the kernel's text at every mmap_lock call).
+ */
+static void probe_exact(FILE *f, struct collector *c)
+{
+	const char *what = "exact mode (--exact, x): acquisitions, holds";
+	char why[256];
+
+	if (collector_set_exact(c, true, why, sizeof(why))) {
+		item(f, what, false, "%s (optional: the default set runs)", why);
+		return;
+	}
+	collector_set_exact(c, false, why, sizeof(why));
+	item(f, what, true, "mmap_lock_acquire_returned and _released attach");
 }
 
 /*
@@ -397,6 +414,7 @@ static bool probe_families(FILE *f, char *na, size_t nalen)
 		else
 			item(f, family_items[i], true, "%s", names);
 	}
+	probe_exact(f, &c);
 	if (ret > 0)
 		item(f, "fallbacks taken", true, "%s", msg);
 	na[0] = '\0';

@@ -232,29 +232,29 @@ static void locks(struct expo *e, const struct metrics *m)
 		return;
 	if (m->vma_on) {
 		cpu_counter(e, m, "mmtop_vma_lock_fallbacks",
-			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU. Estimated while mmtop_sampled_ratio < 1.",
+			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU. Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
 			    offsetof(struct metric_cpu, fallbacks));
 		cpu_counter(e, m, "mmtop_vma_lock_anon_vma",
-			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU. Estimated while mmtop_sampled_ratio < 1.",
+			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU. Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
 			    offsetof(struct metric_cpu, anon));
 	}
 	family(e, "mmtop_mmap_lock_acquisitions", "counter",
-	       "mmap_lock acquisitions, by the kernel call site that took it and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
+	       "mmap_lock acquisitions, by the kernel call site that took it and mode. Exact mode's: grows only while mmtop_sampled_ratio is above 0.");
 	for (i = 0; i < m->nr_locks; i++)
 		sample(e, "mmtop_mmap_lock_acquisitions_total", u64(v, m->locks[i].acquired),
 		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
 	family(e, "mmtop_mmap_lock_failed_acquisitions", "counter",
-	       "mmap_lock trylocks and killable waits that failed, by call site and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
+	       "mmap_lock trylocks and killable waits that failed, by call site and mode. Exact mode's: grows only while mmtop_sampled_ratio is above 0.");
 	for (i = 0; i < m->nr_locks; i++)
 		sample(e, "mmtop_mmap_lock_failed_acquisitions_total", u64(v, m->locks[i].failed),
 		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
 	family(e, "mmtop_mmap_lock_wait_seconds", "histogram",
-	       "Time from asking for mmap_lock to getting it, by call site and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
+	       "mmap_lock waits (the rwsem's slow path), by call site and mode: to contention_end, in exact mode to the acquisition.");
 	for (i = 0; i < m->nr_locks; i++)
 		lock_hist(e, "mmtop_mmap_lock_wait_seconds", &m->locks[i], &m->locks[i].wait,
 			  m->locks[i].wait_ns);
 	family(e, "mmtop_mmap_lock_hold_seconds", "histogram",
-	       "Time mmap_lock was held, by call site and mode. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
+	       "Time mmap_lock was held, by call site and mode. Exact mode's: grows only while mmtop_sampled_ratio is above 0.");
 	for (i = 0; i < m->nr_locks; i++)
 		lock_hist(e, "mmtop_mmap_lock_hold_seconds", &m->locks[i], &m->locks[i].hold,
 			  m->locks[i].hold_ns);
@@ -285,17 +285,17 @@ static void procs(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	proc_family(e, m, "mmtop_process_mmap_lock_acquisitions",
-		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
+		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\". Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
 		    offsetof(struct metric_proc, acquired), false);
 	proc_family(e, m, "mmtop_process_mmap_lock_wait_seconds",
-		    "Time the busiest commands (--top; by pid with --pid-label) waited for mmap_lock; the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
+		    "Time the busiest commands (--top; by pid with --pid-label) waited for mmap_lock; the rest as comm=\"other\".",
 		    offsetof(struct metric_proc, wait_ns), true);
 	proc_family(e, m, "mmtop_process_mmap_lock_hold_seconds",
-		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
+		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\". Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
 		    offsetof(struct metric_proc, hold_ns), true);
 	if (m->vma_on)
 		proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
-			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\". Estimated while mmtop_sampled_ratio < 1.",
+			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\". Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
 			    offsetof(struct metric_proc, fallbacks), false);
 }
 
@@ -349,10 +349,10 @@ static void blame(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	family(e, "mmtop_mmap_lock_blame_waits", "counter",
-	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is another process (foreign). Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
+	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is another process (foreign): the rwsem's owner as the wait began (the holder's site unknown), in exact mode the holder whose release let it through.");
 	blame_family(e, m, "mmtop_mmap_lock_blame_waits_total", false);
 	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
-	       "Time in those waits, by the same labels. Estimated, scaled from the sampling window, while mmtop_sampled_ratio < 1.");
+	       "Time in those waits, by the same labels.");
 	blame_family(e, m, "mmtop_mmap_lock_blame_wait_seconds_total", true);
 }
 
@@ -390,7 +390,7 @@ static void forks(struct expo *e, const struct metrics *m)
 	family(e, "mmtop_forks", "counter", "Forks of a new mm (fork, vfork, clone without CLONE_VM).");
 	sample(e, "mmtop_forks_total", u64(v, n), NULL);
 	family(e, "mmtop_fork_latency_seconds", "histogram",
-	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown; of the forks timed (begun while the sampling window was open: all of them while mmtop_sampled_ratio is 1).");
+	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown; of the forks timed (from kernel_clone where fentry attaches, else in exact mode).");
 	for (i = 0; i < BACKING__COUNT; i++)
 		if (i != BACKING_UNKNOWN || m->forks[i].count)
 			fork_hist(e, &m->forks[i], backing_names[i]);
@@ -431,14 +431,14 @@ static void observer(struct expo *e, const struct metrics *m)
 	char v[32];
 
 	family(e, "mmtop_sampled_ratio", "gauge",
-	       "Share of the last interval the programs run per mmap_lock acquisition were attached (1: every acquisition traced, exact).");
+	       "Share of the last interval exact mode was on, the programs run per mmap_lock acquisition attached (1: every acquisition traced; 0: the default set, waits alone).");
 	sprintf(v, "%.6f", m->sampled_ppm / 1e6);
 	sample(e, "mmtop_sampled_ratio", v, NULL);
 	family(e, "mmtop_sampled_throttled", "gauge",
-	       "1 when the last interval's window closed early, its programs over twice the budget: its mmap_lock figures are of the window alone, not scaled.");
+	       "0; 1 only in the replay of a recording of mmtop 0.1's budget whose window closed early.");
 	sample(e, "mmtop_sampled_throttled", m->throttled ? "1" : "0", NULL);
 	family(e, "mmtop_attach_seconds", "counter",
-	       "CPU time the sampler's attaches and detaches of its programs cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).");
+	       "CPU time turning exact mode on and off cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).");
 	sample(e, "mmtop_attach_seconds_total", secs(v, m->attach_ns), NULL);
 	/* Not measured (the kernel's BPF statistics off): no series. */
 	if (!m->bpf_measured)

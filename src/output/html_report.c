@@ -195,14 +195,22 @@ static void family_note(FILE *f, const struct html_report *r, enum probe_family 
 	html_note(f, text);
 }
 
-/* Sampled intervals (--budget): their mmap_lock figures are estimates. */
+/*
+ * Intervals of the default set (waits only) or in part exact, or of an
+ * old recording's budget: said, once, under the plots.
+ */
 static void sampling_note(FILE *f, const struct snapshot *sum)
 {
 	char text[200];
 
-	if (!snapshot_sampled(sum))
+	if (!snapshot_estimates(sum)) {
+		if (snapshot_sampled(sum) || !snapshot_acquisitions(sum)) {
+			snapshot_sampling_text(sum, text, sizeof(text));
+			html_note(f, text);
+		}
 		return;
-	snprintf(text, sizeof(text), "Sampled (--budget %.4g%%): the per-acquisition programs counted %.1f%% "
+	}
+	snprintf(text, sizeof(text), "Sampled (mmtop 0.1's budget, %.4g%%): the per-acquisition programs counted %.1f%% "
 		 "of the time; acquisitions, holds, waits, blame and the VMA-lock outcome are "
 		 "estimates, scaled from those windows.", sum->budget_ppm / 1e4, sum->sample_ppm / 1e4);
 	html_note(f, text);
@@ -284,7 +292,8 @@ static int top_sites(const struct html_report *r, int *keys)
 
 	for (k = 0; k < LOCK_KEYS; k++) {
 		score[k] = r->tl.s[r->at.wait + k].sum + r->tl.s[r->at.hold + k].sum;
-		if (!(r->tl.s[r->at.acq + k].sum > 0))
+		/* Acquired (exact mode), or waited (the default set's rows). */
+		if (!(r->tl.s[r->at.acq + k].sum > 0) && !(r->tl.s[r->at.wait + k].sum > 0))
 			continue;
 		for (j = n++; j > 0 && score[keys[j - 1]] < score[k]; j--)
 			keys[j] = keys[j - 1];
@@ -293,7 +302,9 @@ static int top_sites(const struct html_report *r, int *keys)
 	return n < TOP_SITES ? n : TOP_SITES;
 }
 
-static void lock_time_plots(FILE *f, const struct html_report *r, const int *keys, int n)
+/* Acquisitions and holds: exact mode's; waits alone where it was never on. */
+static void lock_time_plots(FILE *f, const struct html_report *r, const int *keys, int n,
+			    bool acquisitions)
 {
 	static const struct { const char *id, *title, *label; enum plot_unit unit; } kinds[] = {
 		{ "lock-acq", "mmap_lock acquisitions", "acquisitions/s", UNIT_PER_S },
@@ -310,6 +321,8 @@ static void lock_time_plots(FILE *f, const struct html_report *r, const int *key
 		dashed[i] = !(keys[i] % 2);
 	}
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		if (!acquisitions && base[k] != r->at.wait)
+			continue;
 		struct tl_plot tp = {
 			.id = kinds[k].id, .title = kinds[k].title, .y_label = kinds[k].label,
 			.what = "(all processes; read dashed, write solid)",
@@ -389,13 +402,14 @@ static void lock_plots(FILE *f, const struct html_report *r, const struct snapsh
 	family_note(f, r, FAMILY_MMAP_LOCK);
 	sampling_note(f, sum);
 	if (!n) {
-		html_note(f, "No mmap_lock acquisition was recorded.");
+		html_note(f, "No mmap_lock acquisition or wait was recorded.");
 		html_section_end(f);
 		return;
 	}
-	lock_time_plots(f, r, keys, n);
+	lock_time_plots(f, r, keys, n, snapshot_acquisitions(sum));
 	hist_plot(f, sum, keys, n, false);
-	hist_plot(f, sum, keys, n, true);
+	if (snapshot_acquisitions(sum))
+		hist_plot(f, sum, keys, n, true);
 	html_section_end(f);
 }
 
@@ -576,6 +590,17 @@ static void fork_costs(FILE *f, const struct snapshot *sum)
 		a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), ct, sizeof(ct)) : "-");
 }
 
+/* Whether any fork recorded dup_mmap's hold (exact mode's). */
+static bool fork_holds(const struct snapshot *sum)
+{
+	int i;
+
+	for (i = 0; i < sum->forks.nr; i++)
+		if (sum->forks.v[i].dup_hold_ns)
+			return true;
+	return false;
+}
+
 static void fork_plots(FILE *f, const struct html_report *r, const struct snapshot *sum)
 {
 	char text[160];
@@ -596,6 +621,11 @@ static void fork_plots(FILE *f, const struct html_report *r, const struct snapsh
 	fork_costs(f, sum);
 	fork_scatter(f, sum, "fork-latency", "Fork latency against parent RSS", FORK_RSS,
 		     FORK_LATENCY);
+	if (!fork_holds(sum)) {
+		html_note(f, "dup_mmap's write hold is exact mode's (--exact, or x in the viewer): no fork recorded it.");
+		html_section_end(f);
+		return;
+	}
 	fork_scatter(f, sum, "fork-hold", "mmap_lock write hold in dup_mmap against parent RSS",
 		     FORK_RSS, FORK_HOLD);
 	fork_scatter(f, sum, "fork-stall", "Sibling waits stalled against the dup_mmap hold",

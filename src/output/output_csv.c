@@ -28,6 +28,7 @@ enum col {
 	COL_HOLDER_MODE, COL_HOLDER_FOREIGN, COL_WAIT_MAX_BOUND, COL_HOLD_MAX_BOUND,
 	COL_SAMPLED,
 	COL_THROTTLED,
+	COL_WAITS,
 	COL_SCHEMA,		/* always last: new columns go before it */
 	COL__COUNT
 };
@@ -47,7 +48,7 @@ static const char *const col_names[COL__COUNT] = {
 	"buddy_pages", "site_addr",
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
 	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
-	"sampled", "throttled",
+	"sampled", "throttled", "waits",
 	"schema",
 };
 
@@ -56,6 +57,8 @@ struct row {
 	FILE *f;
 	int col;		/* next column to write */
 	const struct snapshot *s;	/* the interval's, for its sampled share */
+	bool has_waits;			/* an mmap_lock row: its waits */
+	uint64_t waits;
 };
 
 static void at(struct row *r, enum col c)
@@ -104,9 +107,9 @@ static void str(struct row *r, enum col c, const char *raw)
 }
 
 /*
- * The interval's sampled share (1: exact; below, its mmap_lock, blame and
- * VMA figures are estimates) and whether its window was throttled (its
- * figures then of the window alone, not scaled), the schema, the last
+ * The share of the interval exact mode was on (1: exact; 0: the default
+ * set; a recording of mmtop 0.1's budget: its window's) and whether such a
+ * window was throttled, an mmap_lock row's waits, the schema, the last
  * column, then the end of the line.
  */
 static void end(struct row *r)
@@ -115,6 +118,8 @@ static void end(struct row *r)
 		cell(r, COL_SAMPLED, "%.6f", r->s->sample_ppm / 1e6);
 		cell(r, COL_THROTTLED, "%d", r->s->throttled);
 	}
+	if (r->has_waits)
+		cell(r, COL_WAITS, "%" PRIu64, r->waits);
 	cell(r, COL_SCHEMA, "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }
@@ -128,7 +133,7 @@ struct common {
 static struct row start(FILE *f, const struct snapshot *s, const struct common *c,
 			const char *kind, int id, int node, int online)
 {
-	struct row r = { f, 0, s };
+	struct row r = { .f = f, .s = s };
 
 	cell(&r, COL_TIME, "%s", c->when);
 	cell(&r, COL_SEQ, "%" PRIu64, s->seq);
@@ -237,24 +242,33 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 		     const struct lock_row *l)
 {
 	struct row r = start(f, s, c, "mmap_lock", -1, -1, -1);
+	bool acq = snapshot_acquisitions(s);
 
 	drops_probes(&r, s, c);
 	who(&r, l->pid, l->comm, callsite_name(l->site), l->symbol,
 	    l->write ? "write" : "read", mm_of(l->foreign));
-	cell(&r, COL_ACQUIRED, "%" PRIu64, l->acquired);
-	cell(&r, COL_FAILED, "%" PRIu64, l->failed);
-	cell(&r, COL_HOLDS, "%" PRIu64, l->holds);
+	/* Empty where exact mode was off: the default set counts waits alone. */
+	if (acq) {
+		cell(&r, COL_ACQUIRED, "%" PRIu64, l->acquired);
+		cell(&r, COL_FAILED, "%" PRIu64, l->failed);
+		cell(&r, COL_HOLDS, "%" PRIu64, l->holds);
+	}
 	waits(&r, l->wait_ns, &l->wait, l->wait_max_ns);
-	cell(&r, COL_HOLD_TOTAL, "%" PRIu64, l->hold_ns);
-	cell(&r, COL_HOLD_P50, "%" PRIu64, hist_quantile(&l->hold, 0.5, l->hold_max_ns));
-	cell(&r, COL_HOLD_P99, "%" PRIu64, hist_quantile(&l->hold, 0.99, l->hold_max_ns));
-	cell(&r, COL_HOLD_MAX, "%" PRIu64, l->hold_max_ns);
+	if (acq) {
+		cell(&r, COL_HOLD_TOTAL, "%" PRIu64, l->hold_ns);
+		cell(&r, COL_HOLD_P50, "%" PRIu64, hist_quantile(&l->hold, 0.5, l->hold_max_ns));
+		cell(&r, COL_HOLD_P99, "%" PRIu64, hist_quantile(&l->hold, 0.99, l->hold_max_ns));
+		cell(&r, COL_HOLD_MAX, "%" PRIu64, l->hold_max_ns);
+	}
 	cell(&r, COL_LOCK, "mmap_lock");
 	cell(&r, COL_TYPE, "rwsem");
 	cell(&r, COL_CLASSIFIED_BY, "stack");
 	addr_cell(&r, l->site_addr);
 	cell(&r, COL_WAIT_MAX_BOUND, "%d", l->wait_max_bound);
-	cell(&r, COL_HOLD_MAX_BOUND, "%d", l->hold_max_bound);
+	if (acq)
+		cell(&r, COL_HOLD_MAX_BOUND, "%d", l->hold_max_bound);
+	r.waits = lock_row_waits(l);
+	r.has_waits = true;
 	end(&r);
 }
 
@@ -360,11 +374,11 @@ static void fork_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_TID, "%d", k->tid);
 	cell(&r, COL_CHILD, "%d", k->child);
 	cell(&r, COL_SYSCALL, "%s", k->syscall);
-	/* Empty where the fork was not timed (the programs detached). */
-	if (fork_timed(k)) {
+	/* Empty where not timed, or not seen (dup_mmap's hold: exact mode's). */
+	if (fork_timed(k))
 		cell(&r, COL_LATENCY, "%" PRIu64, k->latency_ns);
+	if (k->dup_hold_ns)
 		cell(&r, COL_DUP_HOLD, "%" PRIu64, k->dup_hold_ns);
-	}
 	cell(&r, COL_ANON_KB, "%" PRId64, k->anon_kb);
 	cell(&r, COL_FILE_KB, "%" PRId64, k->file_kb);
 	cell(&r, COL_SHMEM_KB, "%" PRId64, k->shmem_kb);

@@ -103,28 +103,45 @@ static const char *json_bool(bool b)
 	return b ? "true" : "false";
 }
 
-static void json_lock(FILE *f, const struct lock_row *r)
+/*
+ * An mmap_lock row. Its acquisition figures (acquired, failed, holds and
+ * the holds' times) are null where exact mode was off: the default set
+ * counts waits alone. waits: the waits among them (appended in schema 1).
+ */
+static void json_lock(FILE *f, const struct lock_row *r, bool known)
 {
 	fputc('{', f);
 	json_who(f, r->pid, r->comm, r->site, r->symbol, r->write, r->foreign);
 	json_addr(f, r->site_addr);
-	fprintf(f, ",\"acquired\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"holds\":%" PRIu64
-		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64 ",\"wait_p99_ns\":%" PRIu64
-		",\"wait_max_ns\":%" PRIu64 ",\"hold_total_ns\":%" PRIu64 ",\"hold_p50_ns\":%" PRIu64
-		",\"hold_p99_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64
-		",\"wait_max_bound\":%s,\"hold_max_bound\":%s",
-		r->acquired, r->failed, r->holds, r->wait_ns,
-		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
-		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
-		r->hold_ns, hist_quantile(&r->hold, 0.5, r->hold_max_ns),
-		hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns,
-		json_bool(r->wait_max_bound), json_bool(r->hold_max_bound));
+	if (known)
+		fprintf(f, ",\"acquired\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"holds\":%" PRIu64,
+			r->acquired, r->failed, r->holds);
+	else
+		fprintf(f, ",\"acquired\":null,\"failed\":null,\"holds\":null");
+	fprintf(f, ",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64
+		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,
+		r->wait_ns, hist_quantile(&r->wait, 0.5, r->wait_max_ns),
+		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns);
+	if (known)
+		fprintf(f, ",\"hold_total_ns\":%" PRIu64 ",\"hold_p50_ns\":%" PRIu64
+			",\"hold_p99_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64,
+			r->hold_ns, hist_quantile(&r->hold, 0.5, r->hold_max_ns),
+			hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns);
+	else
+		fprintf(f, ",\"hold_total_ns\":null,\"hold_p50_ns\":null"
+			",\"hold_p99_ns\":null,\"hold_max_ns\":null");
+	fprintf(f, ",\"wait_max_bound\":%s,\"hold_max_bound\":%s", json_bool(r->wait_max_bound),
+		known ? json_bool(r->hold_max_bound) : "null");
 	json_hist(f, "wait_hist", &r->wait);
-	json_hist(f, "hold_hist", &r->hold);
-	fputc('}', f);
+	if (known)
+		json_hist(f, "hold_hist", &r->hold);
+	else
+		fprintf(f, ",\"hold_hist\":null");
+	fprintf(f, ",\"waits\":%" PRIu64 "}", lock_row_waits(r));
 }
 
-static void json_vma(FILE *f, const struct vma_row *v)
+/* A process's faults; its outcome null where it is n/a (vma_lock_na). */
+static void json_vma(FILE *f, const struct vma_row *v, bool outcome)
 {
 	fprintf(f, "{\"pid\":%d,\"comm\":", v->pid);
 	json_str(f, v->comm);
@@ -132,6 +149,10 @@ static void json_vma(FILE *f, const struct vma_row *v)
 		fputs(",\"faults\":null", f);
 	else
 		fprintf(f, ",\"faults\":%" PRId64, v->faults);
+	if (!outcome) {
+		fputs(",\"fallbacks\":null,\"anon\":null,\"vma_ok\":null}", f);
+		return;
+	}
 	fprintf(f, ",\"fallbacks\":%" PRIu64 ",\"anon\":%" PRIu64 ",\"vma_ok\":",
 		v->fallbacks, v->anon);
 	json_ratio(f, v->faults < 0 ? -1 : vma_ok(v->faults, v->fallbacks, v->anon));
@@ -222,7 +243,10 @@ static void json_fork(FILE *f, const struct fork_row *k)
 		",\"pid\":%d,\"tid\":%d,\"comm\":", when, k->wall_ns, k->wall_ns / 1000, k->pid,
 		k->tid);
 	json_str(f, k->comm);
-	/* Not timed (its start while the programs were detached): latency_ns 0. */
+	/*
+	 * Not timed (no fentry, exact mode off): latency_ns 0; dup_hold_ns 0:
+	 * exact mode's, not seen.
+	 */
 	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"timed\":%s,\"latency_ns\":%" PRIu64
 		",\"dup_hold_ns\":%" PRIu64 ",\"anon_kb\":%" PRId64 ",\"file_kb\":%" PRId64
 		",\"shmem_kb\":%" PRId64 ",\"thp_kb\":",
@@ -330,7 +354,7 @@ void write_json(FILE *f, const struct snapshot *s)
 	fprintf(f, ",\"mmap_lock\":[");
 	for (i = 0; i < s->locks.nr; i++) {
 		fputs(i ? "," : "", f);
-		json_lock(f, &s->locks.v[i]);
+		json_lock(f, &s->locks.v[i], snapshot_acquisitions(s));
 	}
 	/* Why the VMA-lock outcome is n/a though mmap_lock runs; null: not. */
 	fprintf(f, "],\"vma_lock_na\":");
@@ -341,7 +365,7 @@ void write_json(FILE *f, const struct snapshot *s)
 	fprintf(f, ",\"vma_lock\":[");
 	for (i = 0; i < s->vmas.nr; i++) {
 		fputs(i ? "," : "", f);
-		json_vma(f, &s->vmas.v[i]);
+		json_vma(f, &s->vmas.v[i], !snapshot_vma_na(s));
 	}
 	fprintf(f, "],\"fork_method\":");
 	json_str(f, s->fork_method);

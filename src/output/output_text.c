@@ -153,20 +153,23 @@ static int by_time_spent(const void *a, const void *b)
 	return tx < ty ? 1 : tx > ty ? -1 : 0;
 }
 
-static void write_lock_row(FILE *f, const struct lock_row *r)
+/* "-" where exact mode was off: the default set counts waits alone. */
+static void write_lock_row(FILE *f, const struct lock_row *r, bool known)
 {
-	char b[6][16];
+	char b[8][16];
 
-	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8" PRIu64 " %6" PRIu64 " %8s %8s %10s %8s %8s %10s\n",
+	snprintf(b[6], 16, "%" PRIu64, r->acquired);
+	snprintf(b[7], 16, "%" PRIu64, r->failed);
+	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8s %6s %7" PRIu64 " %8s %8s %10s %8s %8s %10s\n",
 		r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
 		r->write ? "write" : "read", r->foreign ? "other" : "own",
-		r->acquired, r->failed,
+		known ? b[6] : "-", known ? b[7] : "-", lock_row_waits(r),
 		format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
 		format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[1], 16),
 		format_max(r->wait_max_ns, r->wait_max_bound, b[2], 16),
-		format_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16),
-		format_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16),
-		format_max(r->hold_max_ns, r->hold_max_bound, b[5], 16));
+		known ? format_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16) : "-",
+		known ? format_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16) : "-",
+		known ? format_max(r->hold_max_ns, r->hold_max_bound, b[5], 16) : "-");
 }
 
 static void write_locks(FILE *f, const struct snapshot *s)
@@ -186,33 +189,38 @@ static void write_locks(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->locks.v[i];
 	qsort(rows, n, sizeof(*rows), by_time_spent);
-	fprintf(f, "    PID COMM             SITE                 MODE  MM         ACQ   FAIL WAIT-p50      p99        max HOLD-p50      p99        max\n");
+	fprintf(f, "    PID COMM             SITE                 MODE  MM         ACQ   FAIL   WAITS WAIT-p50      p99        max HOLD-p50      p99        max\n");
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
-		write_lock_row(f, rows[i]);
+		write_lock_row(f, rows[i], snapshot_acquisitions(s));
 	free(rows);
 }
 
+/* A process's faults; its outcome "-" where n/a (exact mode's). */
 static void write_vmas(FILE *f, const struct snapshot *s)
 {
+	bool na = snapshot_vma_na(s);
 	int i;
 
-	if (snapshot_vma_na(s) || !s->vmas.nr)
+	if (!s->vmas.nr)
 		return;
-	fprintf(f, " VMA lock per process\n");
+	fprintf(f, " VMA lock per process%s\n", na ? " (the outcome n/a: see vma-lock above)" : "");
 	fprintf(f, "    PID COMM                 FAULTS  FALLBACK     ANON VMA-OK%%\n");
 	for (i = 0; i < s->vmas.nr; i++) {
 		const struct vma_row *v = &s->vmas.v[i];
-		char faults[24], ok[16];
+		char faults[24], ok[16], fb[24], an[24];
 
-		if (v->faults < 0) {
+		if (v->faults < 0)
 			snprintf(faults, sizeof(faults), "n/a");
-			snprintf(ok, sizeof(ok), "n/a");
-		} else {
+		else
 			snprintf(faults, sizeof(faults), "%" PRId64, v->faults);
+		if (v->faults < 0 || na)
+			snprintf(ok, sizeof(ok), "n/a");
+		else
 			percent(ok, sizeof(ok), vma_ok(v->faults, v->fallbacks, v->anon));
-		}
-		fprintf(f, "%7d %-16s %10s %9" PRIu64 " %8" PRIu64 " %7s\n", v->pid,
-			safe(v->comm), faults, v->fallbacks, v->anon, ok);
+		snprintf(fb, sizeof(fb), "%" PRIu64, v->fallbacks);
+		snprintf(an, sizeof(an), "%" PRIu64, v->anon);
+		fprintf(f, "%7d %-16s %10s %9s %8s %7s\n", v->pid, safe(v->comm), faults,
+			na ? "-" : fb, na ? "-" : an, ok);
 	}
 }
 
@@ -337,7 +345,7 @@ static void write_forks(FILE *f, const struct snapshot *s)
 			fork_backing(k),
 			fork_timed(k) ? format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb +
 								    k->file_kb + k->shmem_kb), b[1], 16) : "-",
-			fork_timed(k) ? format_ns(k->dup_hold_ns, b[2], 16) : "-", k->stalled);
+			k->dup_hold_ns ? format_ns(k->dup_hold_ns, b[2], 16) : "-", k->stalled);
 	}
 	free(rows);
 }

@@ -27,6 +27,7 @@ void summary_add(struct summary *sum, const struct snapshot *s)
 
 	sum->intervals++;
 	sum->ns += s->interval_ns;
+	sum->outcome_na += snapshot_vma_na(s) != NULL;
 	for (i = 0; i < s->vmas.nr; i++) {
 		const struct vma_row *v = &s->vmas.v[i];
 
@@ -53,7 +54,11 @@ void summary_print(const struct summary *sum, FILE *f, const char *what)
 
 	fprintf(f, "mmtop summary: %s, %" PRIu64 " intervals, %.1fs\n", what,
 		sum->intervals, sum->ns / 1e9);
-	if (sum->faults >= 0)
+	/* Took mmap_lock: where every interval counted it (exact mode). */
+	if (sum->faults >= 0 && sum->outcome_na)
+		fprintf(f, "  faults %" PRId64 " (the VMA-lock outcome n/a in %" PRIu64 " of the intervals)\n",
+			sum->faults, sum->outcome_na);
+	else if (sum->faults >= 0)
 		fprintf(f, "  faults %" PRId64 ", took mmap_lock %" PRIu64 " (fallback %" PRIu64
 			", anon_vma %" PRIu64 ")\n", sum->faults,
 			sum->fallbacks + sum->anon, sum->fallbacks, sum->anon);

@@ -19,6 +19,7 @@ struct summary {
 	uint64_t intervals, ns;
 	int64_t faults;			/* of the followed processes; -1 unknown */
 	uint64_t fallbacks, anon;
+	uint64_t outcome_na;		/* intervals whose VMA-lock outcome was n/a */
 	struct site_total sites[CALLSITE__COUNT][2];	/* [site][write] */
 	uint64_t cont_count[CONT_CLASS__COUNT], cont_wait_ns[CONT_CLASS__COUNT];
 	uint64_t events;

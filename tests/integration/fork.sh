@@ -7,16 +7,16 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-# What mmtop's window (dup_mmap's lock request to sched_process_fork)
-# leaves out of the workload's fork() (copy_process before dup_mmap,
-# waking the child, the return) does not depend on the parent's memory;
-# set by the 4K round, checked against the THP round's.
+# What mmtop's window leaves out of the workload's fork() does not depend
+# on the parent's memory; set by the 4K round, checked against the THP
+# round's. Exact mode: the window starts at kernel_clone where the kernel
+# lets fentry attach, else at dup_mmap's lock request (leaving out
+# copy_process before dup_mmap), and ends at sched_process_fork (leaving
+# out waking the child and the return); dup_mmap's hold is measured.
 outside_4k=
 for backing in 4k thp; do
 	flag=
 	[ $backing = thp ] && flag=--thp
-	# --exact: with a budget, a fork while the programs are detached
-	# (between windows) is counted, not timed.
 	start_mmtop_csv "$TMP/$backing.csv" -d 0.5 --exact
 	"$MMTOP" bench fork -s 128M -n 20 --each $flag >"$TMP/$backing.out"
 	stop_mmtop
@@ -85,9 +85,8 @@ check "4k: every fork of the 4K-backed parent classed 4K-backed ($back)" test "$
 # Sibling threads faulting during forks reach for the mmap_lock dup_mmap
 # holds. Paced, each fork starts as the sibling begins a fresh chunk, so
 # it is faulting during dup_mmap whatever the scheduler does (unpaced, of
-# 20 forks now and then none overlapped). --exact: the stalled faults are
-# counted from every acquisition; under the default budget this churn can
-# trip the window (a clean-clone run counted none).
+# 20 forks now and then none overlapped). Exact mode: a fork is in flight
+# from dup_mmap's lock request where no fentry starts it sooner.
 start_mmtop_csv "$TMP/stall.csv" -d 0.5 --exact
 "$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced --fork 100 >"$TMP/stall.out"
 stop_mmtop
@@ -110,30 +109,47 @@ drops=$(col "$TMP/storm.csv" "\$c[\"kind\"] == \"total\"" drops | sort -n | tail
 check "storm: 5000 forks recorded ($n), nothing dropped (${drops:-?})" \
 	test "$n" -eq 5000 -a "${drops:-1}" -eq 0
 
-# Under the default budget a loop of forks trips the window now and then
-# (a burst of its exits' and faults' acquisitions), which closes it for
-# the rest of the interval. Its forks stay timed: the programs stay
-# attached, their runs with the gate closed a tenth of the budget or less
-# (detached at every trip, 57-124 of 320 were timed).
-start_mmtop_csv "$TMP/loop.csv" -d 1
-: >"$TMP/loop.out"
-for i in 1 2 3 4 5 6 7 8; do
-	"$MMTOP" bench fork -s 32M -n 40 >>"$TMP/loop.out"
-done
+# The default set: every fork counted with its size and backing, by
+# per-fork programs alone. Timed from kernel_clone where the kernel lets
+# fentry attach (the fork record then spans the workload's fork() but for
+# waking the child and the return: within 10% of it, at the median), else
+# not timed, empty, and the fork method says why; dup_mmap's hold is exact
+# mode's, empty. `mmtop probe` says which this kernel is.
+start_mmtop_csv "$TMP/dflt.csv" -d 0.5
+"$MMTOP" bench fork -s 64M -n 40 --each >"$TMP/dflt.out"
 stop_mmtop
-own="\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] ~ /^($(pid_of "$TMP/loop.out" | paste -sd'|'))\$/"
-n=$(col "$TMP/loop.csv" "$own" latency_ns | wc -l)
-timed=$(col "$TMP/loop.csv" "$own" latency_ns | grep -c '[0-9]')
-trips=$(col "$TMP/loop.csv" "\$c[\"kind\"] == \"total\"" throttled | grep -c 1)
-check "default budget, a loop of forks: all 320 timed ($timed of $n, $trips intervals throttled)" \
-	test "$n" -eq 320 -a "$timed" -eq 320
+pid=$(pid_of "$TMP/dflt.out")
+rows="\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid"
+n=$(col "$TMP/dflt.csv" "$rows" anon_kb | awk '$1 >= 65536 * 0.9' | wc -l)
+check "default set: 40 forks counted, each with the parent's 64 MiB ($n)" test "$n" -eq 40
+back=$(col "$TMP/dflt.csv" "$rows" backing | sort -u | tr '\n' ' ')
+check "default set: every fork's backing found ($back)" test "$back" = "4k "
+holds=$(col "$TMP/dflt.csv" "$rows" dup_hold_ns | grep -c '[0-9]')
+check "default set: no dup_mmap hold (exact mode's) ($holds)" test "$holds" -eq 0
+timed=$(col "$TMP/dflt.csv" "$rows" latency_ns | grep -c '[0-9]')
+if "$MMTOP" probe 2>&1 | grep -q 'forks timed from kernel_clone (fentry)'; then
+	ratio=$(awk -F, -v list="$TMP/dflt.out" "BEGIN {
+			while ((getline l < list) > 0)
+				if (split(l, w, \" \") == 3 && w[1] == \"fork\")
+					own[w[2]] = w[3]
+		}
+		NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		$rows && (\$c[\"child\"] in own) { print \$c[\"latency_ns\"] / 1000 / own[\$c[\"child\"]] }" \
+		"$TMP/dflt.csv" | sort -g | sed -n 20p)
+	check "default set, fentry: all 40 timed ($timed), the median within 10% of the workload's fork() (${ratio:-none})" \
+		awk -v t="$timed" -v r="${ratio:-0}" 'BEGIN { exit !(t == 40 && r >= 0.9 && r <= 1.0) }'
+else
+	"$MMTOP" -b -n 1 -d 0.2 -f json >"$TMP/dflt.json"
+	check "default set, no fentry: none timed ($timed), the fork method says so" \
+		sh -c "test $timed -eq 0 && grep -q 'forks timed in exact mode only, from dup_mmap.s lock (fentry on kernel_clone' '$TMP/dflt.json'"
+fi
 
 # -- COMMAND follows a process tree: a great-grandchild that forks and is
 # gone within one interval is in it through the records of its birth (the
 # /proc look at each interval never sees it), with its forks and its lock
 # rows. The shell forks a subshell (a fork record), which spawns it (dash:
 # vfork, a spawn record); "; true" keeps each from exec'ing in place.
-"$MMTOP" -b -d 2 --format csv -- sh -c "( \"$MMTOP\" bench fork -s 4M -n 5 >\"$TMP/tree.out\"; true ); true" \
+"$MMTOP" -b -d 2 --exact --format csv -- sh -c "( \"$MMTOP\" bench fork -s 4M -n 5 >\"$TMP/tree.out\"; true ); true" \
 	>"$TMP/tree.csv" 2>"$TMP/tree.err"
 pid=$(pid_of "$TMP/tree.out")
 n=$(col "$TMP/tree.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == ${pid:-0}" latency_ns | wc -l)

@@ -121,7 +121,9 @@ if [ -n "$why" ]; then
 fi
 W="$TMP/<i id=pwn>"
 cp "$MMTOP" "$W"
-start_mmtop_csv "$TMP/w.csv" record -o "$TMP/w.rec" -d 0.5 || exit 0
+# In exact mode, so that every plot of acquisitions and holds is drawn (a
+# recording of the default set has the wait plots alone: section 4).
+start_mmtop_csv "$TMP/w.csv" record -o "$TMP/w.rec" -d 0.5 --exact || exit 0
 "$W" bench churn -t 1 -n 20000 --fork 20 --paced --chunk 64K >/dev/null &&
 	"$MMTOP" bench fork -s 64M -n 10 >/dev/null &&
 	"$MMTOP" bench fork -s 64M -n 10 --thp >/dev/null &&
@@ -173,3 +175,23 @@ browse "$TMP/phone.out" "$TMP/w.html" --size 390x844 --screenshot "$ART/report-p
 check "report: a phone's 390 px: the page does not scroll sideways (plots do, in their box) ($(val width "$TMP/phone.out"))" \
 	test "$(val width "$TMP/phone.out")" -le 390
 echo "# screenshots: $ART/report.png report-full.png report-lock-wait.png report-dark.png report-phone.png compare.png"
+
+# 4. A recording of the default set: its mmap_lock rows hold waits alone.
+#    The page draws the waits of the churn's call sites and their
+#    distribution, and no plot of acquisitions or holds, saying why.
+start_mmtop_csv "$TMP/d.csv" record -o "$TMP/d.rec" -d 0.5 || exit 0
+"$MMTOP" bench churn -t 1 -n 2000 --paced --chunk 64K >/dev/null
+check "default set: the workload exits 0" test $? -eq 0
+stop_mmtop
+"$MMTOP" report --html -o "$TMP/d.html" "$TMP/d.rec"
+browse "$TMP/d.out" "$TMP/d.html" \
+	--eval "figures=[...document.querySelectorAll('figure')].map(f => f.id).join(' ')" \
+	--eval "sites=document.querySelector('#lock-wait .legend').textContent" \
+	--eval "why=document.querySelector('#mmap-lock').textContent.includes('exact mode (--exact')"
+figures=$(val figures "$TMP/d.out")
+check "default set: the wait plots are there, none of acquisitions or holds ($figures)" \
+	sh -c "echo '$figures' | tr ' ' '\n' | grep -qx lock-wait && echo '$figures' | tr ' ' '\n' | grep -qx lock-wait-dist &&
+		! echo '$figures' | tr ' ' '\n' | grep -Eqx 'lock-(acq|hold|hold-dist)'"
+check "default set: the fault waits drawn by call site ($(val sites "$TMP/d.out"))" \
+	sh -c "val() { sed -n 's/^sites=//p' '$TMP/d.out'; }; val | grep -q 'fault read'"
+check "default set: the section says where acquisitions are counted" test "$(val why "$TMP/d.out")" = true

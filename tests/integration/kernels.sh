@@ -69,6 +69,8 @@ echo "$MATRIX" | while read -r pkg vma; do
 	sed -n '/mmtop-vm: begin/,/mmtop-vm: end/p' "$TMP/console" >"$TMP/guest"
 	grep -E '^(PASS|FAIL|SKIP|#) ' "$TMP/guest" | label "$name"
 	if ! grep -q 'mmtop-vm: end 0' "$TMP/guest"; then
-		fail "[$name] the guest ran its checks to the end ($accel; console's last lines: $(tail -n 5 "$TMP/console" | tr '\n' '|'))"
+		# A panic's reason and backtrace (a soft lockup, a hung task) are
+		# the console's last lines.
+		fail "[$name] the guest ran its checks to the end ($accel; console's last lines: $(tail -n 40 "$TMP/console" | tr '\n' '|'))"
 	fi
 done

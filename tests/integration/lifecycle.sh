@@ -98,11 +98,13 @@ disabled_run() {
 	check "--disable-probe $1: no $2 program loaded ($off), $3 ones are ($on)$(grep -m1 'mmtop:' "$TMP/dis.csv")" \
 		test "$off" -eq 0 -a "$on" -gt 0
 }
-# contention_begin serves mmap_lock and fork too: their waits begin there.
-disabled_run contention "contention_end contention_vma" "mmap_lock_ fork_ contention_begin"
+# contention_begin serves mmap_lock and fork too (their waits begin there),
+# contention_end the mmap_lock family's waits.
+disabled_run contention "contention_vma lock_addrs" "mmap_lock_ fork_ contention_begin contention_end"
 disabled_run fork fork_ "mmap_lock_ contention_"
 disabled_run "mmap_lock fork" "mmap_lock_ fork_" contention_
 disabled_run "mmap_lock contention" "contention_end contention_vma" "mmap_lock_ fork_ contention_begin"
+disabled_run "contention fork" "contention_vma fork_" "mmap_lock_ contention_begin contention_end"
 
 # -- COMMAND: mmtop exits with the command's status, as perf stat and time
 # do (128 + N when signal N killed it), in batch mode and when recording;
@@ -151,8 +153,9 @@ check "-p 999999: runs (rc $rc) and warns ($(cat "$TMP/p.err"))" \
 
 # A process that exits keeps its name on the rows of its last interval,
 # though its older rows (idle for two reads) are cleaned up in that read.
+# Exact mode: its uncontended acquisitions are rows.
 : >"$TMP/names.csv"
-"$MMTOP" -b -d 0.3 -n 14 -f csv >"$TMP/names.csv" 2>/dev/null &
+"$MMTOP" -b --exact -d 0.3 -n 14 -f csv >"$TMP/names.csv" 2>/dev/null &
 pid=$!
 i=0
 while ! grep -q ',total,' "$TMP/names.csv" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

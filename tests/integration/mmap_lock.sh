@@ -12,10 +12,9 @@ fi
 #    runtime, with make test SANITIZE=1, maps memory itself too). Paced,
 #    so that the writers meet the fault thread's fallback faults (one per
 #    chunk: bench churn keeps each chunk a VMA of its own).
-#    A second observer with --spin-waits watches the same run. The known
-#    answers of sections 1-6 are exact: the observers run with --exact, as
-#    the budget (1% by default) samples churn's acquisitions (the sampled
-#    estimates are section 7's).
+#    A second observer with --spin-waits watches the same run. Sections
+#    1-6 count acquisitions: the observers run in exact mode (--exact); the
+#    default set's known answers are section 7's.
 slack=30
 [ "${SANITIZE:-}" = 1 ] && slack=400
 "$MMTOP" -b -d 0.5 --exact --format json >"$TMP/churn.json" &
@@ -167,94 +166,75 @@ got=$(csv_sum_where "$TMP/raw.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \
 check "raw_tp: mprotect write acquisitions $got for $want calls" \
 	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w && g <= w * 1.05 + 30) }'
 
-# 7. --budget: the per-acquisition programs count for a window of each
-#    interval, the figures scaled to it and marked. Windows of a quarter
-#    of each interval (MMTOP_TEST_SHARE; the budget would size them to
-#    what they cost) over paced churn, whose pace the programs do not set:
-#    each call's estimate within 10% (+30) of the calls. Twice: with the
-#    programs attached throughout, the window a flag they read, and
-#    attached for the window alone (as when their calls alone are over the
-#    budget).
-for how in attached detached; do
-	share=0.25
-	[ $how = detached ] && share=0.25,detached
-	MMTOP_TEST_SHARE=$share start_mmtop_csv "$TMP/est.csv" -d 0.5 --budget 1
-	"$MMTOP" bench churn -t 1 --chunk 64K --paced --duration 5s >"$TMP/est.out"
-	stop_mmtop
-	pid=$(pid_of "$TMP/est.out" | head -n 1)
-	shares=$(col "$TMP/est.csv" "\$c[\"kind\"] == \"total\"" sampled | sort -u | tr '\n' ' ')
-	check "sampled, $how: the intervals say they were sampled (shares $shares)" \
-		sh -c "echo '$shares' | awk '{ for (i = 1; i <= NF; i++) if (\$i > 0.15 && \$i < 0.3) n++ } END { exit !(n > 0) }'"
-	for call in mmap munmap mprotect mremap brk; do
-		want=$(awk -v k=$call '$1 == k { s += $2 } END { print s + 0 }' "$TMP/est.out")
-		got=$(csv_sum_where "$TMP/est.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid && \$c[\"mm\"] == \"own\" && \$c[\"site\"] == \"$call\" && \$c[\"mode\"] == \"write\"")
-		check "sampled, $how: $call estimated at $got for $want calls (within 10% + 30)" \
-			awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 1000 && d <= w * 0.1 + 30) }'
-	done
-done
-marked=$(col "$TMP/est.csv" "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"sampled\"] < 1" sampled | wc -l)
-check "sampled: mmap_lock rows carry their interval's share ($marked below 1)" test "$marked" -gt 0
-"$MMTOP" -b -n 2 -d 0.3 --budget 1 --format json >"$TMP/own.json"
-check "--budget 1, JSON: the share sampled, the budget and mmtop's BPF cost in every interval" \
+# 7. The default set: programs on rare events only, attached once. A
+#    churn of 20000 rounds (120001 mmap_lock calls, each an acquisition
+#    or two) costs at most 0.01 program runs an acquisition (exact mode:
+#    two), and its rows hold its waits, with no acquisition figure: empty
+#    in CSV, null in JSON, "-" in text, which says where they are counted.
+"$MMTOP" -b -f json -d 0.5 -- sh -c '"$0" bench churn -t 0 -n 20000 >"$1"' "$MMTOP" "$TMP/alone.out" \
+	>"$TMP/alone.json" 2>"$TMP/alone.err"
+calls=$(awk '$1 ~ /^(mmap|munmap|mprotect|mremap|brk)$/ { s += $2 } END { print s + 0 }' "$TMP/alone.out")
+runs=$(grep -o '"bpf_runs":[0-9]*' "$TMP/alone.json" | awk -F: '{ s += $2 } END { print s + 0 }')
+check "default set: $runs program runs for churn's $calls mmap_lock calls (at most 0.01 each)" \
+	awk -v r="$runs" -v c="$calls" 'BEGIN { exit !(c >= 120000 && r > 0 && r <= c * 0.01) }'
+check "default set, JSON: every interval exact mode's share 0, acquisitions null" \
 	python3 -c '
 import json, sys
-for line in open(sys.argv[1]):
-    o = json.loads(line)
-    assert 0 < o["sampled"] <= 1 and o["budget"] == 0.01 and o["bpf_runs"] > 0
-    assert o["bpf_ns"] > 0 and "busy_ns" in o and o["over_budget"] in (True, False)
-' "$TMP/own.json"
-# What attaching and detaching cost, shown: attached for windows alone,
-# every interval after the first attached and detached the programs
-# (attach_ns above 0, at most the interval on every CPU), and the text
-# header says so; attached throughout, none did (0).
-MMTOP_TEST_SHARE=0.25,detached "$MMTOP" -b -n 3 -d 0.3 --budget 1 --format json >"$TMP/cycle.json"
-MMTOP_TEST_SHARE=0.25 "$MMTOP" -b -n 3 -d 0.3 --budget 1 --format json >"$TMP/still.json"
-check "attach_ns: detached, every interval after the first paid a cycle; attached, none" \
-	python3 -c '
-import json, sys
-cycle = [json.loads(l) for l in open(sys.argv[1])][1:]
-still = [json.loads(l) for l in open(sys.argv[2])]
-cpus = int(sys.argv[3])
-assert len(cycle) == 2 and len(still) == 3
-assert all(0 < o["attach_ns"] <= o["interval_s"] * 1e9 * cpus for o in cycle)
-assert all(o["attach_ns"] == 0 for o in still)
-' "$TMP/cycle.json" "$TMP/still.json" "$(nproc)"
-MMTOP_TEST_SHARE=0.25,detached "$MMTOP" -b -n 2 -d 0.3 --budget 1 >"$TMP/cycle.txt"
-check "attach_ns: the text header names the cost of the cycle" \
-	grep -q '; attach/detach [0-9.]*[mu]*s (at most, other CPUs included)' "$TMP/cycle.txt"
-"$MMTOP" -b -n 1 -d 0.2 --exact --format json >"$TMP/exact.json"
-check "--exact: every interval exact, no budget" \
-	grep -q '"sampled":1.000000,"budget":null,' "$TMP/exact.json"
-
-# 8. The trip: unpaced churn starting on a quiet machine, under the default
-#    budget, closes the whole interval's window itself once a CPU's runs in
-#    4 ms pass twice the budget's share of it (a few hundred acquisitions),
-#    where the sampler's check every 50 ms let 2900-4300 through (here,
-#    before the trip). Each throttled interval says so (CSV throttled 1)
-#    and counted, unscaled, under a thousand of the churn's calls.
-start_mmtop_csv "$TMP/trip.csv" -d 0.5
-"$MMTOP" bench churn -t 0 -n 20000 >"$TMP/trip.out"
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines and all(o["sampled"] == 0 for o in lines)
+rows = [r for o in lines for r in o["mmap_lock"]]
+assert all(r["acquired"] is None and r["hold_total_ns"] is None for r in rows)
+assert all(r["waits"] >= 0 for r in rows)
+' "$TMP/alone.json"
+start_mmtop_csv "$TMP/dflt.csv" -d 0.5
+"$MMTOP" bench churn -t 1 -n 2000 --chunk 64K --paced >"$TMP/dflt.out"
 stop_mmtop
-pid=$(pid_of "$TMP/trip.out")
-calls=$(awk '$1 ~ /^(mmap|munmap|mprotect|mremap|brk)$/ { s += $2 } END { print s + 0 }' "$TMP/trip.out")
-most=$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["kind"] == "total" && $c["throttled"] == 1 { t[$c["seq"]] = 1; n++ }
-	$c["kind"] == "mmap_lock" && $c["pid"] == p { a[$c["seq"]] += $c["acquired"] }
-	END { for (q in t) if (a[q] > m) m = a[q]; printf "%d %d\n", n, m }' "$TMP/trip.csv")
-set -- $most
-check "trip: churn's start throttled ${1:-0} interval(s), counting at most ${2:-0} of its $calls calls in one (< 1000)" \
-	test "${1:-0}" -ge 1 -a "${2:-0}" -lt 1000 -a "$calls" -ge 100000
+pid=$(pid_of "$TMP/dflt.out")
+rows="\$c[\"kind\"] == \"mmap_lock\" && \$c[\"pid\"] == $pid"
+waits=$(csv_sum_where "$TMP/dflt.csv" waits "$rows && \$c[\"site\"] == \"fault\" && \$c[\"mode\"] == \"read\"")
+acq=$(col "$TMP/dflt.csv" "$rows" acquired | grep -c '[0-9]')
+hold=$(col "$TMP/dflt.csv" "$rows" hold_total_ns | grep -c '[0-9]')
+check "default set: paced churn's fault waits counted ($waits), no acquisition or hold figure ($acq, $hold cells)" \
+	test "$waits" -gt 0 -a "$acq" -eq 0 -a "$hold" -eq 0
+faults=$(csv_sum_where "$TMP/dflt.csv" faults "\$c[\"kind\"] == \"vma\" && \$c[\"pid\"] == $pid")
+cells=$(col "$TMP/dflt.csv" "\$c[\"kind\"] == \"cpu\" || \$c[\"kind\"] == \"vma\"" fallbacks | grep -c '[0-9]')
+check "default set: the churn's faults by process ($faults), no VMA-lock outcome ($cells fallback cells)" \
+	test "$faults" -gt 0 -a "$cells" -eq 0
+"$MMTOP" -b -n 1 -d 0.2 >"$TMP/dflt.txt"
+check "default set, text: says where acquisitions are counted" \
+	grep -q 'acquisitions, holds and the VMA-lock outcome per acquisition: exact mode (--exact, or x in the viewer)' "$TMP/dflt.txt"
+"$MMTOP" -b -n 1 -d 0.2 --exact --format json >"$TMP/exact.json"
+check "--exact: every interval exact" grep -q '"sampled":1.000000,"budget":null,' "$TMP/exact.json"
 
-# 9. After the trip the programs stay attached for 5 ms, their runs with
-#    the gate closed counted: churn's (500000 a second, 3-4% of its CPU)
-#    are over the budget, so mmtop detaches them, and the programs run
-#    5000-11000 times in all, not on each of its 120000 calls (staying
-#    attached, 280000 runs in the rest of an interval; a trip before
-#    churn's stride is decided again 10, 20 and 40 ms later, 32000 runs
-#    at most). A loop of forks stays attached (fork.sh).
-"$MMTOP" -b -f json -d 0.5 -- sh -c '"$0" bench churn -t 0 -n 20000 >/dev/null' "$MMTOP" \
-	>"$TMP/detach.json" 2>"$TMP/detach.err"
-detached=$(grep -c '"attach_ns":[1-9]' "$TMP/detach.json")
-runs=$(grep -o '"bpf_runs":[0-9]*' "$TMP/detach.json" | awk -F: '{ s += $2 } END { print s + 0 }')
-check "trip: churn's runs with the window closed are over the budget: detached ($detached intervals paid a detach or an attach), $runs program runs in all (< 60000)" \
-	test "$detached" -ge 1 -a "$runs" -gt 0 -a "$runs" -lt 60000
+# --exact-every 3: the intervals 3, 6, ... in exact mode, most of each
+#    (all but its attach), the rest of the default set, each saying its
+#    share; the exact ones count churn's acquisitions, paying an attach
+#    and a detach (attach_ns), the others none.
+"$MMTOP" -b -f json -d 0.3 -n 6 --exact-every 3 -- "$MMTOP" bench churn -t 1 -n 100000 --chunk 64K \
+	>"$TMP/every.json" 2>/dev/null
+check "--exact-every 3: intervals 3 and 6 exact for most of them, with their cost; the others not, none" \
+	python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert [o["seq"] for o in lines] == [1, 2, 3, 4, 5, 6], [o["seq"] for o in lines]
+for o in lines:
+    acq = sum(r["acquired"] or 0 for r in o["mmap_lock"])
+    if o["seq"] % 3 == 0:
+        assert 0.5 < o["sampled"] < 1 and o["attach_ns"] > 0 and acq > 0, o["seq"]
+    else:
+        assert o["sampled"] == 0 and o["attach_ns"] == 0 and acq == 0, o["seq"]
+' "$TMP/every.json"
+
+# 8. Programs attach once: the links mmtop holds (their fdinfo ids) after
+#    its first interval are the ones it holds after a churn and a loop of
+#    forks, nothing attached or detached in between (each would patch the
+#    kernel's text).
+links_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "link_id:" { print $2 }' | sort -n | tr '\n' ' '; }
+start_mmtop_csv "$TMP/links.csv" -d 0.3
+before=$(links_of "$MMTOP_PID")
+"$MMTOP" bench churn -t 1 -n 3000 --chunk 64K >/dev/null
+"$MMTOP" bench fork -s 16M -n 20 >/dev/null
+after=$(links_of "$MMTOP_PID")
+stop_mmtop
+check "default set: links attached once ($before) and the same after the work ($after)" \
+	test -n "$before" -a "$before" = "$after"

@@ -26,9 +26,8 @@ check "contrib: promtool test rules (known rates in, recorded values and alerts 
 # mmtop, Prometheus and this script on CPU 0; the workloads alone on CPU 1.
 # PCP on: the dashboard draws it.
 taskset -cp 0 $$ >/dev/null
-# --exact: the blame series below count waits behind a /proc reader of an
-# unpaced churn, which under the default budget trips the window within a
-# millisecond of its start.
+# --exact: the blame series below count waits behind a /proc reader by
+# its call site (proc), which is exact mode's.
 start_serve "$TMP/serve.err" -d 0.5 --exact --enable-probe pcp || { fail "mmtop serve did not start: $(cat "$TMP/serve.err")"; exit 1; }
 target=${URL#http://}
 target=${target%/metrics}

@@ -132,7 +132,8 @@ check "live -f openmetrics: one exposition per interval" test "$(grep -c '^# EOF
 "$MMTOP" replay -b -f json "$TMP/pft.rec" >"$TMP/noaddr.json"
 check "by default no kernel address is recorded" test "$(grep -c site_addr "$TMP/noaddr.json")" -eq 0
 # The churn runs as the recording's command: it starts once BPF is attached.
-"$MMTOP" record -o "$TMP/raw.rec" -d 0.3 --raw-addresses -- "$MMTOP" bench churn -n 100 2>/dev/null
+# Exact mode: every acquisition's call site is a row.
+"$MMTOP" record -o "$TMP/raw.rec" -d 0.3 --exact --raw-addresses -- "$MMTOP" bench churn -n 100 2>/dev/null
 "$MMTOP" replay -b -f json "$TMP/raw.rec" >"$TMP/addr.json"
 check "--raw-addresses: call-site addresses recorded" grep -q '"site_addr":"0xffff[0-9a-f]*"' "$TMP/addr.json"
 

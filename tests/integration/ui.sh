@@ -35,8 +35,8 @@ set -- $(online_cpus)
 shift $(($# - 1))
 k=$1
 # --exact: the Blame view's live check counts a wait's holder from its
-# release, which under a budget churn's trip leaves to the windows (and a
-# detached plan may open none for several intervals).
+# release, with its call site (the default set's x turns it on and off:
+# below).
 tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP --exact; echo EXIT=\$?; sleep 600"
 check "starts and shows the header" wait_for "interval 1.00s  LIVE"
 check "first interval arrives" wait_for "probes: faults:"
@@ -157,8 +157,8 @@ tmux kill-session -t "$S"
 
 # Totals since start (a): a workload of a tenth of a second is gone from
 # the next interval's view, and stays in the totals, zoom included.
-# --exact: the interval views are of what every acquisition did (under
-# the budget an interval after a throttle or without a window differs).
+# --exact: the interval views are of what every acquisition did (the
+# default set's rows are of waits alone).
 tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP -d 0.3 --exact; echo EXIT=\$?; sleep 600"
 check "totals: the viewer starts" wait_for "probes:" 10
 key 3
@@ -265,11 +265,11 @@ check "replay: the Blame view shows the recorded /proc reader" wait_for "churn-r
 key q
 tmux kill-session -t "$S"
 
-# --budget: a sampled recording replayed says so, in the header and by a
-# ~ before the estimated columns' titles (an exact one has neither).
-MMTOP_TEST_SHARE=0.3 "$MMTOP" record -o "$TMP/sampled.rec" -d 0.5 --budget 1 -- \
-	"$MMTOP" bench churn -t 1 -n 400 --paced >/dev/null
-tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP replay '$TMP/sampled.rec'; sleep 600"
+# A recording of mmtop 0.1's --budget (a paced churn, windows of 30% of
+# each interval: tests/fixtures/format-2.6-sampled.rec) replayed says it
+# was sampled, in the header and by a ~ before the estimated columns'
+# titles (an exact one has neither).
+tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP replay tests/fixtures/format-2.6-sampled.rec; sleep 600"
 check "sampled: the header says the share sampled" wait_for "mmap_lock ~[0-9.]*% sampled" 5
 key a
 key 3
@@ -281,5 +281,33 @@ key a
 key 3
 check "exact: the header says so, no ~ before ACQ" \
 	sh -c "sleep 1; tmux capture-pane -p -t '$S' >'$TMP/exact.txt'; grep -q 'mmap_lock exact' '$TMP/exact.txt' && grep -q ' ACQ' '$TMP/exact.txt' && ! grep -q '~ACQ' '$TMP/exact.txt'"
+key q
+tmux kill-session -t "$S"
+
+# The default set, and x: exact mode on and off live. Off, the header says
+# so and the mmap_lock view's acquisition columns are "-"; x attaches the
+# per-acquisition programs (mmtop holds more links), the header says
+# exact with what mmtop's programs cost, the rows count acquisitions; x
+# again detaches them: the links are the ones it started with.
+links_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "link_id:" { print $2 }' | sort -n | tr '\n' ' '; }
+tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP -d 0.3; sleep 600"
+check "default set: the header says waits, x for exact" wait_for "mmap_lock waits (x: exact)" 10
+viewer=$(pgrep -P "$(tmux display-message -p -t "$S" '#{pane_pid}')" -x mmtop)
+before=$(links_of "$viewer")
+key 3
+"$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced >"$TMP/x.out"
+key a
+check "default set: the churn's fault waits shown, ACQ '-'" wait_for "^ *$(pid_of "$TMP/x.out") mmtop  *fault  *read  *own  *- " 3
+key a
+key x
+check "x: the header says exact, with mmtop's BPF share" wait_for "mmap_lock exact.*mmtop bpf [0-9.]*%" 5
+during=$(links_of "$viewer")
+"$MMTOP" bench churn -t 1 -n 300 >"$TMP/x2.out"
+check "x: acquisitions counted" wait_for "^ *$(pid_of "$TMP/x2.out") mmtop  *[a-z]*  *write  *own  *[0-9]" 3
+key x
+check "x again: the header says waits" wait_for "mmap_lock waits (x: exact)" 5
+after=$(links_of "$viewer")
+check "x: links added while exact ($before -> $during), the same ones after ($after)" \
+	sh -c "test -n '$before' && test '$(echo $during | wc -w)' -gt '$(echo $before | wc -w)' && test '$before' = '$after'"
 key q
 tmux kill-session -t "$S"

@@ -96,17 +96,21 @@ vm_initramfs() {
 # translation of the code text_poke had just patched). arm64 emulates
 # every feature QEMU has (-cpu max) but with the cheap implementation-
 # defined pointer authentication (pauth-impdef), not the slow QARMA.
+# A hang explains itself and ends the guest at once: warnings and
+# backtraces reach the console (loglevel 5), and a soft lockup or a task
+# blocked for a minute panics it (panic=-1: out at once, -no-reboot).
+VM_CMDLINE="quiet loglevel=5 softlockup_panic=1 hung_task_panic=1 hung_task_timeout_secs=60 panic=-1"
 vm_boot() {
 	arch=$1 accel=$2 kernel=$3 initrd=$4 secs=$5
 	shift 5
 	case $arch in
 	aarch64)
 		set -- qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
-			-accel "$accel" -append "console=ttyAMA0 quiet loglevel=3 panic=-1 $*" ;;
+			-accel "$accel" -append "console=ttyAMA0 $VM_CMDLINE $*" ;;
 	*)
 		set -- qemu-system-x86_64 -M q35 \
 			-accel "$accel$([ "$accel" = tcg ] && echo ,thread=single)" \
-			-append "console=ttyS0 quiet loglevel=3 panic=-1 $*" ;;
+			-append "console=ttyS0 $VM_CMDLINE $*" ;;
 	esac
 	timeout "$secs" "$@" -smp 2 -m 1536 -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" </dev/null 2>&1 | tr -d '\r'

@@ -11,7 +11,7 @@ static struct blame_row *row_of(struct lock_source *ls, struct snapshot *s,
 				const struct blame_key *key)
 {
 	const struct site *w = site_of(&ls->sites, key->stack);
-	const struct site *h = site_of(&ls->sites, key->holder_stack);
+	const struct site *h = holder_site_of(&ls->sites, key->holder_stack, key->holder_hint);
 	struct blame_row want = {
 		.pid = key->tgid, .site = w->site, .write = key->write,
 		.holder_pid = key->holder_tgid, .holder_site = h->site,

@@ -52,6 +52,19 @@ const struct site *site_of(struct site_cache *c, uint64_t stack)
 	return s;
 }
 
+const struct site *holder_site_of(struct site_cache *c, uint64_t stack, bool hint)
+{
+	static const struct site writer = {
+		.site = CALLSITE_UNKNOWN, .symbol = "writer (site: exact mode)",
+	}, reader = {
+		.site = CALLSITE_UNKNOWN, .symbol = "last reader in (a hint)",
+	};
+
+	if (stack)
+		return site_of(c, stack);
+	return hint ? &reader : &writer;
+}
+
 enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site, bool *by_address)
 {
 	static const enum cont_class map[] = {

@@ -36,6 +36,12 @@ int site_cache_init(struct site_cache *c, const struct ksyms *ksyms, bool raw_ad
 void site_cache_free(struct site_cache *c);
 /* The site of stack key @stack; an unknown site if it cannot be read. */
 const struct site *site_of(struct site_cache *c, uint64_t stack);
+/*
+ * The site of a holder's stack key @stack: where the default set names a
+ * holder from the rwsem's owner (stack 0), its site is not known, and the
+ * symbol says what the holder is: a writer, or the last reader in (@hint).
+ */
+const struct site *holder_site_of(struct site_cache *c, uint64_t stack, bool hint);
 /* Kernel-side class, or the stack's where the kernel could not tell. */
 enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site, bool *by_address);
 /* @pid's name from @comms (kept by BPF for processes gone), else /proc, else "?". */

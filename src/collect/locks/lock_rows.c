@@ -173,8 +173,9 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	struct lock_row *r;
 
 	sum_cpus(ls, values, &sum);
+	/* The default set's rows grow by waits alone. */
 	if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
-	    sum.holds == p->sum.holds)
+	    sum.holds == p->sum.holds && sum.wait_ns == p->sum.wait_ns)
 		return false;
 	site = site_of(&ls->sites, key->stack);
 	if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)

@@ -17,6 +17,7 @@
 
 #include "callsite.h"
 #include "lock_source_impl.h"
+#include "prog_probe.h"
 #include "proc.h"
 #include "util.h"
 
@@ -28,6 +29,8 @@ struct open_arg {
 	bool memcg_path_arg;
 	const struct ksyms *ksyms;
 	bool no_walk;		/* the backing walk refused: leave it out */
+	bool no_exact;		/* exact mode's programs refused: likewise */
+	bool clone_fentry;	/* forks timed from kernel_clone (fork_clone) */
 };
 
 /*
@@ -75,63 +78,72 @@ static void size_rows(struct locks_bpf *skel)
 #define MMAP_LOCK_HOOK "__mmap_lock_do_trace_acquire_returned"
 #define MMAP_LOCK_ITER "__traceiter_mmap_lock_acquire_returned"
 
-/*
- * Whether program @name is loaded for the families @o has on. The
- * mmap_lock programs also serve fork cost (a fork begins at dup_mmap's
- * lock), and contention_begin serves all three (an mmap_lock wait begins
- * there, or, with --spin-waits only, at start_locking).
- */
-static bool wanted(const char *name, const struct lock_source_opts *o)
-{
-	bool lock_users = o->mmap_lock || o->fork;
+#define MMAP (1u << FAMILY_MMAP_LOCK)
+#define CONT (1u << FAMILY_CONTENTION)
+#define FORK (1u << FAMILY_FORK)
 
-	if (has_prefix(name, "contention_begin"))
-		return lock_users || o->contention;
-	/* Per context switch: a mode of its own (--vma-waits). */
-	if (has_prefix(name, "contention_vma_sleep"))
-		return o->contention && o->vma_waits;
-	if (has_prefix(name, "mmap_lock_start"))
-		return lock_users && o->spin_waits;
-	if (has_prefix(name, "mmap_lock_"))
-		return lock_users;
-	if (has_prefix(name, "contention_") || has_prefix(name, "lock_addrs"))
-		return o->contention;
-	if (has_prefix(name, "fork_"))
-		return o->fork;
-	return true;
-}
+/* What a program needs beyond its families: an option. */
+enum prog_option { OPT_NONE, OPT_SPIN_WAITS, OPT_VMA_WAITS };
 
 /*
- * The programs that run per mmap_lock acquisition or per context switch:
- * with --budget they count only in the sampling window
- * (src/collect/sampler.c). The rest runs on rare events: waits, forks,
- * exits.
+ * Every program of bpf/locks.bpf.c, by its name's prefix (the first that
+ * matches): the families that need it (it is loaded while one of them is
+ * on, and a refusal takes down all of them), whether it is exact mode's
+ * (run per mmap_lock acquisition or per context switch: attached only
+ * while exact mode is on, lock_source_exact(); the rest, the default set,
+ * runs on rare events) and the option it also needs. contention_begin
+ * serves all three families (an mmap_lock wait begins there, a fork's
+ * stalls are waits), contention_end the default set's mmap_lock waits;
+ * the mmap_lock programs serve fork cost too (dup_mmap's hold).
  */
-static bool sampled_prog(const char *name)
-{
-	return has_prefix(name, "mmap_lock_") || has_prefix(name, "contention_vma_sleep");
-}
+static const struct lock_prog {
+	const char *prefix;
+	unsigned int families;
+	bool exact;
+	enum prog_option option;
+} lock_progs[] = {
+	{ "contention_begin", MMAP | CONT | FORK, false, OPT_NONE },
+	{ "contention_end", MMAP | CONT, false, OPT_NONE },
+	{ "contention_vma_sleep", CONT, true, OPT_VMA_WAITS },
+	{ "contention_", CONT, false, OPT_NONE },
+	{ "lock_addrs", CONT, false, OPT_NONE },
+	{ "mmap_lock_start", MMAP | FORK, true, OPT_SPIN_WAITS },
+	{ "mmap_lock_", MMAP | FORK, true, OPT_NONE },
+	{ "fork_", FORK, false, OPT_NONE },
+};
 
-/* The families @o has on (1 << FAMILY_*) that need program @name. */
-static unsigned int families_of(const char *name, const struct lock_source_opts *o)
+static const struct lock_prog *lock_prog_of(const char *name)
 {
-	static const enum probe_family family[] = {
-		FAMILY_MMAP_LOCK, FAMILY_CONTENTION, FAMILY_FORK,
-	};
-	const bool on[] = { o->mmap_lock, o->contention, o->fork };
-	unsigned int need = 0;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(family); i++) {
-		struct lock_source_opts one = *o;
+	for (i = 0; i < ARRAY_SIZE(lock_progs); i++)
+		if (has_prefix(name, lock_progs[i].prefix))
+			return &lock_progs[i];
+	return NULL;
+}
 
-		one.mmap_lock = i == 0;
-		one.contention = i == 1;
-		one.fork = i == 2;
-		if (on[i] && wanted(name, &one))
-			need |= 1u << family[i];
-	}
-	return need;
+/* The families @o has on, as 1 << FAMILY_*. */
+static unsigned int families_on(const struct lock_source_opts *o)
+{
+	return (o->mmap_lock ? MMAP : 0) | (o->contention ? CONT : 0) | (o->fork ? FORK : 0);
+}
+
+/* The families @o has on that need program @name (0: it is not loaded). */
+static unsigned int families_of(const char *name, const struct lock_source_opts *o)
+{
+	const struct lock_prog *p = lock_prog_of(name);
+
+	if (!p || (p->option == OPT_SPIN_WAITS && !o->spin_waits) ||
+	    (p->option == OPT_VMA_WAITS && !o->vma_waits))
+		return 0;
+	return p->families & families_on(o);
+}
+
+static bool exact_prog(const char *name)
+{
+	const struct lock_prog *p = lock_prog_of(name);
+
+	return p && p->exact;
 }
 
 static void *skel_open(void *arg, struct bpf_object **obj)
@@ -170,15 +182,14 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
 
-		bpf_program__set_autoload(prog, wanted(name, a->opts) &&
-					  !(a->no_walk && walk_prog(name)));
-		/* Sampled: attached by lock_source_hook(), for the windows. */
-		if (a->opts->sampled && sampled_prog(name))
+		bpf_program__set_autoload(prog, families_of(name, a->opts) &&
+					  !(a->no_walk && walk_prog(name)) &&
+					  !(a->no_exact && exact_prog(name)) &&
+					  (a->clone_fentry || strcmp(name, "fork_clone")));
+		/* Exact mode's: attached by lock_source_exact() alone. */
+		if (exact_prog(name))
 			bpf_program__set_autoattach(prog, false);
 	}
-	/* Closed until the sampler opens the first window. */
-	if (a->opts->sampled)
-		skel->data->window_seq = 0;
 	*obj = skel->obj;
 	return skel;
 }
@@ -239,6 +250,27 @@ static const char *vma_wait_method(enum vma_lock kind, bool on)
 	if (kind == VMA_LOCK_REFCNT && !on)
 		return "off (--vma-waits: a program on every context switch)";
 	return how[kind];
+}
+
+/*
+ * Whether forks can be timed from kernel_clone(): an fentry program
+ * attaches there (some kernels refuse fentry: EPERM). In @how, where a
+ * fork's latency starts, or why it is exact mode's alone.
+ */
+static bool clone_fentry(const struct btf *btf, char *how, size_t len)
+{
+	int id = btf ? btf__find_by_name_kind(btf, "kernel_clone", BTF_KIND_FUNC) : -ENOENT;
+	const char *stage = "BTF";
+	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : id;
+
+	if (!err) {
+		snprintf(how, len, "forks timed from kernel_clone (fentry)");
+		return true;
+	}
+	/* 524, the kernel's own ENOTSUPP: no trampoline there (Debian's 6.1 arm64). */
+	snprintf(how, len, "forks timed in exact mode only, from dup_mmap's lock (fentry on kernel_clone, %s: %s)",
+		 stage, err == -524 ? "not supported by this kernel" : strerror(-err));
+	return false;
 }
 
 /* Before 6.14, mmap_lock events carried memcg_path before write. */
@@ -304,6 +336,16 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 			snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", err);
 			continue;
 		}
+		/*
+		 * Exact mode's mmap_lock programs: it is off for good, the
+		 * default set runs (the VMA-sleep check is contention's).
+		 */
+		if (exact_prog(ls->tp.refused) && has_prefix(ls->tp.refused, "mmap_lock_") &&
+		    !arg->no_exact) {
+			arg->no_exact = true;
+			snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", err);
+			continue;
+		}
 		need = ls->tp.refused[0] ? families_of(ls->tp.refused, &ls->opts) : 0;
 		if (!need)
 			return -1;
@@ -321,15 +363,6 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 
 static int on_event(void *ctx, void *data, size_t size);
 
-/* The records only wake the sampler: the trip is the flag. */
-static int on_trip(void *ctx, void *data, size_t size)
-{
-	(void)ctx;
-	(void)data;
-	(void)size;
-	return 0;
-}
-
 struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
 				     char *err, size_t errlen)
@@ -345,7 +378,12 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	}
 	/* Families the kernel refuses are taken off ls->opts as it opens. */
 	ls->opts = *opts;
-	arg = (struct open_arg){ &ls->opts, has_memcg_path_arg(btf), &ls->ksyms, false };
+	arg = (struct open_arg){
+		.opts = &ls->opts, .memcg_path_arg = has_memcg_path_arg(btf),
+		.ksyms = &ls->ksyms,
+		.clone_fentry = opts->fork && clone_fentry(btf, ls->fork_timing,
+							   sizeof(ls->fork_timing)),
+	};
 	ls->opts.btf = NULL;	/* the collector's, freed once it is open */
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
@@ -371,20 +409,14 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	    open_object(ls, btf, &arg, refused, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
-	if (ls->opts.sampled && lock_source_hook(ls, true, err, errlen))
-		goto fail;
+	/* Refused, --exact leaves the default set running: the collector warns. */
+	if (ls->opts.exact)
+		lock_source_exact(ls, true, err, errlen);
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);
 	if (!ls->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
-		goto fail;
-	}
-	if (ls->opts.sampled)
-		ls->trip_rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.trip_ring),
-					       on_trip, ls, NULL);
-	if (ls->opts.sampled && !ls->trip_rb) {
-		snprintf(err, errlen, "trip ring buffer: %s", strerror(errno));
 		goto fail;
 	}
 	if (ls->opts.contention)
@@ -411,47 +443,40 @@ fail:
 	return NULL;
 }
 
-void lock_source_gate(struct lock_source *ls, bool open)
+bool lock_source_exact_on(const struct lock_source *ls)
 {
-	__u64 seq = __atomic_load_n(&ls->skel->data->window_seq, __ATOMIC_SEQ_CST);
-
-	/*
-	 * A trip is cleared while the sequence says closed, so that no run
-	 * sees the window open in between (a run that read it open just
-	 * before a close may still trip after it: cleared at the opening).
-	 */
-	if (open)
-		__atomic_store_n(&ls->skel->bss->tripped, 0, __ATOMIC_SEQ_CST);
-	if (!(seq & 1) == open)
-		__atomic_store_n(&ls->skel->data->window_seq, seq + 1, __ATOMIC_SEQ_CST);
-	if (!open)
-		__atomic_store_n(&ls->skel->bss->tripped, 0, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&ls->skel->bss->exact_seq, __ATOMIC_SEQ_CST) & 1;
 }
 
-void lock_source_trip_limit(struct lock_source *ls, uint64_t runs)
+/*
+ * The sequence turns odd once the programs are attached and even before
+ * they are detached: slots filled in one turn are stale in the next.
+ */
+int lock_source_exact(struct lock_source *ls, bool on, char *err, size_t errlen)
 {
-	__atomic_store_n(&ls->skel->bss->trip_runs, runs, __ATOMIC_SEQ_CST);
+	__u64 seq = __atomic_load_n(&ls->skel->bss->exact_seq, __ATOMIC_SEQ_CST);
+
+	if (!ls->opts.mmap_lock && !ls->opts.fork) {
+		snprintf(err, errlen, "needs the mmap_lock or fork probes");
+		return -1;
+	}
+	if (ls->exact_refused[0]) {
+		snprintf(err, errlen, "%s", ls->exact_refused);
+		return -1;
+	}
+	if (lock_source_exact_on(ls) == on)
+		return 0;
+	if (on && tp_object_hook(&ls->tp, exact_prog, true, err, errlen))
+		return -1;
+	__atomic_store_n(&ls->skel->bss->exact_seq, seq + 1, __ATOMIC_SEQ_CST);
+	if (!on)
+		tp_object_hook(&ls->tp, exact_prog, false, err, errlen);
+	return 0;
 }
 
-int lock_source_trip_fd(const struct lock_source *ls)
+void lock_source_cost(const struct lock_source *ls, bool exact, struct prog_cost *c)
 {
-	return ring_buffer__epoll_fd(ls->trip_rb);
-}
-
-bool lock_source_tripped(struct lock_source *ls)
-{
-	ring_buffer__consume(ls->trip_rb);
-	return __atomic_load_n(&ls->skel->bss->tripped, __ATOMIC_SEQ_CST);
-}
-
-int lock_source_hook(struct lock_source *ls, bool on, char *err, size_t errlen)
-{
-	return tp_object_hook(&ls->tp, sampled_prog, on, err, errlen);
-}
-
-void lock_source_cost(const struct lock_source *ls, bool sampled, struct prog_cost *c)
-{
-	tp_object_cost(&ls->tp, sampled ? sampled_prog : NULL, c);
+	tp_object_cost(&ls->tp, exact ? exact_prog : NULL, c);
 }
 
 uint32_t lock_source_probes(const struct lock_source *ls)
@@ -506,7 +531,7 @@ static int on_event(void *ctx, void *data, size_t size)
 		ev->site_addr = site->addr;
 	}
 	if (e->holder_tgid) {
-		site = site_of(&ls->sites, e->holder_stack);
+		site = holder_site_of(&ls->sites, e->holder_stack, e->holder_hint);
 		ev->holder_pid = e->holder_tgid;
 		comm_of(ls->skel->maps.lock_comms, ev->holder_pid, ev->holder_comm);
 		ev->holder_site = site->site;
@@ -635,10 +660,15 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	forget_gone(ls);
 	read_drops(ls, drops);
 	lock_source_describe(ls, s->cont_method, sizeof(s->cont_method));
-	/* Every fault takes mmap_lock: there is no outcome to show. */
+	/*
+	 * Every fault takes mmap_lock: there is no outcome to show. Where
+	 * there is, it is counted per acquisition: exact mode's.
+	 */
 	snprintf(s->vma_na, sizeof(s->vma_na), "%s",
-		 ls->vma_lock == VMA_LOCK_NONE ? NO_VMA_LOCKS : "");
-	snprintf(s->fork_method, sizeof(s->fork_method), "%s", ls->thp_method);
+		 ls->vma_lock == VMA_LOCK_NONE ? NO_VMA_LOCKS :
+		 !lock_source_exact_on(ls) ? EXACT_MODE_ONLY : "");
+	snprintf(s->fork_method, sizeof(s->fork_method), "%s; %s", ls->thp_method,
+		 ls->fork_timing);
 }
 
 void lock_source_close(struct lock_source *ls)
@@ -647,7 +677,6 @@ void lock_source_close(struct lock_source *ls)
 		return;
 	fork_reader_stop(ls);
 	ring_buffer__free(ls->rb);
-	ring_buffer__free(ls->trip_rb);
 	tp_object_close(&ls->tp);
 	delta_table_free(&ls->lock_prev);
 	delta_table_free(&ls->cont_prev);

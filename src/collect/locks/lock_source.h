@@ -20,7 +20,7 @@ struct lock_source_opts {
 	bool fork;		/* the fork cost programs */
 	bool raw_addresses;	/* call-site addresses into the rows */
 	bool spin_waits;	/* waits from start_locking: a third program */
-	bool sampled;		/* per-acquisition programs count in windows */
+	bool exact;		/* exact mode from the start (--exact) */
 	bool vma_waits;		/* the VMA-sleep check on sched_switch (6.15+) */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
@@ -42,28 +42,15 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     int nr_cpus, char (*refused)[SNAPSHOT_NA_LEN],
 				     char *err, size_t errlen);
 /*
- * With opts.sampled: open or close the sampling window, from now on the
- * per-acquisition and per-switch programs count, or return at once.
+ * Exact mode on (@on) or off: attach or detach the programs run per
+ * mmap_lock acquisition (and, with --vma-waits, per context switch). 0, or
+ * -1 with the reason (off). Only at the user's request: each attach and
+ * detach patches the kernel's text at every inlined mmap_lock call.
  */
-void lock_source_gate(struct lock_source *ls, bool open);
-/*
- * With opts.sampled, the trip (bpf/locks.bpf.c): the window closes itself
- * once a CPU's programs run @runs times in a trip period (0: never). Its
- * fd is readable at a trip; tripped() says whether the window tripped
- * since it was last closed by lock_source_gate().
- */
-void lock_source_trip_limit(struct lock_source *ls, uint64_t runs);
-int lock_source_trip_fd(const struct lock_source *ls);
-bool lock_source_tripped(struct lock_source *ls);
-/*
- * With opts.sampled: attach (@on) or detach those programs, 0 or -1 with
- * the reason (detached). Attached, every acquisition pays the call into
- * BPF, gate open or closed; each attach and detach patches the kernel's
- * text at every inlined mmap_lock call (milliseconds of CPU).
- */
-int lock_source_hook(struct lock_source *ls, bool on, char *err, size_t errlen);
-/* Add the programs' runs and run time (only the sampled ones: @sampled). */
-void lock_source_cost(const struct lock_source *ls, bool sampled, struct prog_cost *c);
+int lock_source_exact(struct lock_source *ls, bool on, char *err, size_t errlen);
+bool lock_source_exact_on(const struct lock_source *ls);
+/* Add the programs' runs and run time (only exact mode's: @exact). */
+void lock_source_cost(const struct lock_source *ls, bool exact, struct prog_cost *c);
 /* Bitmask of 1 << enum probe_id for what is attached. */
 uint32_t lock_source_probes(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */

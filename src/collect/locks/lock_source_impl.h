@@ -88,7 +88,6 @@ struct lock_source {
 	struct tp_object tp;
 	struct locks_bpf *skel;
 	struct ring_buffer *rb;
-	struct ring_buffer *trip_rb;	/* opts.sampled: the window's trips */
 	struct ksyms ksyms;
 	struct site_cache sites;
 	struct delta_table lock_prev;	/* lock_key -> lock_stats + per-CPU acquired */
@@ -113,8 +112,11 @@ struct lock_source {
 	enum vma_lock vma_lock;		/* the kernel's, from BTF */
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 	const char *thp_method;		/* how a fork parent's THP is found */
+	char fork_timing[160];		/* where a fork's latency starts */
 	/* The backing walk's programs refused by the kernel: why ("": not). */
 	char walk_refused[SNAPSHOT_NA_LEN];
+	/* Exact mode's programs refused by the kernel: why ("": not). */
+	char exact_refused[SNAPSHOT_NA_LEN];
 	struct thp_walks walks;
 };
 
