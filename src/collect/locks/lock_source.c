@@ -74,7 +74,7 @@ static void size_rows(struct locks_bpf *skel)
 	bpf_map__set_max_entries(skel->maps.blame_stats, rows_max(sizeof(struct cont_stats)));
 }
 
-/* The tracing glue above an mmap_lock acquisition's site (bpf/locks.bpf.c). */
+/* The tracing glue above an mmap_lock acquisition's site (bpf/lock_sites.bpf.h). */
 #define MMAP_LOCK_HOOK "__mmap_lock_do_trace_acquire_returned"
 #define MMAP_LOCK_ITER "__traceiter_mmap_lock_acquire_returned"
 

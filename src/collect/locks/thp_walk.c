@@ -4,7 +4,7 @@
  * backing, without taking its mmap_lock: the BPF program fork_thp_walk
  * reads its page tables through the direct map, run from here for each
  * fork record. The direct map's base is found once, at start, by
- * fork_direct_map_find (see bpf/locks.bpf.c).
+ * fork_direct_map_find (see bpf/fork_backing.bpf.h).
  */
 #include <errno.h>
 #include <fcntl.h>

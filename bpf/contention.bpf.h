@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lock waits (lock:contention_begin/end): the contention family's classes,
+ * the default set's mmap_lock waits and their holders, and the zone and
+ * pcp lock address table.
+ */
+#ifndef MMTOP_BPF_CONTENTION_H
+#define MMTOP_BPF_CONTENTION_H
+
+/*
+ * Lock contention (lock:contention_begin/end): how long tasks wait, by
+ * what the lock is. Spinning waits cannot migrate: one slot per CPU.
+ * Sleeping waits (rwsem, mutex) are kept per task.
+ */
+
+/* Spinlocks and rwlocks; a mutex spins (SPIN|MUTEX) before it sleeps. */
+static __always_inline bool spinning(__u32 flags)
+{
+	return (flags & LCB_F_SPIN) && !(flags & (LCB_F_MUTEX | LCB_F_RT));
+}
+
+struct cont_wait {
+	__u64 lock;		/* 0: free */
+	__u64 start_ns;
+	__u64 stack;
+	__u32 flags;
+	__u32 cls;
+	__u32 tgid;
+	/* An mmap_lock wait the default set counts (exact mode times its own). */
+	__u32 holder_tgid;	/* whom it waits behind; 0: nobody seen */
+	__u8 mmap;
+	__u8 foreign;
+	__u8 holder_write;
+	__u8 holder_hint;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cont_wait);
+} cont_spin SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct cont_wait);
+} cont_tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct cont_key);
+	__type(value, struct cont_stats);
+} cont_stats SEC(".maps");
+
+/* Zone and pcp lock addresses -> enum cont_class; see lock_addrs_collect. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u32);
+} lock_addrs SEC(".maps");
+
+/*
+ * The mm whose mmap_lock @lock is, if it is one: the current task's own,
+ * or another process's (a /proc reader's, remote GUP's): an mm whose
+ * owner task (memcg's mm->owner) points back to it, or one whose release
+ * blame has recorded; 0 if neither (another lock). Probe reads: @lock may
+ * be any rwsem, and what precedes it anything; a wait is rare.
+ */
+static __always_inline __u64 mmap_lock_mm(__u64 lock, __u64 own_mm)
+{
+	__u64 mm = lock - bpf_core_field_offset(struct mm_struct, mmap_lock);
+	struct task_struct *owner;
+
+	if (own_mm && mm == own_mm)
+		return mm;
+	if (bpf_core_field_exists(struct mm_struct, owner)) {
+		owner = BPF_CORE_READ((struct mm_struct *)mm, owner);
+		if (owner && (__u64)BPF_CORE_READ(owner, mm) == mm)
+			return mm;
+	}
+	return bpf_map_lookup_elem(&mm_releases, &mm) ? mm : 0;
+}
+
+static __always_inline bool mmap_class(__u32 cls)
+{
+	return cls == CONT_OWN_MMAP || cls == CONT_OTHER_MMAP;
+}
+
+static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
+					   __u32 *tgid)
+{
+	__u32 *cls;
+
+	*tgid = bpf_get_current_pid_tgid() >> 32;
+	if (mm)
+		return mm == own_mm ? CONT_OWN_MMAP : CONT_OTHER_MMAP;
+	*tgid = 0;
+	cls = bpf_map_lookup_elem(&lock_addrs, &lock);
+	return cls ? *cls : CONT_STACK;
+}
+
+/* What the rwsem of an mmap_lock wait showed as it began (probe reads). */
+struct rwsem_seen {
+	__u64 count;
+	__u64 owner;
+};
+
+static __always_inline void rwsem_look(__u64 lock, struct rwsem_seen *r)
+{
+	struct rw_semaphore *sem = (struct rw_semaphore *)lock;
+
+	r->count = BPF_CORE_READ(sem, count.counter);
+	r->owner = BPF_CORE_READ(sem, owner.counter);
+}
+
+/*
+ * The default set's blame, as perf lock contention --lock-owner reads it:
+ * whom a wait beginning on @r waits behind. A writer holding the lock is
+ * its owner, exactly; a lock read-held names only the last reader in, a
+ * hint (the kernel does not clear it as readers leave). The holder's name
+ * is kept for user space, as a waiter's is.
+ */
+static __always_inline void owner_holder(struct cont_wait *w, const struct rwsem_seen *r)
+{
+	struct task_struct *task = (struct task_struct *)(r->owner & ~RWSEM_OWNER_FLAGS);
+	bool reader = r->owner & RWSEM_READER_OWNED;
+	char comm[MMTOP_COMM_LEN];
+	__u32 tgid;
+
+	if (!task)
+		return;
+	if (r->count & RWSEM_WRITER_LOCKED ? reader : !reader || !(r->count & RWSEM_READERS_MASK))
+		return;
+	if ((__u32)BPF_CORE_READ(task, pid) == (__u32)bpf_get_current_pid_tgid())
+		return;
+	tgid = BPF_CORE_READ(task, tgid);
+	w->holder_tgid = tgid;
+	w->holder_write = !reader;
+	w->holder_hint = reader;
+	if (bpf_map_lookup_elem(&lock_comms, &tgid))
+		return;
+	BPF_CORE_READ_STR_INTO(&comm, task, comm);
+	bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_NOEXIST);
+}
+
+/*
+ * The record of a wait beginning now: the contention family's, and the
+ * default set's for an mmap_lock wait (@mm; @r its rwsem).
+ */
+static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
+					     __u64 mm, __u64 own_mm, __u64 now,
+					     const struct rwsem_seen *r)
+{
+	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
+	struct cont_wait *w, fresh = {};
+
+	if (spinning(flags)) {
+		w = bpf_map_lookup_elem(&cont_spin, &zero);
+		if (!w)
+			return;
+		/* The same wait seen again, or one nested in it (an irq). */
+		if (w->lock) {
+			if (w->lock != lock)
+				drop(BPF_DROP_CONT_NESTED);
+			return;
+		}
+	} else {
+		w = bpf_map_lookup_elem(&cont_tasks, &tid);
+		/* A mutex's wait begins twice: spinning, then sleeping. */
+		if (w && w->lock == lock)
+			return;
+		w = &fresh;
+	}
+	w->lock = lock;
+	w->start_ns = now;
+	w->flags = flags;
+	w->stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
+	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
+	w->mmap = mm && stats_on && !exact_on();
+	if (w->mmap) {
+		w->foreign = mm != own_mm;
+		owner_holder(w, r);
+	}
+	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
+		drop(BPF_DROP_CONT_TASK);
+}
+
+/*
+ * A wait begins (contention_begin): a sleeping wait for an mmap_lock (an
+ * rwsem) begins with its slow path. It stalls a fork of its mm in flight;
+ * exact mode times it to the acquisition (with spin_waits, from the
+ * request, mmap_lock_start_fn()), the default set to contention_end.
+ */
+static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
+					  __u64 own_mm)
+{
+	__u64 now = bpf_ktime_get_ns(), mm = 0;
+	struct rwsem_seen r = {};
+
+	if (flags & (LCB_F_READ | LCB_F_WRITE))
+		mm = mmap_lock_mm(lock, own_mm);
+	if (mm) {
+		rwsem_look(lock, &r);
+		if (fork_on && mm == own_mm && nr_forking > 0)
+			fork_stall(mm, now);
+	}
+	if (mm && fork_on && exact_on() && mm == own_mm && (flags & LCB_F_WRITE))
+		fork_wait_begins(mm, now);
+	if (mm && stats_on && exact_on() && !spin_waits)
+		wait_begins(mm, flags & LCB_F_WRITE, now,
+			    r.count & RWSEM_WRITER_LOCKED ? writer_of(r.owner) : 0);
+	if (cont_on || (mm && stats_on && !exact_on()))
+		cont_wait_begins(ctx, lock, flags, mm, own_mm, now, &r);
+}
+
+/*
+ * The default set: an mmap_lock wait of @wait ns ends now, in its row
+ * (its process, call site, mode, own or other mm), its holder's blame row,
+ * and a slow event if it was one.
+ */
+static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait,
+					   __u64 now)
+{
+	struct task_lock t = {
+		.stack = w->stack, .wait_ns = wait,
+		.write = !!(w->flags & LCB_F_WRITE), .foreign = w->foreign,
+		.holder_tgid = w->holder_tgid, .holder_write = w->holder_write,
+		.holder_hint = w->holder_hint,
+	};
+	struct lock_stats *s = stats_of(w->tgid, &t);
+
+	if (s) {
+		s->wait_ns += wait;
+		if (wait > s->wait_max_ns)
+			s->wait_max_ns = wait;
+		s->wait_hist[log2_bucket(wait)]++;
+	}
+	blame(&t, w->tgid);
+	if (wait >= slow_ns)
+		slow_event(now, &t, 0);
+}
+
+static __always_inline void on_cont_end(__u64 lock)
+{
+	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
+	struct cont_wait *w = bpf_map_lookup_elem(&cont_spin, &zero);
+	static const struct cont_stats none;
+	struct cont_key key = {};
+	struct cont_stats *s;
+	bool spin = w && w->lock == lock;
+	__u64 now = bpf_ktime_get_ns(), wait;
+
+	if (!spin) {
+		w = bpf_map_lookup_elem(&cont_tasks, &tid);
+		if (!w || w->lock != lock)
+			return;
+	}
+	wait = now - w->start_ns;
+	if (w->mmap)
+		mmap_wait_ends(w, wait, now);
+	key.stack = w->stack;
+	key.tgid = w->tgid;
+	key.cls = w->cls;
+	key.flags = w->flags;
+	s = cont_on ? get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS) : NULL;
+	if (s)
+		wait_add(s, wait);
+	/*
+	 * A slow mmap_lock wait is the mmap_lock family's event, with whom it
+	 * waited behind: sent here too, every slow wait was listed twice.
+	 */
+	if (wait >= slow_ns && !(stats_on && mmap_class(w->cls))) {
+		struct event_info i = {
+			.stack = w->stack, .wait_ns = wait,
+			.kind = LOCK_KIND_CONTENTION, .cls = w->cls,
+			.write = !!(w->flags & LCB_F_WRITE),
+		};
+
+		emit_event(now, &i);
+	}
+	if (spin)
+		w->lock = 0;
+	else
+		bpf_map_delete_elem(&cont_tasks, &tid);
+}
+
+/* contention_begin(lock, flags) */
+static __always_inline int contention_begin_fn(__u64 *ctx, bool typed)
+{
+	on_cont_begin(ctx, ctx[0], (__u32)ctx[1], TP_CURRENT_MM(typed));
+	return 0;
+}
+
+/* contention_end(lock, ret) */
+static __always_inline int contention_end_fn(__u64 *ctx, bool typed)
+{
+	on_cont_end(ctx[0]);
+	return 0;
+}
+
+TP_PAIR(contention_begin, contention_begin, contention_begin_fn)
+TP_PAIR(contention_end, contention_end, contention_end_fn)
+
+/*
+ * The zone and pcp lock address table, built once at start by running this
+ * program on every CPU (BPF_PROG_TEST_RUN): data symbols such as
+ * contig_page_data or node_data are not in /proc/kallsyms without
+ * CONFIG_KALLSYMS_ALL, so the nodes are reached through the running task's
+ * memory cgroup (mem_cgroup_per_node.lruvec.pgdat), and this CPU's per-CPU
+ * offset through a per-CPU map: its element here minus its per-CPU base.
+ */
+const volatile __u32 nr_nodes = 1;
+
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} percpu_anchor SEC(".maps");
+
+static __always_inline __u64 read_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+/* This CPU's per-CPU offset; false if it cannot be found. */
+static __always_inline bool percpu_offset(__u64 *off)
+{
+	__u32 zero = 0;
+	void *mine = bpf_map_lookup_elem(&percpu_anchor, &zero);
+	__u64 base;
+
+	if (!mine)
+		return false;
+	base = read_u64(addr_of(&percpu_anchor) +
+			bpf_core_field_offset(struct bpf_array, pptrs));
+	*off = addr_of(mine) - base;
+	return base != 0;
+}
+
+static __always_inline void add_zone(__u64 pgdat, __u32 zid, bool pcp_ok,
+				     __u64 cpu_off)
+{
+	__u64 zone = pgdat + bpf_core_field_offset(struct pglist_data, node_zones) +
+		     zid * bpf_core_type_size(struct zone);
+	__u32 zone_cls = CONT_ZONE, pcp_cls = CONT_PCP;
+	__u64 lock, pcp;
+
+	/* Only real, populated zones of this node. */
+	if (read_u64(zone + bpf_core_field_offset(struct zone, zone_pgdat)) != pgdat ||
+	    !read_u64(zone + bpf_core_field_offset(struct zone, managed_pages)))
+		return;
+	lock = zone + bpf_core_field_offset(struct zone, lock);
+	bpf_map_update_elem(&lock_addrs, &lock, &zone_cls, BPF_ANY);
+	pcp = read_u64(zone + bpf_core_field_offset(struct zone, per_cpu_pageset));
+	if (!pcp || !pcp_ok)
+		return;
+	pcp += cpu_off + bpf_core_field_offset(struct per_cpu_pages, lock);
+	bpf_map_update_elem(&lock_addrs, &pcp, &pcp_cls, BPF_ANY);
+}
+
+SEC("raw_tp")
+int lock_addrs_collect(void *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	int memcg_id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	__u32 nr_zones = bpf_core_enum_value(enum zone_type, __MAX_NR_ZONES);
+	__u64 cset = addr_of(BPF_CORE_READ(task, cgroups)), memcg, cpu_off = 0;
+	__u32 nid, zid;
+	bool pcp_ok;
+
+	if (!cset)
+		return 0;
+	memcg = read_u64(cset + bpf_core_field_offset(struct css_set, subsys) +
+			 memcg_id * sizeof(void *));
+	if (!memcg)
+		return 0;
+	memcg -= bpf_core_field_offset(struct mem_cgroup, css);
+	pcp_ok = percpu_offset(&cpu_off);
+	for (nid = 0; nid < MMTOP_MAX_NODES && nid < nr_nodes; nid++) {
+		__u64 pn = read_u64(memcg + bpf_core_field_offset(struct mem_cgroup, nodeinfo) +
+				    nid * sizeof(void *));
+		__u64 pgdat;
+
+		if (!pn)
+			continue;
+		pgdat = read_u64(pn + bpf_core_field_offset(struct mem_cgroup_per_node, lruvec) +
+				 bpf_core_field_offset(struct lruvec, pgdat));
+		for (zid = 0; pgdat && zid < MMTOP_MAX_ZONES && zid < nr_zones; zid++)
+			add_zone(pgdat, zid, pcp_ok, cpu_off);
+	}
+	return 0;
+}
+
+#endif

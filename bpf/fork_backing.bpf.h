@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fork family's backing: a parent's PMD-mapped memory, from a walk of
+ * its page tables that user space runs after each fork record.
+ */
+#ifndef MMTOP_BPF_FORK_BACKING_H
+#define MMTOP_BPF_FORK_BACKING_H
+
+/*
+ * The parent's PMD-mapped (huge) memory, for a fork record's 4K/THP
+ * backing, read without its mmap_lock and outside its fork: user space
+ * runs this program (BPF_PROG_TEST_RUN) for each fork record it drains,
+ * in its own context, with the mm and its identity (mm_ident()) from the
+ * record. The walk reads the user part of the page tables down to the
+ * PMDs (4 levels, bpf/arch.h): PMDs that map a block are huge mappings.
+ * Page tables are reached through the direct map, whose base user space
+ * found at start (fork_direct_map_find below) and wrote in direct_map.
+ * Tables freed meanwhile read as garbage, never fault:
+ * bpf_probe_read_kernel. The result lands in thp_walk.
+ */
+__u64 direct_map;	/* page_offset_base, once found; 0: unknown */
+
+#define PT_ENTRIES 512
+#define MAX_PMD_TABLES 4096		/* 4 TiB of address space */
+
+struct pt_page {
+	__u64 e[PT_ENTRIES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);		/* a PUD table, a PMD table */
+	__type(key, __u32);
+	__type(value, struct pt_page);
+} pt_scratch SEC(".maps");
+
+struct thp_walk_result thp_walk;
+
+/*
+ * The walk's counters live in a map value, not on the stack: the verifier
+ * tracks stack scalars exactly and would walk every count of the loops.
+ */
+struct walk_state {
+	__u64 pgd;
+	__s64 huge;
+	__u32 tables;
+	__u32 truncated;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct walk_state);
+} walk_states SEC(".maps");
+
+struct walk_ctx {
+	struct pt_page *pud, *pmd;
+	struct walk_state *st;
+};
+
+/* The page-table page an entry points to, read whole into @into. */
+static __always_inline bool read_table(__u64 entry, struct pt_page *into)
+{
+	return !bpf_probe_read_kernel(into, sizeof(*into),
+				      (void *)(direct_map + PT_ADDR(entry)));
+}
+
+static long count_huge(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	__u64 e;
+
+	if (i >= PT_ENTRIES)
+		return 1;
+	e = w->pmd->e[i];
+	if (PT_BLOCK(e))
+		w->st->huge++;
+	return 0;
+}
+
+static long walk_pud(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	__u64 e;
+
+	if (i >= PT_ENTRIES)
+		return 1;
+	e = w->pud->e[i];
+	/* Not present, or a 1 GiB page (hugetlb, DAX): no PMD table. */
+	if (!PT_TABLE(e))
+		return 0;
+	if (++w->st->tables > MAX_PMD_TABLES) {
+		w->st->truncated = 1;
+		return 1;
+	}
+	if (read_table(e, w->pmd))
+		bpf_loop(PT_ENTRIES, count_huge, w, 0);
+	return 0;
+}
+
+static long walk_pgd(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	__u64 e = 0;
+
+	bpf_probe_read_kernel(&e, sizeof(e), (void *)(w->st->pgd + i * sizeof(e)));
+	if (PT_TABLE(e) && read_table(e, w->pud))
+		bpf_loop(PT_ENTRIES, walk_pud, w, 0);
+	return w->st->truncated ? 1 : 0;
+}
+
+/*
+ * @mm is still the parent's, with its page tables: the same identity (its
+ * memory was not reused), and users left (exit_mmap() frees the tables
+ * once the last is gone: a walk then reads freed pages as "no huge PMD").
+ */
+static __always_inline bool mm_live(struct mm_struct *mm, __u32 ident)
+{
+	return mm_ident(mm) == ident &&
+	       BPF_CORE_READ(mm, mm_users.counter) > 0;
+}
+
+/* ctx: the mm and its identity, as the fork record carried them. */
+SEC("raw_tp")
+int fork_thp_walk(__u64 *ctx)
+{
+	struct mm_struct *mm = (struct mm_struct *)ctx[0];
+	__u32 zero = 0, one = 1;
+	struct walk_ctx w;
+
+	thp_walk.huge_pmds = -1;
+	w.pud = bpf_map_lookup_elem(&pt_scratch, &zero);
+	w.pmd = bpf_map_lookup_elem(&pt_scratch, &one);
+	w.st = bpf_map_lookup_elem(&walk_states, &zero);
+	if (!direct_map || !w.pud || !w.pmd || !w.st)
+		return 0;
+	if (!mm_live(mm, ctx[1]))
+		return 0;
+	w.st->pgd = (__u64)BPF_CORE_READ(mm, pgd);
+	w.st->huge = 0;
+	w.st->tables = 0;
+	w.st->truncated = 0;
+	if (!w.st->pgd)
+		return 0;
+	bpf_loop(USER_PGD_ENTRIES, walk_pgd, &w, 0);
+	/* Torn down meanwhile: what was read may be freed pages. */
+	if (!mm_live(mm, ctx[1]))
+		return 0;
+	thp_walk.huge_pmds = w.st->huge;
+	thp_walk.pmd_tables = w.st->tables;
+	thp_walk.truncated = w.st->truncated;
+	return 0;
+}
+
+/*
+ * The direct map's base, found once at start: data symbols such as
+ * page_offset_base are not in /proc/kallsyms, so user space writes a random
+ * 16-byte mark into a page of its own, looks up its frame number in
+ * /proc/self/pagemap, and this program tries the bases KASLR can choose
+ * (1 GiB steps) in increasing order until the mark shows at base + frame *
+ * page size. Lower candidates land below the direct map, where nothing is
+ * mapped: no read ever reaches the vmalloc or ioremap areas above it.
+ * ctx: frame, mark[2], first candidate, candidates to try.
+ */
+struct find_ctx {
+	__u64 offset, mark0, mark1, base;
+};
+
+static long try_base(__u32 i, void *data)
+{
+	struct find_ctx *f = data;
+	__u64 at = f->base + (__u64)i * (1ULL << 30) + f->offset, v[2] = {};
+
+	if (bpf_probe_read_kernel(v, sizeof(v), (void *)at) ||
+	    v[0] != f->mark0 || v[1] != f->mark1)
+		return 0;
+	direct_map = f->base + (__u64)i * (1ULL << 30);
+	return 1;
+}
+
+SEC("raw_tp")
+int fork_direct_map_find(__u64 *ctx)
+{
+	struct find_ctx f = {
+		.offset = ctx[0] << 12, .mark0 = ctx[1], .mark1 = ctx[2],
+		.base = ctx[3],
+	};
+
+	direct_map = 0;
+	bpf_loop(ctx[4], try_base, &f, 0);
+	return 0;
+}
+
+#endif

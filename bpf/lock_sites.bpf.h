@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Call sites: the kernel stack of a lock event as a key for user space,
+ * from return addresses read above the tracepoint's arguments (the full
+ * stack is unwound once per key).
+ */
+#ifndef MMTOP_BPF_LOCK_SITES_H
+#define MMTOP_BPF_LOCK_SITES_H
+
+/* The task's syscall number: -1 (or an error code) outside a syscall. */
+static __always_inline long current_syscall(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return SYSCALL_NR(regs);
+}
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+
+static __always_inline __u64 fnv1a(__u64 h, __u64 v)
+{
+	return (h ^ v) * 0x100000001b3ULL;
+}
+
+/*
+ * The tracepoint's arguments' address, on the stack, as a number: a cast,
+ * which the verifier lets a program loaded with CAP_PERFMON pass to a helper
+ * (addr_of() costs a helper call, on every acquisition) as long as what is
+ * added to it is bounded. find_step() adds its unbounded index: there, and
+ * only there, the search takes the address by addr_of().
+ */
+static __always_inline __u64 ctx_addr(void *ctx)
+{
+	return (__u64)ctx;
+}
+
+/* A pointer's value as a plain number, for address arithmetic. */
+static __always_inline __u64 addr_of(const void *p)
+{
+	__u64 a = 0;
+
+	bpf_probe_read_kernel(&a, sizeof(a), &p);
+	return a;
+}
+
+/*
+ * Return addresses taken into a site's key by return_addrs_hash():
+ * contention needs several, past the lock's slow path and its entry point
+ * (each address more is a map lookup more, on every event). An
+ * mmap_lock site needs one, past the tracing glue (see site_hash()); only
+ * where the glue is not known are the first two taken, the hook's and the
+ * call into it.
+ */
+#define MMAP_SITE_RETS 2
+#define CONT_SITE_RETS 5
+
+/*
+ * Kernel text, from /proc/kallsyms (0: unknown), and how far above the
+ * tracepoint's arguments the stack is searched for return addresses.
+ */
+const volatile __u64 text_lo;
+const volatile __u64 text_hi;
+#define SCAN_WORDS 64
+
+/* 1 if @a lies in kernel text, else 0; without a branch (see below). */
+static __always_inline __u64 text_bit(__u64 a)
+{
+	__u64 d = a - text_lo, range = text_hi - text_lo;
+
+	/* d < range, both below 2^63: d - range is negative. */
+	return ((d - range) >> 63) & ~(d >> 63) & 1;
+}
+
+/*
+ * Return addresses found without unwinding: bpf_get_stack() costs about
+ * 2 us even for a few frames (35 us in this project's VM), too much for
+ * every mmap_lock acquisition or every wait. The tracepoint's arguments
+ * (@ctx) sit in the frame of the BPF runner; above them on the stack are
+ * the return addresses into the function that fired the tracepoint, its
+ * caller, and so on, each a fixed number of words above the last (a
+ * function's frame at a call site has one size). Between them lie stale
+ * words, left by earlier, deeper calls, some of them text addresses: the
+ * first five text words, taken as a wait's key, came out different from
+ * one wait at a site to the next (53 of 74 waits under churn took a full
+ * stack). So the distances are learnt (ret_frames): a wait whose walk
+ * meets a return address it has no distance for takes the full stack,
+ * once, and each of its return addresses found above the arguments gets
+ * the distance to its caller's; later waits read those words alone.
+ */
+struct stack_words {
+	__u64 w[SCAN_WORDS];	/* the words above the arguments */
+	__u64 first;		/* where the walk began, plus 1; 0: no walk */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_words);
+} scan_scratch SEC(".maps");
+
+/* A return address -> the words from its slot to its caller's. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u32);
+} ret_frames SEC(".maps");
+
+/* bpf_loop step: word @i of the scratch; the first text word ends it. */
+static long first_text_step(__u64 i, void *data)
+{
+	struct stack_words *sw;
+	__u32 zero = 0;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || i >= SCAN_WORDS)
+		return 1;
+	if (!text_bit(sw->w[i]))
+		return 0;
+	*(__u64 *)data = i + 1;
+	return 1;
+}
+
+/*
+ * The words above @ctx into @sw, and where the first text word is, plus 1
+ * (0: none, or unreadable). A loop the verifier walks once: unrolled, it
+ * was walked again on every path to it (over its million instructions).
+ */
+static __always_inline __u64 first_text_word(void *ctx, struct stack_words *sw)
+{
+	__u64 first = 0;
+
+	sw->first = 0;
+	if (!text_hi || bpf_probe_read_kernel(sw->w, sizeof(sw->w), ctx))
+		return 0;
+	bpf_loop(SCAN_WORDS, first_text_step, &first, 0);
+	sw->first = first;
+	return first;
+}
+
+/*
+ * A hash of the first @want return addresses above @ctx, walked by their
+ * learnt distances (fewer where the walk leaves the words read: the same
+ * at every wait at a site); 0 if the stack was not read or a distance is
+ * not yet known (the words stay in the scratch for learn_frames()).
+ */
+static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
+{
+	__u64 h = FNV_OFFSET, at, ret;
+	struct stack_words *sw;
+	__u32 zero = 0, *next;
+	int i;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || !first_text_word(ctx, sw))
+		return 0;
+	at = sw->first - 1;
+#pragma unroll
+	for (i = 0; i < CONT_SITE_RETS; i++) {
+		if (i >= want)
+			break;
+		barrier_var(at);
+		/* The caller's is above the words read: the walk ends. */
+		if (at >= SCAN_WORDS)
+			break;
+		ret = sw->w[at & (SCAN_WORDS - 1)];
+		if (!text_bit(ret))
+			return 0;
+		h = fnv1a(h, ret);
+		if (i + 1 >= want)
+			break;
+		next = bpf_map_lookup_elem(&ret_frames, &ret);
+		if (!next)
+			return 0;
+		at += *next;
+	}
+	sw->first = 0;		/* nothing to learn */
+	return h;
+}
+
+/* Learning: the frame of ips[j] was found at word @at. */
+struct frame_learn {
+	__u64 at;
+	__u32 j;
+};
+
+/* ips[@j]'s caller's return address is @words above its own. */
+static __always_inline void learn_frame(const struct lock_stack *st, __u32 j, __u32 words)
+{
+	__u64 ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
+
+	bpf_map_update_elem(&ret_frames, &ret, &words, BPF_ANY);
+}
+
+/* bpf_loop step: is ips[@j] the first return address's? 1 ends it. */
+static long find_first_frame(__u64 j, void *data)
+{
+	struct frame_learn *l = data;
+	struct stack_words *sw;
+	struct lock_stack *st;
+	__u64 at = l->at;
+	__u32 zero = 0;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!sw || !st || j >= MMTOP_STACK_DEPTH || at >= SCAN_WORDS)
+		return 1;
+	if (st->ips[j & (MMTOP_STACK_DEPTH - 1)] != sw->w[at & (SCAN_WORDS - 1)])
+		return 0;
+	l->j = j;
+	return 1;
+}
+
+/* bpf_loop step: word @i, if it is the caller's, is ips[j + 1]'s slot. */
+static long learn_step(__u64 i, void *data)
+{
+	struct frame_learn *l = data;
+	struct stack_words *sw;
+	struct lock_stack *st;
+	__u32 zero = 0, j = l->j;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!sw || !st || i >= SCAN_WORDS || j >= MMTOP_STACK_DEPTH - 1)
+		return 1;
+	if (i <= l->at || sw->w[i & (SCAN_WORDS - 1)] !=
+			  st->ips[(j + 1) & (MMTOP_STACK_DEPTH - 1)])
+		return 0;
+	learn_frame(st, j, i - l->at);
+	l->j++;
+	l->at = i;
+	return 0;
+}
+
+/*
+ * The last return address found has a caller above the words read: its
+ * distance leads past them, where a walk ends.
+ */
+static __always_inline void learn_beyond(const struct frame_learn *l)
+{
+	struct lock_stack *st;
+	__u32 zero = 0, j = l->j;
+
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!st || j >= MMTOP_STACK_DEPTH - 1 || l->at >= SCAN_WORDS ||
+	    !st->ips[(j + 1) & (MMTOP_STACK_DEPTH - 1)])
+		return;
+	learn_frame(st, j, SCAN_WORDS - l->at);
+}
+
+/*
+ * After a walk of return_addrs_hash() that failed, in the same program
+ * run: with the full stack in stack_scratch (@taken), the distances
+ * between the return addresses of both; the walk's words forgotten.
+ */
+static __always_inline void learn_frames(bool taken)
+{
+	struct frame_learn l = { .j = MMTOP_STACK_DEPTH };
+	struct stack_words *sw;
+	__u32 zero = 0;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || !sw->first)
+		return;
+	l.at = sw->first - 1;
+	sw->first = 0;
+	if (!taken)
+		return;
+	bpf_loop(MMTOP_STACK_DEPTH, find_first_frame, &l, 0);
+	if (l.j >= MMTOP_STACK_DEPTH)
+		return;
+	bpf_loop(SCAN_WORDS, learn_step, &l, 0);
+	learn_beyond(&l);
+}
+
+/*
+ * The tracing glue between the function that took an mmap_lock and this
+ * program, from /proc/kallsyms (hook_hi 0: unknown, and sites are found
+ * by return_addrs_hash()): the trace hook
+ * (__mmap_lock_do_trace_acquire_returned), whose return address is on the
+ * stack on some paths and not on others (where it is left by a jump), and
+ * the tracepoint's iterator (__traceiter_*), whose is there while another
+ * program is on the tracepoint too (a second tracer). An acquisition's site
+ * is the first return address above the program that is neither: the call
+ * in the function that took the lock. Taking the first two text addresses
+ * instead named the glue alone, the same at every site, whenever a second
+ * tracer was on.
+ */
+const volatile __u64 hook_lo;
+const volatile __u64 hook_hi;
+const volatile __u64 iter_lo;
+const volatile __u64 iter_hi;
+
+/*
+ * Where to read for the site's return address: the word, above the
+ * tracepoint's arguments, one below where it was last found, plus 1 (0:
+ * not yet found). The frames below it are the same at every acquisition
+ * but for the hook's return address, missing where the hook is reached by
+ * a jump (the fault path): the site is there or one word lower, until a
+ * tracer comes or goes, and is read there, two words, not searched for.
+ * An eight-word window, with the arguments' address from addr_of(), cost
+ * some 85 ns per acquisition more (bpf_stats under bench churn: median 540
+ * against 454 ns, 15 alternating runs each).
+ */
+__u64 site_window;
+
+#define WINDOW_WORDS 2
+#define WINDOW_BELOW 1	/* the hook's return address, absent after a jump */
+
+struct site_find {
+	__u64 at;		/* the arguments' address */
+	__u64 site;
+	__u64 site_at;
+};
+
+/* 1 if @a is a return address into the function that took the lock. */
+static __always_inline __u64 site_bit(__u64 a)
+{
+	__u64 glue = (__u64)(a - hook_lo < hook_hi - hook_lo) |
+		     (__u64)(a - iter_lo < iter_hi - iter_lo);
+
+	return text_bit(a) & ~glue & 1;
+}
+
+/* bpf_loop step: word @i above the arguments; 1 ends the search. */
+static long find_step(__u64 i, void *data)
+{
+	struct site_find *f = data;
+	__u64 w;
+
+	if (bpf_probe_read_kernel(&w, sizeof(w), (void *)(f->at + i * 8)))
+		return 1;
+	if (!site_bit(w))
+		return 0;
+	f->site = w;
+	f->site_at = i;
+	return 1;
+}
+
+/* Search the stack for the site, word by word; 0 if not found. */
+static __always_inline __u64 find_site(void *ctx)
+{
+	struct site_find f = { .at = addr_of(ctx) };
+
+	bpf_loop(SCAN_WORDS, find_step, &f, 0);
+	if (!f.site)
+		return 0;
+	WRITE_ONCE(site_window, (f.site_at > WINDOW_BELOW ? f.site_at - WINDOW_BELOW : 0) + 1);
+	return f.site;
+}
+
+/* The site in the window, as find_step() takes it: the lower word if it is one. */
+static __always_inline __u64 window_site(const __u64 *w)
+{
+	if (site_bit(w[0]))
+		return w[0];
+	return site_bit(w[1]) ? w[1] : 0;
+}
+
+/* The site of an mmap_lock acquisition, as a hash of its return address. */
+static __always_inline __u64 site_hash(void *ctx)
+{
+	__u64 at = READ_ONCE(site_window) - 1, w[WINDOW_WORDS], site = 0;
+
+	if (!hook_hi)
+		return return_addrs_hash(ctx, MMAP_SITE_RETS);
+	/*
+	 * The bound is checked on the very register that is added to the
+	 * context pointer: clang would otherwise test at and add a copy of
+	 * site_window, whose bounds the verifiers before 6.18 do not carry
+	 * over ("math between ctx pointer and register with unbounded min
+	 * value"). 0, not yet found, wraps above the bound.
+	 */
+	barrier_var(at);
+	if (at < SCAN_WORDS &&
+	    !bpf_probe_read_kernel(w, sizeof(w), (void *)(ctx_addr(ctx) + at * 8)))
+		site = window_site(w);
+	if (!site)
+		site = find_site(ctx);
+	return site ? fnv1a(FNV_OFFSET, site) : 0;
+}
+
+/* A hash of the whole current kernel stack, in @st; 0 if not taken. */
+static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
+{
+	__u64 h = FNV_OFFSET;
+	int i;
+
+	if (bpf_get_stack(ctx, st->ips, sizeof(st->ips), 0) <= 0)
+		return 0;
+	/* bpf_get_stack() zeroes what it did not fill. */
+#pragma unroll
+	for (i = 0; i < MMTOP_STACK_DEPTH; i++)
+		h = fnv1a(h, st->ips[i]);
+	return h;
+}
+
+/*
+ * The call site of the current lock operation, as a key for user space: @h,
+ * a hash of its innermost return addresses (site_hash() or
+ * return_addrs_hash(); 0: none found), with @syscall, the one the task is
+ * in (exec's mmap calls and mmap(2) share their innermost frames). The full
+ * stack of the first event with a key is stored under it, once; without
+ * return addresses, the key is the full stack's hash. 0 if lost.
+ */
+static __always_inline __u64 stack_of(void *ctx, __u64 h, long syscall)
+{
+	__u64 full, *seen = NULL;
+	__u32 zero = 0;
+	struct lock_stack *st;
+	struct site_cache *c;
+
+	if (h) {
+		h = fnv1a(h, syscall) | 1;	/* never 0 */
+		c = bpf_map_lookup_elem(&site_cache, &zero);
+		/*
+		 * Indexed only once checked: the verifiers before 6.18 refuse
+		 * arithmetic on a pointer that may be NULL.
+		 */
+		if (c) {
+			seen = &c->key[h & (SITE_CACHE - 1)];
+			if (*seen == h)
+				return h;
+		}
+		if (bpf_map_lookup_elem(&lock_stacks, &h)) {
+			if (seen)
+				*seen = h;
+			return h;
+		}
+	}
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	full = st ? full_stack_hash(ctx, st) : 0;
+	learn_frames(full != 0);
+	if (!full) {
+		drop(BPF_DROP_STACK);
+		return 0;
+	}
+	if (!h)
+		h = full | 1;
+	if (bpf_map_update_elem(&lock_stacks, &h, st, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&lock_stacks, &h))
+		drop(BPF_DROP_STACK);
+	else if (seen)
+		*seen = h;
+	return h;
+}
+
+#endif
