@@ -4,10 +4,9 @@
  * tracepoints mmtop's families hook, one per mmtop program, so that the
  * bench can tell the cost of being hooked at all (the tracepoint's call
  * into BPF) from the cost of what mmtop's programs do. Named
- * floor_<family>_*; the mmap_lock and fork families also take
- * contention_begin, and fork the mmap_lock ones, as in mmtop (an mmap_lock
- * wait, and a fork that waits, begin there; a fork that does not, at
- * dup_mmap's acquisition).
+ * floor_<family>_*, exact mode's programs floor_exact_*; as in mmtop the
+ * mmap_lock family also takes contention_begin and _end (its waits), and
+ * fork contention_begin (the siblings a fork stalls).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -24,8 +23,8 @@ int floor_##name(void *ctx)						\
 EMPTY(sched_migrate_task, faults_migrate)
 EMPTY(sched_process_exit, faults_exit)
 EMPTY(sched_switch, vmawaits_switch)	/* mmtop --vma-waits */
-EMPTY(mmap_lock_acquire_returned, mmap_lock_acquired)
-EMPTY(mmap_lock_released, mmap_lock_released)
+EMPTY(mmap_lock_acquire_returned, exact_acquired)
+EMPTY(mmap_lock_released, exact_released)
 EMPTY(contention_begin, contention_begin)
 EMPTY(contention_end, contention_end)
 EMPTY(sched_process_exit, fork_task_exit)

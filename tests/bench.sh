@@ -393,7 +393,7 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	# bpf_stats charges a program its own clock reads and the call: the
 	# floor's empty programs on the same tracepoints, under the same works.
 	echo "the same, empty programs on the same tracepoints (make bench's floor)"
-	per_program '^ready' "$FLOOR" faults mmap_lock contention fork
+	per_program '^ready' "$FLOOR" faults mmap_lock contention fork exact
 	# Per acquisition and per switch, mmtop's and the floor's alternating,
 	# 5 times: one run of a work is at the mercy of a neighbour's burst.
 	works=$WORKS
@@ -401,9 +401,9 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	: >"$TMP/units"
 	for i in 1 2 3 4 5; do
 		per_program ',total,' "$MMTOP" -b -d 1 -f csv --exact --vma-waits >"$TMP/pm"
-		per_program '^ready' "$FLOOR" faults mmap_lock contention fork vmawaits >"$TMP/pf"
+		per_program '^ready' "$FLOOR" faults mmap_lock contention fork exact vmawaits >"$TMP/pf"
 		echo "$(per_unit "$TMP/pm" churn mmap_lock_acquired mmap_lock_released)" \
-			"$(per_unit "$TMP/pf" churn floor_mmap_lock_acquired floor_mmap_lock_released)" \
+			"$(per_unit "$TMP/pf" churn floor_exact_acquired floor_exact_released)" \
 			"$(per_unit "$TMP/pm" ctxsw contention_vma_sleep)" \
 			"$(per_unit "$TMP/pf" ctxsw floor_vmawaits_switch)" >>"$TMP/units"
 	done
@@ -427,7 +427,7 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	# under the same work), for the default set and --exact. Nothing is
 	# attached or detached while either runs.
 	echo "model: CPU added by the programs over the work's untraced CPU time ((programs' ns + runs x empty ns per run) / untraced ns)"
-	per_program '^ready' "$FLOOR" faults mmap_lock contention fork >"$TMP/pf"
+	per_program '^ready' "$FLOOR" faults mmap_lock contention fork exact >"$TMP/pf"
 	header
 	for set in default exact; do
 		# shellcheck disable=SC2046

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * floor FAMILY...: attach bpf/floor.bpf.c's empty programs for the named
- * probe families (faults, mmap_lock, contention, fork, pcp, and vmawaits
- * for --vma-waits' sched_switch program), print
+ * probe families (faults, mmap_lock, contention, fork, pcp, exact for exact
+ * mode's per-acquisition programs, and vmawaits for --vma-waits'
+ * sched_switch program), print
  * "ready", and keep them attached until SIGINT or SIGTERM. make bench runs
  * its workloads under it: the cost of the hooks alone.
  */
@@ -16,8 +17,9 @@
 #include "floor.skel.h"
 
 /*
- * "floor_fork_x" belongs to fork; the mmap_lock programs to fork as well,
- * and contention_begin to mmap_lock and fork (as in mmtop).
+ * "floor_fork_x" belongs to fork; as in mmtop, contention_begin to
+ * mmap_lock and fork too (waits, the siblings a fork stalls) and
+ * contention_end to mmap_lock (the default set's waits end there).
  */
 static bool wanted(const char *prog, int argc, char **argv)
 {
@@ -26,13 +28,13 @@ static bool wanted(const char *prog, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		size_t n = strlen(argv[i]);
-		bool locks = !strcmp(argv[i], "mmap_lock") || !strcmp(argv[i], "fork");
+		bool waits = !strcmp(argv[i], "mmap_lock") || !strcmp(argv[i], "fork");
 
 		if (!strncmp(family, argv[i], n) && family[n] == '_')
 			return true;
-		if (!strcmp(argv[i], "fork") && !strncmp(family, "mmap_lock_", 10))
+		if (waits && !strcmp(family, "contention_begin"))
 			return true;
-		if (locks && !strcmp(family, "contention_begin"))
+		if (!strcmp(argv[i], "mmap_lock") && !strcmp(family, "contention_end"))
 			return true;
 	}
 	return false;
