@@ -176,6 +176,26 @@ want=0
 grep -q 'forks timed from kernel_clone (fentry)' "$TMP/probe" && want=20
 check "default set: churn's 20 forks counted ($n), $want of them timed ($timed)" \
 	test "$n" -eq 20 -a "$timed" -eq "$want"
+# Timed from kernel_clone, a fork's record spans the workload's fork() but
+# for waking the child and the return: the median within 10% of it.
+if [ "$want" -gt 0 ]; then
+	start_mmtop_csv "$TMP/df.csv" -d 0.5
+	"$MMTOP" bench fork -s 64M -n 10 --each >"$TMP/dfork"
+	stop_mmtop
+	pid=$(pid_of "$TMP/dfork")
+	ratio=$(awk -F, -v list="$TMP/dfork" "BEGIN {
+			while ((getline l < list) > 0)
+				if (split(l, w, \" \") == 3 && w[1] == \"fork\")
+					own[w[2]] = w[3]
+		}
+		NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid && (\$c[\"child\"] in own) {
+			print \$c[\"latency_ns\"] / 1000 / own[\$c[\"child\"]] }" "$TMP/df.csv" | sort -g)
+	n=$(echo "$ratio" | grep -c .)
+	med=$(echo "$ratio" | sed -n 5p)
+	check "default set, fentry: 10 forks of a 64 MiB parent timed ($n), the median within 10% of the workload's fork() (${med:-none})" \
+		awk -v n="$n" -v r="${med:-0}" 'BEGIN { exit !(n == 10 && r >= 0.9 && r <= 1.0) }'
+fi
 
 # Exact mode turned on and off every other 0.1-s interval (--exact-every
 # 2: the kernel patches every inlined mmap_lock call each way) while two
