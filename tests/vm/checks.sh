@@ -177,7 +177,11 @@ grep -q 'forks timed from kernel_clone (fentry)' "$TMP/probe" && want=20
 check "default set: churn's 20 forks counted ($n), $want of them timed ($timed)" \
 	test "$n" -eq 20 -a "$timed" -eq "$want"
 # Timed from kernel_clone, a fork's record spans the workload's fork() but
-# for waking the child and the return: the median within 10% of it.
+# for the syscall's entry, waking the child and the return: every record
+# inside its fork(), the median at least 3/4 of it, as much as the window
+# from dup_mmap's lock covers on real hardware (under TCG the rest of
+# fork() is emulated slower: 6.12's median came to 0.86, 6.1's to 0.96;
+# fork.sh asks 10% where the host has fentry).
 if [ "$want" -gt 0 ]; then
 	start_mmtop_csv "$TMP/df.csv" -d 0.5
 	"$MMTOP" bench fork -s 64M -n 10 --each >"$TMP/dfork"
@@ -193,8 +197,9 @@ if [ "$want" -gt 0 ]; then
 			print \$c[\"latency_ns\"] / 1000 / own[\$c[\"child\"]] }" "$TMP/df.csv" | sort -g)
 	n=$(echo "$ratio" | grep -c .)
 	med=$(echo "$ratio" | sed -n 5p)
-	check "default set, fentry: 10 forks of a 64 MiB parent timed ($n), the median within 10% of the workload's fork() (${med:-none})" \
-		awk -v n="$n" -v r="${med:-0}" 'BEGIN { exit !(n == 10 && r >= 0.9 && r <= 1.0) }'
+	top=$(echo "$ratio" | tail -n 1)
+	check "default set, fentry: 10 forks of a 64 MiB parent timed ($n), each inside its fork() (at most ${top:-none} of it), the median at least 3/4 (${med:-none})" \
+		awk -v n="$n" -v r="${med:-0}" -v t="${top:-2}" 'BEGIN { exit !(n == 10 && r >= 0.75 && t <= 1.0) }'
 fi
 
 # Exact mode turned on and off every other 0.1-s interval (--exact-every
