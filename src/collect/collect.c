@@ -109,7 +109,6 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		.fork = !(o->disabled & (1u << FAMILY_FORK)),
 		.raw_addresses = o->raw_addresses,
 		.spin_waits = o->spin_waits,
-		.exact = o->exact,
 		.vma_waits = o->vma_waits,
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids,
@@ -147,8 +146,8 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 	}
 	if (lock_families_refused(c, &lo, msg, msglen))
 		ret = 1;
-	if (o->exact && !collector_exact(c)) {
-		lock_source_exact(c->locks, true, err, sizeof(err));
+	/* Refused, --exact leaves the default set running, and says why. */
+	if (o->exact && collector_set_exact(c, true, err, sizeof(err))) {
 		snprintf(msg, msglen, "exact mode unavailable (the default set runs): %s", err);
 		ret = 1;
 	}
@@ -243,6 +242,8 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 	read_cost(c, &c->cost_all);
 	proc_busy_ns(&c->busy_ns);
 	c->self_ns = proc_self_cpu_ns();
+	/* --exact's attach is start-up, not the first interval's. */
+	c->toggle_ns = 0;
 	if (collector_exact(c))
 		c->exact_since_ns = c->last_ns;
 	return ret;

@@ -409,9 +409,6 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	    open_object(ls, btf, &arg, refused, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
-	/* Refused, --exact leaves the default set running: the collector warns. */
-	if (ls->opts.exact)
-		lock_source_exact(ls, true, err, errlen);
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);

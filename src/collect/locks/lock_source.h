@@ -20,7 +20,6 @@ struct lock_source_opts {
 	bool fork;		/* the fork cost programs */
 	bool raw_addresses;	/* call-site addresses into the rows */
 	bool spin_waits;	/* waits from start_locking: a third program */
-	bool exact;		/* exact mode from the start (--exact) */
 	bool vma_waits;		/* the VMA-sleep check on sched_switch (6.15+) */
 	uint64_t slow_ns;
 	enum tp_flavour attach;
