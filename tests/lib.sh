@@ -29,6 +29,11 @@ prog_ids_of() { # prog_ids_of PID
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -un
 }
 
+# The BPF links process PID holds, as ids (its fdinfo), on one line.
+links_of() { # links_of PID
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "link_id:" { print $2 }' | sort -n | tr '\n' ' '
+}
+
 loaded_prog_ids() { bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p'; }
 
 # Wait (up to 2 s: the kernel frees programs after an RCU grace period)

@@ -229,7 +229,6 @@ for o in lines:
 #    its first interval are the ones it holds after a churn and a loop of
 #    forks, nothing attached or detached in between (each would patch the
 #    kernel's text).
-links_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "link_id:" { print $2 }' | sort -n | tr '\n' ' '; }
 start_mmtop_csv "$TMP/links.csv" -d 0.3
 before=$(links_of "$MMTOP_PID")
 "$MMTOP" bench churn -t 1 -n 3000 --chunk 64K >/dev/null

@@ -289,7 +289,6 @@ tmux kill-session -t "$S"
 # per-acquisition programs (mmtop holds more links), the header says
 # exact with what mmtop's programs cost, the rows count acquisitions; x
 # again detaches them: the links are the ones it started with.
-links_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "link_id:" { print $2 }' | sort -n | tr '\n' ' '; }
 tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP -d 0.3; sleep 600"
 check "default set: the header says waits, x for exact" wait_for "mmap_lock waits (x: exact)" 10
 viewer=$(pgrep -P "$(tmux display-message -p -t "$S" '#{pane_pid}')" -x mmtop)
