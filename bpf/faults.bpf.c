@@ -48,6 +48,19 @@ struct {
 	__type(value, struct fault_mark);
 } fault_marks SEC(".maps");
 
+/*
+ * The tasks whose mark is being moved, by tid: a migration, an exit and
+ * the walk may meet on one task, and each growth is taken once. The entry
+ * made with BPF_NOEXIST is the lock (5.10's BPF has no compare-and-swap);
+ * a task found busy is left as it is, its growth kept for the next.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} fault_busy SEC(".maps");
+
 /* Set by user space; see struct proc_fault_key. */
 volatile __u32 proc_epoch;
 /* Set by user space before attach: tasks started later fault from 0. */
@@ -76,20 +89,6 @@ static __always_inline void proc_account(__u32 tgid, __u64 min_flt, __u64 maj_fl
 	}
 	__sync_fetch_and_add(&pf->min_flt, min_flt);
 	__sync_fetch_and_add(&pf->maj_flt, maj_flt);
-}
-
-/*
- * Move @mark up to @now; the growth, or 0 where another CPU moved it first
- * (a migration and the walk may meet on one task: each count is taken
- * once).
- */
-static __always_inline __u64 take(__u64 *mark, __u64 now)
-{
-	__u64 old = *mark;
-
-	if (now <= old || __sync_val_compare_and_swap(mark, old, now) != old)
-		return 0;
-	return now - old;
 }
 
 /*
@@ -132,11 +131,16 @@ static __always_inline void account(const struct task_faults *t)
 	struct proc_fault *c;
 	__u64 min_flt, maj_flt;
 	__u32 cpu = t->cpu;
+	__u8 busy = 1;
 
-	if (!m)
+	if (!m || bpf_map_update_elem(&fault_busy, &t->tid, &busy, BPF_NOEXIST))
 		return;
-	min_flt = take(&m->min_flt, t->min_flt);
-	maj_flt = take(&m->maj_flt, t->maj_flt);
+	/* Counts only grow: a mark past them was moved by a later reading. */
+	min_flt = t->min_flt > m->min_flt ? t->min_flt - m->min_flt : 0;
+	maj_flt = t->maj_flt > m->maj_flt ? t->maj_flt - m->maj_flt : 0;
+	m->min_flt += min_flt;
+	m->maj_flt += maj_flt;
+	bpf_map_delete_elem(&fault_busy, &t->tid);
 	if (!(min_flt | maj_flt))
 		return;
 	c = bpf_map_lookup_elem(&fault_cpus, &cpu);

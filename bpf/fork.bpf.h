@@ -326,7 +326,8 @@ TP_PAIR(sched_process_exit, fork_task_exit, fork_task_exit_fn)
 SEC("fentry/kernel_clone")
 int BPF_PROG(fork_clone, struct kernel_clone_args *args)
 {
-	__u64 mm = (__u64)bpf_get_current_task_btf()->mm;
+	/* bpf_get_current_task_btf() came in 5.11: one read a fork. */
+	__u64 mm = (__u64)BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), mm);
 
 	if (!(args->flags & FORK_CLONE_VM) && mm)
 		fork_begins(current_syscall(), mm, bpf_ktime_get_ns(), 0);

@@ -7,11 +7,18 @@
 #ifndef MMTOP_BPF_LOCK_SITES_H
 #define MMTOP_BPF_LOCK_SITES_H
 
-/* The task's syscall number: -1 (or an error code) outside a syscall. */
+/*
+ * The task's syscall number: -1 (or an error code) outside a syscall, and
+ * where the kernel has no bpf_task_pt_regs() (before 5.15: the verifier
+ * drops the call as dead code).
+ */
 static __always_inline long current_syscall(void)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct pt_regs *regs;
 
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
+		return -1;
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	return SYSCALL_NR(regs);
 }
 

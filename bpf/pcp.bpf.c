@@ -24,6 +24,12 @@ const volatile __u32 zone_shift = 51;
 const volatile __u64 node_mask = 1023;
 const volatile __u64 zone_mask = 7;
 const volatile __u64 burst_gap_ns = 5000;
+/*
+ * Whether mm_page_alloc_zone_locked has its percpu_refill argument (5.13+,
+ * from BTF). Before, an order-0 page taken under zone->lock is a refill's:
+ * every order-0 allocation goes through the per-CPU lists (rmqueue()).
+ */
+const volatile bool refill_arg = true;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -103,10 +109,12 @@ static __always_inline void on_drain(__u64 page, __u32 order)
 	s->drain_pages += 1ULL << order;
 }
 
-/* mm_page_alloc_zone_locked(page, order, migratetype, percpu_refill) */
+/* mm_page_alloc_zone_locked(page, order, migratetype[, percpu_refill]) */
 static __always_inline int pcp_alloc_fn(__u64 *ctx, bool typed)
 {
-	on_alloc(ctx[0], (unsigned int)ctx[1], (int)ctx[3]);
+	__u32 order = ctx[1];
+
+	on_alloc(ctx[0], order, refill_arg ? (int)ctx[3] : order == 0);
 	return 0;
 }
 

@@ -68,7 +68,7 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_MINFLT);
 	t.sampled_cols = 1u << 5 | 1u << 6 | 1u << 7;	/* FALLBK/s, ANON/s, VMA-OK% */
 	for (i = 0; i < s->nr_cpus; i++) {
-		struct ui_cell *c = table_row(&t, i);
+		struct ui_cell *c = table_row_in(&t, i, 1);
 
 		if (!c)
 			break;
@@ -78,8 +78,11 @@ static void cpus_draw(struct ui_state *st, int y, int h)
 		     &s->cpus[i].pcp);
 	}
 	for (i = 0; i < s->nr_nodes; i++) {
-		/* Aggregates: below the CPU rows, whatever the sort. */
-		struct ui_cell *c = table_row_in(&t, s->nr_cpus + i, 1);
+		/*
+		 * Aggregates: above the CPU rows, whatever the sort, so that a
+		 * machine of hundreds of CPUs keeps them on the screen.
+		 */
+		struct ui_cell *c = table_row_in(&t, s->nr_cpus + i, 0);
 
 		if (!c)
 			break;

@@ -13,6 +13,7 @@
 #include "views.h"
 
 #define TOP_LINES 3
+#define NODE_WIDTH 40	/* a node's total, "node1  64 CPUs    1.2M faults/s" */
 
 static double max_rate(const struct ui_state *st)
 {
@@ -26,42 +27,93 @@ static double max_rate(const struct ui_state *st)
 	return max;
 }
 
+/* One CPU's line: its fault rate, a bar against @max and a sparkline. */
+static void draw_cpu(const struct ui_state *st, int y, int cpu, double max)
+{
+	const struct snapshot *s = ui_snapshot(st);
+	const struct cpu_sample *c = &s->cpus[cpu];
+	double rate = snapshot_rate(s, c->faults.min_flt + c->faults.maj_flt), v[UI_HISTORY];
+	int spark = COLS - 50 < UI_HISTORY ? COLS - 50 : UI_HISTORY, n;
+	char r[16];
+
+	if (!c->online) {
+		draw_text(y, 0, COLS, C_DIM, "%3d  offline", cpu);
+		return;
+	}
+	draw_text(y, 0, 5, C_NORMAL, "%3d", cpu);
+	draw_bar(y, 4, 24, rate / max);
+	draw_text(y, 31, 10, C_NORMAL, "%9s", fmt_rate(rate, r, sizeof(r)));
+	/* Oldest on the left, as a strip chart. */
+	for (n = 0; n < spark; n++)
+		v[n] = ui_history(st, cpu, spark - 1 - n);
+	draw_sparkline(y, 43, v, spark);
+}
+
+static const struct snapshot *by_rate_snapshot;
+
+static double cpu_rate(const struct snapshot *s, int cpu)
+{
+	const struct cpu_sample *c = &s->cpus[cpu];
+
+	return c->online ? snapshot_rate(s, c->faults.min_flt + c->faults.maj_flt) : -1;
+}
+
+/* Busiest first; CPU number among equals. */
+static int by_rate(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	double rx = cpu_rate(by_rate_snapshot, x), ry = cpu_rate(by_rate_snapshot, y);
+
+	return rx != ry ? (rx < ry) - (rx > ry) : x - y;
+}
+
+/*
+ * The nodes' totals, then a line for each CPU; where the CPUs do not all
+ * fit (a machine of hundreds), the busiest that do, and a line that says
+ * how many are left out and what they are below.
+ */
 static int draw_cpus(const struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
-	int spark = COLS - 50, cpu, line = 0, n;
-	double max = max_rate(st), v[UI_HISTORY];
+	int line = 0, n, shown, *order, per_line;
+	double max = max_rate(st);
 	char r[16];
 
-	if (spark > UI_HISTORY)
-		spark = UI_HISTORY;
 	draw_text(y + line++, 0, COLS, C_TITLE, "CPU  faults/s (bar: share of the busiest interval shown)");
 	if (family_na(st, FAMILY_FAULTS)[0]) {
 		draw_text(y + line++, 2, COLS - 2, C_DIM, "faults: n/a (%s)",
 			  family_na(st, FAMILY_FAULTS));
 		return line;
 	}
-	for (cpu = 0; cpu < s->nr_cpus && line < h; cpu++, line++) {
-		const struct cpu_sample *c = &s->cpus[cpu];
-		double rate = snapshot_rate(s, c->faults.min_flt + c->faults.maj_flt);
-
-		if (!c->online) {
-			draw_text(y + line, 0, COLS, C_DIM, "%3d  offline", cpu);
-			continue;
-		}
-		draw_text(y + line, 0, 5, C_NORMAL, "%3d", cpu);
-		draw_bar(y + line, 4, 24, rate / max);
-		draw_text(y + line, 31, 10, C_NORMAL, "%9s", fmt_rate(rate, r, sizeof(r)));
-		/* Oldest on the left, as a strip chart. */
-		for (n = 0; n < spark; n++)
-			v[n] = ui_history(st, cpu, spark - 1 - n);
-		draw_sparkline(y + line, 43, v, spark);
-	}
-	for (n = 0; n < s->nr_nodes && line < h; n++, line++)
-		draw_text(y + line, 0, COLS, C_NORMAL, "node%-2d %d CPUs  %s faults/s", n,
-			  s->nodes[n].nr_online,
+	/* Nodes side by side, as many as the width takes (8 nodes: 4 lines). */
+	per_line = COLS / NODE_WIDTH > 1 ? COLS / NODE_WIDTH : 1;
+	for (n = 0; n < s->nr_nodes && line < h; n++) {
+		draw_text(y + line, n % per_line * NODE_WIDTH, NODE_WIDTH - 1, C_NORMAL,
+			  "node%-2d %3d CPUs %9s faults/s", n, s->nodes[n].nr_online,
 			  fmt_rate(snapshot_rate(s, s->nodes[n].faults.min_flt +
 						 s->nodes[n].faults.maj_flt), r, sizeof(r)));
+		if (n % per_line == per_line - 1 || n == s->nr_nodes - 1)
+			line++;
+	}
+	shown = h - line < s->nr_cpus ? h - line - 1 : s->nr_cpus;
+	order = malloc(s->nr_cpus * sizeof(*order));
+	if (!order || shown < 0)
+		shown = 0;
+	for (n = 0; order && n < s->nr_cpus; n++)
+		order[n] = n;
+	if (order && shown < s->nr_cpus) {
+		by_rate_snapshot = s;
+		qsort(order, s->nr_cpus, sizeof(*order), by_rate);
+	}
+	for (n = 0; n < shown; n++, line++)
+		draw_cpu(st, y + line, order[n], max);
+	if (shown < s->nr_cpus && line < h) {
+		double below = order && shown ? cpu_rate(s, order[shown]) : 0;
+
+		draw_text(y + line++, 0, COLS, C_DIM, "+%d more CPUs, each at most %s faults/s: the CPUs view lists them all",
+			  s->nr_cpus - shown, fmt_rate(below < 0 ? 0 : below, r, sizeof(r)));
+	}
+	free(order);
 	return line;
 }
 
@@ -207,10 +259,16 @@ static int draw_last_events(const struct ui_state *st, int y)
 static void overview_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
-	int line, room;
+	int line, room, cpus;
 
-	/* CPUs take at most half of the body; the rest shows the others. */
-	line = draw_cpus(st, y, h / 2 > 4 ? h / 2 : 4) + 1;
+	/*
+	 * CPUs take at most half of the body (the rest shows the others), but
+	 * always their nodes and a few of the busiest.
+	 */
+	cpus = h / 2 > 4 ? h / 2 : 4;
+	if (cpus < (s->nr_nodes + 1) / 2 + 5)
+		cpus = (s->nr_nodes + 1) / 2 + 5;
+	line = draw_cpus(st, y, cpus < h ? cpus : h) + 1;
 	room = h - line;
 	if (room > 2)
 		line += draw_top(st, y + line, &top_blame, s->blame.v, s->blame.nr) + 1;

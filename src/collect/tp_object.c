@@ -234,10 +234,11 @@ static int load(struct tp_object *o)
 
 /*
  * MMTOP_TEST_REFUSE: each program named (either flavour) is loaded as
- * sleepable. Every kernel's verifier refuses that of a raw_tp program,
- * with its own message (only a few program types may sleep); a tp_btf
- * one is of the tracing type, which older kernels (6.1) let sleep on any
- * hook, so a refusal on every kernel wants --attach raw_tp.
+ * sleepable, and a raw tracepoint's as a perf_event program, which no
+ * kernel lets sleep: every verifier refuses it in its own words (7.x lets
+ * a raw_tp program sleep). A tp_btf one is of the tracing type, which
+ * older kernels (6.1) let sleep on any hook, so a refusal on every kernel
+ * wants --attach raw_tp.
  */
 static void test_refusals(struct bpf_object *obj)
 {
@@ -252,9 +253,11 @@ static void test_refusals(struct bpf_object *obj)
 
 		for (; *at; at += n + !!at[n]) {
 			n = strcspn(at, ",");
-			if (n && !strncmp(name, at, n) && (!name[n] || !strcmp(name + n, "_raw")))
-				bpf_program__set_flags(prog, bpf_program__flags(prog) |
-						       BPF_F_SLEEPABLE);
+			if (!n || strncmp(name, at, n) || (name[n] && strcmp(name + n, "_raw")))
+				continue;
+			bpf_program__set_flags(prog, bpf_program__flags(prog) | BPF_F_SLEEPABLE);
+			if (bpf_program__type(prog) == BPF_PROG_TYPE_RAW_TRACEPOINT)
+				bpf_program__set_type(prog, BPF_PROG_TYPE_PERF_EVENT);
 		}
 	}
 }

@@ -24,35 +24,13 @@
 
 #include "caps.h"
 #include "fault_source.h"
+#include "kernel_has.h"
 #include "collect.h"
 #include "perf_counter.h"
 #include "probe.h"
 #include "prog_probe.h"
 #include "topology.h"
 #include "util.h"
-
-struct tracepoint {
-	const char *group;
-	const char *name;
-};
-
-/* Every tracepoint mmtop uses or will use. */
-static const struct tracepoint tracepoints[] = {
-	{ "sched", "sched_switch" },
-	{ "sched", "sched_migrate_task" },
-	{ "mmap_lock", "mmap_lock_start_locking" },
-	{ "mmap_lock", "mmap_lock_acquire_returned" },
-	{ "mmap_lock", "mmap_lock_released" },
-	{ "lock", "contention_begin" },
-	{ "lock", "contention_end" },
-	{ "exceptions", "page_fault_user" },
-	{ "exceptions", "page_fault_kernel" },
-	{ "kmem", "mm_page_alloc_zone_locked" },
-	{ "kmem", "mm_page_pcpu_drain" },
-	{ "sched", "sched_process_fork" },
-	{ "task", "task_newtask" },
-	{ "sched", "sched_process_exit" },
-};
 
 __attribute__((format(printf, 4, 5)))
 static void item(FILE *f, const char *name, bool ok, const char *fmt, ...)
@@ -89,35 +67,25 @@ static void type_str(const struct btf *btf, __u32 id, char *buf, size_t len)
 		 name && *name ? name : "?");
 }
 
-/*
- * The prototype of btf_trace_<name> (first argument is the tracepoint's
- * private data, skipped). Returns the number of tracepoint arguments.
- */
-static int tp_args(const struct btf *btf, int typedef_id, char *buf, size_t len)
+/* The arguments of prototype @proto_id of @btf: "struct page *, unsigned int". */
+static void tp_args(const struct btf *btf, int proto_id, char *buf, size_t len)
 {
-	const struct btf_type *t = btf__type_by_id(btf, typedef_id);
-	const struct btf_param *p;
+	const struct btf_type *t = btf__type_by_id(btf, proto_id);
+	const struct btf_param *p = btf_params(t);
 	size_t n = 0;
-	int i, vlen;
+	int i;
 
-	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* pointer */
-	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* prototype */
-	if (!t || !btf_is_func_proto(t))
-		return -1;
-	p = btf_params(t);
-	vlen = btf_vlen(t);
 	buf[0] = '\0';
-	for (i = 1; i < vlen && n < len; i++) {
+	for (i = 1; i < btf_vlen(t) && n < len; i++) {
 		char arg[96];
 
 		type_str(btf, p[i].type, arg, sizeof(arg));
 		n += snprintf(buf + n, len - n, "%s%s", i > 1 ? ", " : "", arg);
 	}
-	return vlen - 1;
 }
 
 /* mmap_lock events lost their memcg_path argument in 6.14. */
-static const char *layout_note(const struct tracepoint *tp, int nargs)
+static const char *layout_note(const struct kernel_tp *tp, int nargs)
 {
 	int new_args = !strcmp(tp->name, "mmap_lock_acquire_returned") ? 3 : 2;
 
@@ -128,16 +96,16 @@ static const char *layout_note(const struct tracepoint *tp, int nargs)
 }
 
 static bool probe_tracepoint(FILE *f, const struct btf *btf,
-			     const struct tracepoint *tp)
+			     const struct kernel_tp *tp)
 {
 	char label[96], args[256] = "", how[128];
 	const char *stage;
-	int id, nargs = 0, err = -ENOENT;
+	int id, proto, nargs = kernel_tp_nargs(btf, tp->name, &proto), err = -ENOENT;
 
 	snprintf(label, sizeof(label), "tracepoint %s:%s", tp->group, tp->name);
 	id = prog_probe_tp_btf_id(btf, tp->name);
-	if (id > 0) {
-		nargs = tp_args(btf, id, args, sizeof(args));
+	if (nargs >= 0) {
+		tp_args(btf, proto, args, sizeof(args));
 		err = prog_probe_btf_attach(BPF_TRACE_RAW_TP, id, &stage);
 		snprintf(how, sizeof(how), "tp_btf");
 	}
@@ -151,11 +119,16 @@ static bool probe_tracepoint(FILE *f, const struct btf *btf,
 		snprintf(how, sizeof(how), "%sraw_tp", btf_why);
 	}
 	if (err) {
-		item(f, label, false, "%s %s: %s", how, stage, strerror(-err));
+		char missing[96] = "";
+
+		if (btf && nargs < 0)
+			kernel_tp_missing(tp->name, missing, sizeof(missing));
+		item(f, label, false, "%s%s%s %s: %s", missing, *missing ? "; " : "", how, stage,
+		     strerror(-err));
 		return false;
 	}
 	item(f, label, true, "%s attached; args (%s)%s", how,
-	     id > 0 ? args : "unknown without BTF", layout_note(tp, nargs));
+	     nargs >= 0 ? args : "unknown without BTF", layout_note(tp, nargs));
 	return true;
 }
 
@@ -459,8 +432,8 @@ int probe_run(FILE *f)
 	else
 		item(f, "BTF /sys/kernel/btf/vmlinux", false,
 		     "%s: kernel needs CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
-	for (i = 0; i < ARRAY_SIZE(tracepoints); i++)
-		probe_tracepoint(f, btf, &tracepoints[i]);
+	for (i = 0; i < nr_kernel_tps; i++)
+		probe_tracepoint(f, btf, &kernel_tps[i]);
 	probe_fentry(f, btf);
 	probe_kprobe(f);
 	probe_classic_tracepoint(f);

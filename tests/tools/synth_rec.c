@@ -6,8 +6,10 @@
  *
  *   synth_rec FILE INTERVALS [SPIKE_AT GAP_AT GAP_LEN]
  *
- * Two CPUs on one node, 1-s intervals from 2026-12-01T00:00:00Z. Every
- * interval: CPU 0 takes 1000 + (i % 100) faults, CPU 1 takes 2000; four
+ * Two CPUs on one node (SYNTH_CPUS and SYNTH_NODES in the environment:
+ * more, each node a run of CPUs), 1-s intervals from 2026-12-01T00:00:00Z.
+ * Every interval: CPU 0 takes 1000 + (i % 100) faults, CPU 1 takes 2000,
+ * each further CPU c takes c faults but the last, 50000; four
  * mmap_lock rows (fault read, mmap write, munmap write, mprotect write) of
  * 10 acquisitions each, 1 us of wait and 2 us of hold per acquisition;
  * a contention row and two blame rows (one holder another process, named
@@ -90,9 +92,15 @@ static void add_fork(struct snapshot *s, unsigned long i)
 	strcpy(f->syscall, "fork");
 }
 
+static int node_of(const struct snapshot *s, int cpu)
+{
+	return cpu * s->nr_nodes / s->nr_cpus;
+}
+
 static void fill(struct snapshot *s, unsigned long i, unsigned long spike)
 {
-	struct cont_row *c;
+	struct cont_row *cr;
+	int c;
 
 	snapshot_clear_rows(s);
 	s->seq = i + 1;
@@ -103,19 +111,44 @@ static void fill(struct snapshot *s, unsigned long i, unsigned long spike)
 	s->cpus[0] = (struct cpu_sample){ .online = true, .faults.min_flt = 1000 + i % 100,
 					  .fallbacks = 10 };
 	s->cpus[1] = (struct cpu_sample){ .online = true, .faults.min_flt = i == spike ? 1000000 : 2000 };
+	for (c = 2; c < s->nr_cpus; c++)
+		s->cpus[c] = (struct cpu_sample){ .online = true,
+			.faults.min_flt = c == s->nr_cpus - 1 ? 50000 : c };
+	for (c = 0; c < s->nr_cpus; c++)
+		s->cpus[c].node = node_of(s, c);
 	snapshot_sum(s);
 	add_locks(s);
 	add_blame(s);
-	c = snapshot_push(&s->conts);
-	if (c) {
-		*c = (struct cont_row){ .cls = CONT_CLASS_OWN_MMAP, .pid = 100, .count = 3,
-					.wait_ns = 3000, .wait_max_ns = 1500 };
-		strcpy(c->comm, "worker");
-		strcpy(c->type, "rwsem");
-		strcpy(c->mode, "read");
+	cr = snapshot_push(&s->conts);
+	if (cr) {
+		*cr = (struct cont_row){ .cls = CONT_CLASS_OWN_MMAP, .pid = 100, .count = 3,
+					 .wait_ns = 3000, .wait_max_ns = 1500 };
+		strcpy(cr->comm, "worker");
+		strcpy(cr->type, "rwsem");
+		strcpy(cr->mode, "read");
 	}
 	if (i % 60 == 59)
 		add_fork(s, i);
+}
+
+/* The header: the machine's CPUs and nodes, each node a run of CPUs. */
+static void header_of(char *buf, size_t len, int cpus, int nodes)
+{
+	size_t n = snprintf(buf, len, "mmtop_version=synthetic\nkernel=synthetic\nhost=synth\n"
+			    "label=synthetic day\ncpus=%d\nnodes=%d\nnode_map=", cpus, nodes);
+	int c;
+
+	for (c = 0; c < cpus && n < len; c++)
+		n += snprintf(buf + n, len - n, "%s%d", c ? "," : "", c * nodes / cpus);
+	if (n < len)
+		snprintf(buf + n, len - n, "\n");
+}
+
+static int env_int(const char *name, int def)
+{
+	const char *v = getenv(name);
+
+	return v && atoi(v) > 0 ? atoi(v) : def;
 }
 
 int main(int argc, char **argv)
@@ -123,9 +156,8 @@ int main(int argc, char **argv)
 	unsigned long n, i, spike = -1UL, gap_at = -1UL, gap_len = 0;
 	struct recorder rec;
 	struct snapshot s;
-	char err[512];
-	const char *header = "mmtop_version=synthetic\nkernel=synthetic\nhost=synth\n"
-			     "label=synthetic day\ncpus=2\nnodes=1\nnode_map=0,0\n";
+	char err[512], header[4096];
+	int cpus = env_int("SYNTH_CPUS", 2), nodes = env_int("SYNTH_NODES", 1);
 
 	if (argc != 3 && argc != 6) {
 		fprintf(stderr, "usage: synth_rec FILE INTERVALS [SPIKE_AT GAP_AT GAP_LEN]\n");
@@ -140,7 +172,8 @@ int main(int argc, char **argv)
 		gap_at = strtoul(argv[4], NULL, 10);
 		gap_len = strtoul(argv[5], NULL, 10);
 	}
-	if (snapshot_init(&s, 2, 1) || recorder_open(&rec, argv[1], header, err, sizeof(err))) {
+	header_of(header, sizeof(header), cpus, nodes);
+	if (snapshot_init(&s, cpus, nodes) || recorder_open(&rec, argv[1], header, err, sizeof(err))) {
 		fprintf(stderr, "synth_rec: %s\n", err);
 		return 1;
 	}

@@ -6,11 +6,21 @@
 # every kernel (CO-RE).
 
 # vm_kernel PACKAGE: the kernel image of a Debian kernel package (or the
-# one a metapackage names today), unpacked into the cache if missing;
-# false, with the reason on stderr, if it cannot be had.
+# one a metapackage names today; PACKAGE as scripts/debian-pkg.sh takes
+# it), unpacked into the cache if missing: boot/vmlinuz-RELEASE, or
+# usr/lib/modules/RELEASE/vmlinuz where the package is sid's
+# linux-binary; false, with the reason on stderr, if it cannot be had.
 vm_kernel() {
 	dir=$(sh scripts/debian-pkg.sh "$1") || return 1
-	ls "$dir"/boot/vmlinuz-* 2>/dev/null | head -n 1
+	ls "$dir"/boot/vmlinuz-* "$dir"/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1
+}
+
+# vm_release KERNEL: the release of a kernel image vm_kernel found.
+vm_release() {
+	case $1 in
+	*/vmlinuz) basename "$(dirname "$1")" ;;
+	*) basename "$1" | sed 's/^vmlinuz-//' ;;
+	esac
 }
 
 # vm_arch BINARY: an executable's architecture as qemu names it.
@@ -87,9 +97,12 @@ vm_initramfs() {
 
 # vm_boot ARCH ACCEL KERNEL INITRD SECONDS ARGS: boot a kernel of ARCH
 # (x86_64, aarch64) with accelerator ACCEL (kvm or tcg), print the console
-# (the guest's output); poweroff or SECONDS ends it. ARGS go on the
-# kernel's command line; the guest's init exports those of the form
-# NAME=VALUE.
+# (the guest's output); poweroff, SECONDS, or VM_SILENCE seconds without a
+# byte on the console (a hang the kernel did not see) ends it. ARGS go on
+# the kernel's command line; the guest's init exports those of the form
+# NAME=VALUE. VM_SMP (qemu's -smp), VM_MEM (MiB) and VM_QEMU (more of
+# qemu's options: -numa nodes) shape the machine: 2 CPUs, 1536 MiB and 1
+# node by default.
 #
 # x86 under TCG runs single-threaded: multi-threaded, 6.12 died about
 # once in 3 boots of an int3 Oops as a tracepoint was attached (a stale
@@ -100,6 +113,7 @@ vm_initramfs() {
 # backtraces reach the console (loglevel 5), and a soft lockup or a task
 # blocked for a minute panics it (panic=-1: out at once, -no-reboot).
 VM_CMDLINE="quiet loglevel=5 softlockup_panic=1 hung_task_panic=1 hung_task_timeout_secs=60 panic=-1"
+VM_SILENCE=${VM_SILENCE:-240}
 vm_boot() {
 	arch=$1 accel=$2 kernel=$3 initrd=$4 secs=$5
 	shift 5
@@ -112,6 +126,36 @@ vm_boot() {
 			-accel "$accel$([ "$accel" = tcg ] && echo ,thread=single)" \
 			-append "console=ttyS0 $VM_CMDLINE $*" ;;
 	esac
-	timeout "$secs" "$@" -smp 2 -m 1536 -nographic -no-reboot \
-		-kernel "$kernel" -initrd "$initrd" </dev/null 2>&1 | tr -d '\r'
+	console=$(mktemp)
+	timeout "$secs" "$@" -smp "${VM_SMP:-2}" ${VM_QEMU:-} -m "${VM_MEM:-1536}" -nographic \
+		-no-reboot -kernel "$kernel" -initrd "$initrd" </dev/null >"$console" 2>&1 &
+	guest=$!
+	# The console's watchdog: a byte a VM_SILENCE seconds, or the end.
+	seen=0 quiet=0
+	while kill -0 $guest 2>/dev/null; do
+		sleep 2
+		size=$(wc -c <"$console")
+		if [ "$size" -ne "$seen" ]; then
+			seen=$size quiet=0
+		else
+			quiet=$((quiet + 2))
+		fi
+		if [ $quiet -ge "$VM_SILENCE" ]; then
+			pkill -P $guest 2>/dev/null
+			kill $guest 2>/dev/null
+			break
+		fi
+	done
+	wait $guest
+	tr -d '\r' <"$console"
+	rm -f "$console"
+	[ $quiet -lt "$VM_SILENCE" ] || echo "mmtop-vm: the console was silent for $quiet s: stopped"
+}
+
+# vm_kvm: whether KVM runs a guest here: /dev/kvm, and a smoke boot of
+# the first kernel KERNEL and INITRD that powers off by itself within 60 s
+# (nested KVM fails at random on some hosts: the guest hangs).
+vm_kvm() { # vm_kvm KERNEL INITRD
+	[ -w /dev/kvm ] || return 1
+	VM_SILENCE=30 vm_boot x86_64 kvm "$1" "$2" 60 CHECKS=smoke | grep -q 'mmtop-vm: end 0'
 }

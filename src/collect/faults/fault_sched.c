@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 #include "fault_source.h"
+#include "kernel_has.h"
 #include "faults.skel.h"
 #include "mmtop.h"
 #include "tp_object.h"
@@ -27,14 +28,18 @@ struct sched_priv {
 	uint64_t marks_full;		/* marks_full at the last read */
 };
 
+/* @arg: the kernel's BTF. */
 static void *faults_open(void *arg, struct bpf_object **obj)
 {
 	struct faults_bpf *skel = faults_bpf__open();
+	const struct btf *btf = arg;
 
-	(void)arg;
 	if (!skel)
 		return NULL;
 	bpf_map__set_max_entries(skel->maps.fault_cpus, libbpf_num_possible_cpus());
+	/* Else a raw_tp program on it warns in the kernel's log: see there. */
+	if (btf && !kernel_has_bpf_allocator(btf))
+		bpf_map__set_map_flags(skel->maps.fault_marks, 0);
 	/* Run, not attached: its link is made by sched_open. */
 	bpf_program__set_autoattach(skel->progs.fault_walk, false);
 	*obj = skel->obj;
@@ -108,7 +113,8 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 		return -1;
 	}
 	p->nr_possible = libbpf_num_possible_cpus();
-	if (tp_object_open(&p->tp, &faults_ops, fs->attach, fs->btf, NULL, err, errlen)) {
+	if (tp_object_open(&p->tp, &faults_ops, fs->attach, fs->btf, (void *)fs->btf, err,
+			   errlen)) {
 		sched_close(fs);
 		return -1;
 	}

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "callsite.h"
+#include "kernel_has.h"
 #include "lock_source_impl.h"
 #include "prog_probe.h"
 #include "proc.h"
@@ -26,6 +27,7 @@ _Static_assert(MMTOP_COMM_LEN == SNAPSHOT_COMM_LEN, "comm sizes");
 
 struct open_arg {
 	const struct lock_source_opts *opts;
+	const struct btf *btf;
 	bool memcg_path_arg;
 	const struct ksyms *ksyms;
 	bool no_walk;		/* the backing walk refused: leave it out */
@@ -87,29 +89,34 @@ enum prog_option { OPT_NONE, OPT_SPIN_WAITS, OPT_VMA_WAITS };
 
 /*
  * Every program of bpf/locks.bpf.c, by its name's prefix (the first that
- * matches): the families that need it (it is loaded while one of them is
- * on, and a refusal takes down all of them), whether it is exact mode's
- * (run per mmap_lock acquisition or per context switch: attached only
- * while exact mode is on, lock_source_exact(); the rest, the default set,
- * runs on rare events) and the option it also needs. contention_begin
- * serves all three families (an mmap_lock wait begins there, a fork's
- * stalls are waits), contention_end the default set's mmap_lock waits;
- * the mmap_lock programs serve fork cost too (dup_mmap's hold).
+ * matches): the families that use it (it is loaded while one of them is
+ * on, and a refusal takes down all of them), those that need it (where
+ * the kernel lacks its tracepoint, they are n/a; the others do without
+ * it), whether it is exact mode's (run per mmap_lock acquisition or per
+ * context switch: attached only while exact mode is on,
+ * lock_source_exact(); the rest, the default set, runs on rare events),
+ * whether it keeps task storage (lock_tasks, created only for it) and the
+ * option it also needs. contention_begin serves all three families (an
+ * mmap_lock wait begins there, a fork's stalls are waits), contention_end
+ * the default set's mmap_lock waits; the mmap_lock programs serve fork
+ * cost too (dup_mmap's hold).
  */
 static const struct lock_prog {
 	const char *prefix;
 	unsigned int families;
+	unsigned int needs;
 	bool exact;
+	bool task_storage;
 	enum prog_option option;
 } lock_progs[] = {
-	{ "contention_begin", MMAP | CONT | FORK, false, OPT_NONE },
-	{ "contention_end", MMAP | CONT, false, OPT_NONE },
-	{ "contention_vma_sleep", CONT, true, OPT_VMA_WAITS },
-	{ "contention_", CONT, false, OPT_NONE },
-	{ "lock_addrs", CONT, false, OPT_NONE },
-	{ "mmap_lock_start", MMAP | FORK, true, OPT_SPIN_WAITS },
-	{ "mmap_lock_", MMAP | FORK, true, OPT_NONE },
-	{ "fork_", FORK, false, OPT_NONE },
+	{ "contention_begin", MMAP | CONT | FORK, MMAP | CONT, false, true, OPT_NONE },
+	{ "contention_end", MMAP | CONT, MMAP | CONT, false, false, OPT_NONE },
+	{ "contention_vma_sleep", CONT, 0, true, true, OPT_VMA_WAITS },
+	{ "contention_", CONT, CONT, false, false, OPT_NONE },
+	{ "lock_addrs", CONT, CONT, false, false, OPT_NONE },
+	{ "mmap_lock_start", MMAP | FORK, 0, true, true, OPT_SPIN_WAITS },
+	{ "mmap_lock_", MMAP | FORK, 0, true, true, OPT_NONE },
+	{ "fork_", FORK, FORK, false, false, OPT_NONE },
 };
 
 static const struct lock_prog *lock_prog_of(const char *name)
@@ -146,11 +153,30 @@ static bool exact_prog(const char *name)
 	return p && p->exact;
 }
 
+/* The tracepoint program @prog attaches to; NULL if it is not a tracepoint's. */
+static const char *tracepoint_of(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	if (has_prefix(sec, "tp_btf/") || has_prefix(sec, "raw_tp/"))
+		return strchr(sec, '/') + 1;
+	return NULL;
+}
+
+/* Whether the kernel lacks the tracepoint of @prog. */
+static bool tracepoint_missing(const struct btf *btf, const struct bpf_program *prog)
+{
+	const char *tp = tracepoint_of(prog);
+
+	return tp && kernel_tp_nargs(btf, tp, NULL) < 0;
+}
+
 static void *skel_open(void *arg, struct bpf_object **obj)
 {
 	const struct open_arg *a = arg;
 	struct locks_bpf *skel = locks_bpf__open();
 	struct bpf_program *prog;
+	bool task_storage = false;
 
 	if (!skel)
 		return NULL;
@@ -178,18 +204,26 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	/* The site cache has room for every stack the map can hold. */
 	bpf_map__set_max_entries(skel->maps.lock_stacks, SITES_MAX);
 	size_rows(skel);
-	/* A family left off: its programs are not even loaded. */
+	/*
+	 * A family left off: its programs are not even loaded; nor those of
+	 * tracepoints the kernel lacks. Task storage, which older kernels
+	 * lack, is made only for the programs that keep it.
+	 */
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
+		const struct lock_prog *p = lock_prog_of(name);
+		bool load = families_of(name, a->opts) && !(a->no_walk && walk_prog(name)) &&
+			    !(a->no_exact && exact_prog(name)) &&
+			    !tracepoint_missing(a->btf, prog) &&
+			    (a->clone_fentry || strcmp(name, "fork_clone"));
 
-		bpf_program__set_autoload(prog, families_of(name, a->opts) &&
-					  !(a->no_walk && walk_prog(name)) &&
-					  !(a->no_exact && exact_prog(name)) &&
-					  (a->clone_fentry || strcmp(name, "fork_clone")));
+		bpf_program__set_autoload(prog, load);
+		task_storage |= load && p && p->task_storage;
 		/* Exact mode's: attached by lock_source_exact() alone. */
 		if (exact_prog(name))
 			bpf_program__set_autoattach(prog, false);
 	}
+	bpf_map__set_autocreate(skel->maps.lock_tasks, task_storage);
 	*obj = skel->obj;
 	return skel;
 }
@@ -276,21 +310,15 @@ static bool clone_fentry(const struct btf *btf, char *how, size_t len)
 /* Before 6.14, mmap_lock events carried memcg_path before write. */
 static bool has_memcg_path_arg(const struct btf *btf)
 {
-	const struct btf_type *t;
-	bool old = false;
-	int id;
+	/* (mm, memcg_path, write) vs (mm, write) */
+	return kernel_tp_nargs(btf, "mmap_lock_start_locking", NULL) == 3;
+}
 
-	if (!btf)
-		return false;
-	id = btf__find_by_name_kind(btf, "btf_trace_mmap_lock_start_locking",
-				    BTF_KIND_TYPEDEF);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* pointer */
-	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* prototype */
-	/* (void *data, mm, memcg_path, write) vs (void *data, mm, write) */
-	if (t && btf_is_func_proto(t))
-		old = btf_vlen(t) == 4;
-	return old;
+/* Lock family @f (mmap_lock, contention, fork)'s option in @o. */
+static bool *family_opt(struct lock_source_opts *o, int f)
+{
+	return f == FAMILY_MMAP_LOCK ? &o->mmap_lock : f == FAMILY_CONTENTION ? &o->contention :
+	       &o->fork;
 }
 
 /* Run the address-table collector on every CPU, then count what it found. */
@@ -336,6 +364,13 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 			snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", err);
 			continue;
 		}
+		/* Forks are timed in exact mode then, as without fentry. */
+		if (!strcmp(ls->tp.refused, "fork_clone") && arg->clone_fentry) {
+			arg->clone_fentry = false;
+			snprintf(ls->fork_timing, sizeof(ls->fork_timing),
+				 "forks timed in exact mode only, from dup_mmap's lock (%.100s)", err);
+			continue;
+		}
 		/*
 		 * Exact mode's mmap_lock programs: it is off for good, the
 		 * default set runs (the VMA-sleep check is contention's).
@@ -349,16 +384,58 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 		need = ls->tp.refused[0] ? families_of(ls->tp.refused, &ls->opts) : 0;
 		if (!need)
 			return -1;
-		for (f = 0; f < FAMILY__COUNT; f++)
-			if (need & 1u << f)
-				snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", err);
-		ls->opts.mmap_lock &= !(need & 1u << FAMILY_MMAP_LOCK);
-		ls->opts.contention &= !(need & 1u << FAMILY_CONTENTION);
-		ls->opts.fork &= !(need & 1u << FAMILY_FORK);
+		for (f = 0; f < FAMILY__COUNT; f++) {
+			if (!(need & 1u << f))
+				continue;
+			snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", err);
+			*family_opt(&ls->opts, f) = false;
+		}
 		if (!ls->opts.mmap_lock && !ls->opts.contention && !ls->opts.fork)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * What the kernel lacks, before loading: each family that needs a
+ * tracepoint the kernel does not have is n/a, in @refused, naming it;
+ * exact mode likewise (@arg); a family that only uses it does without
+ * (a fork's sibling stalls are waits: ls->stalls_na).
+ */
+static void note_missing(struct lock_source *ls, const struct btf *btf,
+			 struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN])
+{
+	struct locks_bpf *skel = locks_bpf__open();
+	struct bpf_program *prog;
+	char why[128];
+	int f;
+
+	if (!skel || !btf) {
+		locks_bpf__destroy(skel);
+		return;
+	}
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+		const struct lock_prog *p = lock_prog_of(name);
+		unsigned int uses = families_of(name, &ls->opts);
+
+		if (!uses || !tracepoint_missing(btf, prog))
+			continue;
+		kernel_tp_missing(tracepoint_of(prog), why, sizeof(why));
+		if (p->exact && has_prefix(name, "mmap_lock_") && !arg->no_exact) {
+			arg->no_exact = true;
+			snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", why);
+		}
+		if ((uses & FORK) && !(p->needs & FORK))
+			snprintf(ls->stalls_na, sizeof(ls->stalls_na), "sibling stalls n/a (%s)", why);
+		for (f = 0; f < FAMILY__COUNT; f++) {
+			if (!(uses & p->needs & 1u << f))
+				continue;
+			snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", why);
+			*family_opt(&ls->opts, f) = false;
+		}
+	}
+	locks_bpf__destroy(skel);
 }
 
 static int on_event(void *ctx, void *data, size_t size);
@@ -379,7 +456,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	/* Families the kernel refuses are taken off ls->opts as it opens. */
 	ls->opts = *opts;
 	arg = (struct open_arg){
-		.opts = &ls->opts, .memcg_path_arg = has_memcg_path_arg(btf),
+		.opts = &ls->opts, .btf = btf, .memcg_path_arg = has_memcg_path_arg(btf),
 		.ksyms = &ls->ksyms,
 		.clone_fentry = opts->fork && clone_fentry(btf, ls->fork_timing,
 							   sizeof(ls->fork_timing)),
@@ -403,6 +480,17 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	if (ret) {
 		snprintf(err, errlen, "/proc/kallsyms: %s (call sites need it)",
 			 strerror(-ret));
+		goto fail;
+	}
+	note_missing(ls, btf, &arg, refused);
+	/* The backing walk loops with bpf_loop() (thp_walk.c). */
+	if (opts->fork && btf && !kernel_has_helper(btf, "BPF_FUNC_loop")) {
+		arg.no_walk = true;
+		snprintf(ls->walk_refused, sizeof(ls->walk_refused),
+			 "n/a (the page-table walk needs the bpf_loop helper, Linux 5.17+)");
+	}
+	if (!ls->opts.mmap_lock && !ls->opts.contention && !ls->opts.fork) {
+		snprintf(err, errlen, "%s", refused[FAMILY_MMAP_LOCK]);
 		goto fail;
 	}
 	if (!ls->walk.values || site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
@@ -644,6 +732,8 @@ static void forget_gone(struct lock_source *ls)
 
 void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
+	int n;
+
 	lock_source_poll(ls);
 	/* Forks first: the filter grows by them (see pid_filter.h). */
 	fork_reader_drain(ls, s);
@@ -664,8 +754,10 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	snprintf(s->vma_na, sizeof(s->vma_na), "%s",
 		 ls->vma_lock == VMA_LOCK_NONE ? NO_VMA_LOCKS :
 		 !lock_source_exact_on(ls) ? EXACT_MODE_ONLY : "");
-	snprintf(s->fork_method, sizeof(s->fork_method), "%s; %s", ls->thp_method,
-		 ls->fork_timing);
+	n = snprintf(s->fork_method, sizeof(s->fork_method), "%s; %s", ls->thp_method,
+		     ls->fork_timing);
+	if (ls->stalls_na[0] && n > 0 && (size_t)n < sizeof(s->fork_method))
+		snprintf(s->fork_method + n, sizeof(s->fork_method) - n, "; %s", ls->stalls_na);
 }
 
 void lock_source_close(struct lock_source *ls)

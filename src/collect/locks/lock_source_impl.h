@@ -117,6 +117,8 @@ struct lock_source {
 	char walk_refused[SNAPSHOT_NA_LEN];
 	/* Exact mode's programs refused by the kernel: why ("": not). */
 	char exact_refused[SNAPSHOT_NA_LEN];
+	/* Why forks' sibling stalls are not counted ("": they are). */
+	char stalls_na[160];
 	struct thp_walks walks;
 };
 

@@ -18,6 +18,7 @@
 
 #include "mmtop.h"
 #include "pcp.skel.h"
+#include "kernel_has.h"
 #include "pcp_source.h"
 #include "util.h"
 
@@ -104,6 +105,7 @@ static void read_zones(struct pcp_source *ps)
 
 struct open_arg {
 	const struct layout *l;
+	bool refill_arg;
 };
 
 static void *skel_open(void *arg, struct bpf_object **obj)
@@ -117,6 +119,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->zone_shift = 64 - a->l->nodes_shift - a->l->zones_shift;
 	skel->rodata->node_mask = (1ULL << a->l->nodes_shift) - 1;
 	skel->rodata->zone_mask = (1ULL << a->l->zones_shift) - 1;
+	skel->rodata->refill_arg = a->refill_arg;
 	*obj = skel->obj;
 	return skel;
 }
@@ -158,6 +161,8 @@ struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct btf *btf
 	ps->percpu = calloc(ps->nr_possible, sizeof(*ps->percpu));
 	ps->prev = calloc((size_t)PCP_SLOTS * ps->nr_possible, sizeof(*ps->prev));
 	arg.l = &ps->layout;
+	/* (page, order, migratetype[, percpu_refill]): the flag came in 5.13. */
+	arg.refill_arg = kernel_tp_nargs(btf, "mm_page_alloc_zone_locked", NULL) >= 4;
 	if (!ps->percpu || !ps->prev ||
 	    tp_object_open(&ps->tp, &skel_ops, attach, btf, &arg, err, errlen)) {
 		pcp_source_close(ps);
