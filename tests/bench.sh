@@ -46,7 +46,8 @@
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
-#     per scrape, and together at Prometheus' default 15 s scrape interval.
+#     per scrape, and together at Prometheus' default 15 s scrape interval;
+#     and against the possible CPUs, in guests of 2 and of 64 CPUs.
 #  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
@@ -551,6 +552,31 @@ if command -v tmux >/dev/null; then
 	awk -v c=$((cpu1 - cpu0)) -v n="$N" -v r="$rss" 'BEGIN {
 		printf "mmtop viewer at -d 1 under pft load: %.3f ms CPU per interval (%.3f%% of one core, target <= 1%%), RSS %.1f MiB\n",
 			c / n / 1e6, c / n / 1e7, r / 1024 }'
+fi
+
+# mmtop's own cost against the machine's possible CPUs (its per-CPU maps
+# and reads grow with them): tests/vm/cost.sh in two guests of one kernel
+# under TCG, 2 CPUs and the many-CPU guest of the kernel matrix
+# (tests/vm/vm.sh). Emulated CPU time is slower than this machine's: the
+# ratio between the two guests is the figure, and RSS is real.
+if [ "$(uname -m)" = x86_64 ] && command -v qemu-system-x86_64 >/dev/null; then
+	. tests/vm/vm.sh
+	kernel=$(vm_kernel $VM_MACHINE_KERNEL 2>"$TMP/err")
+	if [ -n "$kernel" ] &&
+	   vm_initramfs "$TMP/initrd.gz" "$MMTOP" tests/lib.sh tests/vm/cost.sh 2>"$TMP/err"; then
+		vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 600 CHECKS=tests/vm/cost.sh |
+			grep "^# mmtop's own cost" >"$TMP/cost"
+		vm_two_nodes $VM_MACHINE_CPUS
+		vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 600 CHECKS=tests/vm/cost.sh |
+			grep "^# mmtop's own cost" >>"$TMP/cost"
+		VM_SMP= VM_MEM= VM_QEMU=
+		sed 's/^# /guest (TCG): /' "$TMP/cost"
+		awk '{ cpus[NR] = $5; ms[NR] = $8; rss[NR] = $15 }
+			END { if (NR == 2) printf "own cost, %d against %d possible CPUs: CPU an interval x%.2f, peak RSS x%.2f\n",
+				cpus[2], cpus[1], ms[2] / ms[1], rss[2] / rss[1] }' "$TMP/cost"
+	else
+		echo "own cost against possible CPUs: no guest ($(cat "$TMP/err"))"
+	fi
 fi
 
 # Recording size: bytes per interval past the file and header frames.

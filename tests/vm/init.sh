@@ -15,6 +15,30 @@ mount -t bpf bpf /sys/fs/bpf
 cd /mmtop || poweroff -f
 echo "mmtop-vm: begin $(uname -r)"
 [ "${CHECKS:-}" = smoke ] && { echo "mmtop-vm: end 0"; poweroff -f; }
-MMTOP=/mmtop/mmtop sh "${CHECKS:-tests/vm/checks.sh}"
-echo "mmtop-vm: end $?"
+
+# The guest's own watchdog, for a hang the kernel does not call one (a
+# livelock; a task that waits killably is no hung task): checks silent
+# for GUEST_SILENCE seconds put the blocked tasks and every CPU's
+# backtrace on the console, then crash the guest (panic=-1 ends it). The
+# host's watchdog (vm.sh) waits longer.
+echo 1 >/proc/sys/kernel/sysrq
+date +%s >/tmp/alive
+(
+	while sleep 10; do
+		[ $(($(date +%s) - $(cat /tmp/alive))) -lt "${GUEST_SILENCE:-150}" ] && continue
+		echo "mmtop-vm: the checks were silent for ${GUEST_SILENCE:-150} s: blocked tasks and CPUs"
+		echo w >/proc/sysrq-trigger
+		echo l >/proc/sysrq-trigger
+		sleep 5
+		echo c >/proc/sysrq-trigger
+	done
+) &
+{
+	MMTOP=/mmtop/mmtop sh "${CHECKS:-tests/vm/checks.sh}"
+	echo $? >/tmp/rc
+} 2>&1 | while IFS= read -r line; do
+	echo "$line"
+	date +%s >/tmp/alive
+done
+echo "mmtop-vm: end $(cat /tmp/rc)"
 poweroff -f
