@@ -47,7 +47,7 @@
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
 #     per scrape, and together at Prometheus' default 15 s scrape interval;
-#     and against the possible CPUs, in guests of 2 and of 64 CPUs.
+#     and against the possible CPUs, in guests of 2 and of many CPUs (tests/vm/vm.sh).
 #  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
@@ -593,7 +593,7 @@ wait $load 2>/dev/null
 idle=$(rec_size "$TMP/idle.rec" "$N")
 busy=$(rec_size "$TMP/busy.rec" "$N")
 awk -v i="$idle" -v b="$busy" 'BEGIN {
-	printf "recording (format 2.6) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
+	printf "recording (format 2.7) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
 		i, i * 86400 / 1e6, b, b * 86400 / 1e6 }'
 
 # The HTML report of a day of 1-s intervals (tests/tools/synth_rec.c, with

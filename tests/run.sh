@@ -13,9 +13,11 @@ run_one() {
 	name=$1
 	shift
 	echo "== $name"
+	start=$(date +%s)
 	"$@" >"$log" 2>&1
 	rc=$?
 	cat "$log"
+	echo "# $name: $(($(date +%s) - start)) s"
 	grep '^SKIP' "$log" >>"$skips"
 	p=$(grep -c '^PASS' "$log")
 	f=$(grep -c '^FAIL' "$log")

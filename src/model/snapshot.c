@@ -395,7 +395,10 @@ static int log2_bucket(uint64_t v)
 
 void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len)
 {
-	if (!snapshot_acquisitions(s))
+	if (!snapshot_acquisitions(s) && s->waits_na[0])
+		snprintf(buf, len, "mmap_lock: no waits in the default set (%.*s); waits, acquisitions and holds %s",
+			 (int)(len / 2), s->waits_na, EXACT_MODE_ONLY);
+	else if (!snapshot_acquisitions(s))
 		snprintf(buf, len, "mmap_lock: waits (the default set); acquisitions, holds and the VMA-lock outcome %s",
 			 EXACT_MODE_ONLY);
 	else if (!snapshot_sampled(s))

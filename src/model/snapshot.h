@@ -316,6 +316,10 @@ struct snapshot {
 	/* Why the VMA-lock outcome is n/a though mmap_lock runs ("": it is
 	 * not): the kernel has no per-VMA locks. See snapshot_vma_na(). */
 	char vma_na[SNAPSHOT_NA_LEN];
+	/* Why the default set sees no mmap_lock waits though exact mode
+	 * can ("": it sees them): a kernel without lock:contention_begin
+	 * (5.11-5.18). */
+	char waits_na[SNAPSHOT_NA_LEN];
 };
 
 #define SAMPLE_EXACT 1000000u

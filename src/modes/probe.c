@@ -384,6 +384,9 @@ static bool probe_families(FILE *f, char *na, size_t nalen)
 		else if (i == FAMILY_FORK)
 			item(f, family_items[i], true, "%s; parent backing from %s", names,
 			     s.fork_method);
+		else if (i == FAMILY_MMAP_LOCK && s.waits_na[0])
+			item(f, family_items[i], true, "%s; waits in exact mode only (%s)", names,
+			     s.waits_na);
 		else
 			item(f, family_items[i], true, "%s", names);
 	}

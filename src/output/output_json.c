@@ -362,6 +362,12 @@ void write_json(FILE *f, const struct snapshot *s)
 		json_str(f, s->vma_na);
 	else
 		fputs("null", f);
+	/* Why the default set sees no mmap_lock waits; null: it sees them. */
+	fprintf(f, ",\"mmap_lock_waits_na\":");
+	if (s->waits_na[0])
+		json_str(f, s->waits_na);
+	else
+		fputs("null", f);
 	fprintf(f, ",\"vma_lock\":[");
 	for (i = 0; i < s->vmas.nr; i++) {
 		fputs(i ? "," : "", f);

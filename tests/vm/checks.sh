@@ -38,13 +38,16 @@ grep ' no  ' "$TMP/probe" | grep -E '^(default|opt-in|exact)' | sed 's/^/# /'
 "$MMTOP" -b -n 1 -d 0.2 --format json >"$TMP/lacks.json" 2>&1
 for f in $lacks_families; do
 	case $f in
-	mmap_lock) line="default: mmap_lock waits" ;;
-	contention) line="default: lock contention" ;;
+	mmap_lock)
+		line="default: mmap_lock waits"
+		why="no tracepoint mmap_lock:mmap_lock_[a-z_]* (Linux 5.11+)" ;;
+	contention)
+		line="default: lock contention"
+		why="no tracepoint lock:contention_begin (Linux 5.19+)" ;;
 	esac
-	why="no tracepoint lock:contention_begin (Linux 5.19+)"
 	check "$f n/a: probe and JSON say '$why'" sh -c "
-		grep '^$line' '$TMP/probe' | grep -qF ' no  $why' &&
-		grep -qF '\"$f\":\"$why\"' '$TMP/lacks.json'"
+		grep '^$line' '$TMP/probe' | grep -q ' no  $why' &&
+		grep -q '\"$f\":\"$why\"' '$TMP/lacks.json'"
 done
 if ! has mmap_lock; then
 	why="no tracepoint mmap_lock:mmap_lock_[a-z_]* (Linux 5.11+)"
@@ -254,14 +257,16 @@ fi
 # 2: the kernel patches every inlined mmap_lock call each way) while two
 # writers and a fault thread churn one process's mmap_lock: the run ends
 # (a soft lockup or a task hung a minute would panic the guest, its
-# backtrace on the console: the kernel matrix says so), with its toggles.
+# backtrace on the console: the kernel matrix says so), with its toggles:
+# for 6 s, as arm64 under TCG one thread at a time patches so slowly that
+# 3 s held only one turn each way.
 if has mmap_lock; then
 	"$MMTOP" -b -f json -d 0.1 --exact-every 2 -- "$MMTOP" bench churn -t 1 --writers 2 -n 300 \
-		--duration 3s >"$TMP/toggle.json" 2>"$TMP/toggle.err"
+		--duration 6s >"$TMP/toggle.json" 2>"$TMP/toggle.err"
 	rc=$?
 	n=$(grep -c '"attach_ns":[1-9]' "$TMP/toggle.json")
-	check "toggling under churn: mmtop exits 0 ($rc) after $n intervals with a turn of exact mode" \
-		test "$rc" -eq 0 -a "$n" -ge 3
+	check "toggling under churn: mmtop exits 0 ($rc) after $n intervals with a turn of exact mode (at least one each way)" \
+		test "$rc" -eq 0 -a "$n" -ge 2
 
 	# The default set, a holder from another process: the last reader in, a
 	# hint the rwsem keeps (the smaps reader, one for each run of the

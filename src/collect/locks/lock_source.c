@@ -92,7 +92,8 @@ enum prog_option { OPT_NONE, OPT_SPIN_WAITS, OPT_VMA_WAITS };
  * matches): the families that use it (it is loaded while one of them is
  * on, and a refusal takes down all of them), those that need it (where
  * the kernel lacks its tracepoint, they are n/a; the others do without
- * it), whether it is exact mode's (run per mmap_lock acquisition or per
+ * it: mmap_lock without contention_begin/end has no waits in the default
+ * set, and keeps exact mode's, note_missing()), whether it is exact mode's (run per mmap_lock acquisition or per
  * context switch: attached only while exact mode is on,
  * lock_source_exact(); the rest, the default set, runs on rare events),
  * whether it keeps task storage (lock_tasks, created only for it) and the
@@ -109,8 +110,8 @@ static const struct lock_prog {
 	bool task_storage;
 	enum prog_option option;
 } lock_progs[] = {
-	{ "contention_begin", MMAP | CONT | FORK, MMAP | CONT, false, true, OPT_NONE },
-	{ "contention_end", MMAP | CONT, MMAP | CONT, false, false, OPT_NONE },
+	{ "contention_begin", MMAP | CONT | FORK, CONT, false, true, OPT_NONE },
+	{ "contention_end", MMAP | CONT, CONT, false, false, OPT_NONE },
 	{ "contention_vma_sleep", CONT, 0, true, true, OPT_VMA_WAITS },
 	{ "contention_", CONT, CONT, false, false, OPT_NONE },
 	{ "lock_addrs", CONT, CONT, false, false, OPT_NONE },
@@ -400,7 +401,11 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
  * What the kernel lacks, before loading: each family that needs a
  * tracepoint the kernel does not have is n/a, in @refused, naming it;
  * exact mode likewise (@arg); a family that only uses it does without
- * (a fork's sibling stalls are waits: ls->stalls_na).
+ * (a fork's sibling stalls are waits: ls->stalls_na). mmap_lock without
+ * lock:contention_begin/end (5.11-5.18) has no waits in the default set
+ * (ls->waits_na): its waits, acquisitions and holds are exact mode's,
+ * each wait from the request (spin_waits, mmap_lock_start_locking); it
+ * is n/a where exact mode is too.
  */
 static void note_missing(struct lock_source *ls, const struct btf *btf,
 			 struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN])
@@ -428,6 +433,8 @@ static void note_missing(struct lock_source *ls, const struct btf *btf,
 		}
 		if ((uses & FORK) && !(p->needs & FORK))
 			snprintf(ls->stalls_na, sizeof(ls->stalls_na), "sibling stalls n/a (%s)", why);
+		if ((uses & MMAP) && !p->exact && !ls->waits_na[0])
+			snprintf(ls->waits_na, sizeof(ls->waits_na), "%s", why);
 		for (f = 0; f < FAMILY__COUNT; f++) {
 			if (!(uses & p->needs & 1u << f))
 				continue;
@@ -436,6 +443,14 @@ static void note_missing(struct lock_source *ls, const struct btf *btf,
 		}
 	}
 	locks_bpf__destroy(skel);
+	if (!ls->opts.mmap_lock || !ls->waits_na[0])
+		return;
+	if (arg->no_exact) {
+		snprintf(refused[FAMILY_MMAP_LOCK], SNAPSHOT_NA_LEN, "%s", ls->exact_refused);
+		ls->opts.mmap_lock = false;
+		return;
+	}
+	ls->opts.spin_waits = true;
 }
 
 static int on_event(void *ctx, void *data, size_t size);
@@ -754,6 +769,8 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	snprintf(s->vma_na, sizeof(s->vma_na), "%s",
 		 ls->vma_lock == VMA_LOCK_NONE ? NO_VMA_LOCKS :
 		 !lock_source_exact_on(ls) ? EXACT_MODE_ONLY : "");
+	if (ls->opts.mmap_lock)
+		snprintf(s->waits_na, sizeof(s->waits_na), "%s", ls->waits_na);
 	n = snprintf(s->fork_method, sizeof(s->fork_method), "%s; %s", ls->thp_method,
 		     ls->fork_timing);
 	if (ls->stalls_na[0] && n > 0 && (size_t)n < sizeof(s->fork_method))

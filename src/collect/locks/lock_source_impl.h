@@ -119,6 +119,8 @@ struct lock_source {
 	char exact_refused[SNAPSHOT_NA_LEN];
 	/* Why forks' sibling stalls are not counted ("": they are). */
 	char stalls_na[160];
+	/* Why the default set sees no mmap_lock waits ("": it sees them). */
+	char waits_na[128];
 	struct thp_walks walks;
 };
 
