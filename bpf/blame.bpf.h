@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Blame in exact mode: each mm's last releases, and the (waiter, holder)
- * rows both modes fill (the default set's holder is the rwsem's owner:
- * bpf/contention.bpf.h).
+ * Blame: each mm's last releases, written in exact mode by every release
+ * and in the default set by each contended one (lock:contended_release,
+ * where the kernel has it: bpf/holders.bpf.h), and the (waiter, holder)
+ * rows both modes fill (the default set's holder is otherwise the rwsem's
+ * owner: bpf/contention.bpf.h).
  */
 #ifndef MMTOP_BPF_BLAME_H
 #define MMTOP_BPF_BLAME_H
@@ -35,6 +37,12 @@ struct mm_releases {
 	struct release any;
 	struct release writer;
 	__u64 busy;		/* a release is being written */
+	/*
+	 * The default set's: the writer a wait last saw hold the lock (its
+	 * tid; 0 once it let go), which tells its downgrade from a reader's
+	 * release (contended_release.bpf.h).
+	 */
+	__u32 writer_seen;
 };
 
 struct {
@@ -67,21 +75,29 @@ static __always_inline void write_release(struct release *r, __u64 now, __u64 id
 	WRITE_ONCE(r->ns, now);
 }
 
-/* @t's hold of @mm ends now. */
-static __always_inline void note_release(__u64 mm, __u64 now, const struct task_lock *t)
+/* @mm's release records, made if it has none; NULL (a drop) if full. */
+static __always_inline struct mm_releases *releases_of(__u64 mm)
 {
 	static const struct mm_releases none;
 	struct mm_releases *h = bpf_map_lookup_elem(&mm_releases, &mm);
+
+	if (h)
+		return h;
+	bpf_map_update_elem(&mm_releases, &mm, &none, BPF_NOEXIST);
+	h = bpf_map_lookup_elem(&mm_releases, &mm);
+	if (!h)
+		drop(BPF_DROP_HOLDERS);
+	return h;
+}
+
+/* @t's hold of @mm ends now. */
+static __always_inline void note_release(__u64 mm, __u64 now, const struct task_lock *t)
+{
+	struct mm_releases *h = releases_of(mm);
 	__u64 id = bpf_get_current_pid_tgid();
 
-	if (!h) {
-		bpf_map_update_elem(&mm_releases, &mm, &none, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&mm_releases, &mm);
-		if (!h) {
-			drop(BPF_DROP_HOLDERS);
-			return;
-		}
-	}
+	if (!h)
+		return;
 	if (h->busy || __sync_val_compare_and_swap(&h->busy, 0, 1))
 		return;
 	write_release(&h->any, now, id, t);

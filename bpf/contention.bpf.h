@@ -28,6 +28,7 @@ struct cont_wait {
 	__u32 tgid;
 	/* An mmap_lock wait the default set counts (exact mode times its own). */
 	__u32 holder_tgid;	/* whom it waits behind; 0: nobody seen */
+	__u32 start_writer;	/* tid of the writer holding it as it began */
 	__u8 mmap;
 	__u8 foreign;
 	__u8 holder_write;
@@ -63,28 +64,6 @@ struct {
 	__type(value, __u32);
 } lock_addrs SEC(".maps");
 
-/*
- * The mm whose mmap_lock @lock is, if it is one: the current task's own,
- * or another process's (a /proc reader's, remote GUP's): an mm whose
- * owner task (memcg's mm->owner) points back to it, or one whose release
- * blame has recorded; 0 if neither (another lock). Probe reads: @lock may
- * be any rwsem, and what precedes it anything; a wait is rare.
- */
-static __always_inline __u64 mmap_lock_mm(__u64 lock, __u64 own_mm)
-{
-	__u64 mm = lock - bpf_core_field_offset(struct mm_struct, mmap_lock);
-	struct task_struct *owner;
-
-	if (own_mm && mm == own_mm)
-		return mm;
-	if (bpf_core_field_exists(struct mm_struct, owner)) {
-		owner = BPF_CORE_READ((struct mm_struct *)mm, owner);
-		if (owner && (__u64)BPF_CORE_READ(owner, mm) == mm)
-			return mm;
-	}
-	return bpf_map_lookup_elem(&mm_releases, &mm) ? mm : 0;
-}
-
 static __always_inline bool mmap_class(__u32 cls)
 {
 	return cls == CONT_OWN_MMAP || cls == CONT_OTHER_MMAP;
@@ -103,28 +82,16 @@ static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
 	return cls ? *cls : CONT_STACK;
 }
 
-/* What the rwsem of an mmap_lock wait showed as it began (probe reads). */
-struct rwsem_seen {
-	__u64 count;
-	__u64 owner;
-};
-
-static __always_inline void rwsem_look(__u64 lock, struct rwsem_seen *r)
-{
-	struct rw_semaphore *sem = (struct rw_semaphore *)lock;
-
-	r->count = BPF_CORE_READ(sem, count.counter);
-	r->owner = BPF_CORE_READ(sem, owner.counter);
-}
-
 /*
  * The default set's blame, as perf lock contention --lock-owner reads it:
  * whom a wait beginning on @r waits behind. A writer holding the lock is
  * its owner, exactly; a lock read-held names only the last reader in, a
- * hint (the kernel does not clear it as readers leave). The holder's name
- * is kept for user space, as a waiter's is.
+ * hint (the kernel does not clear it as readers leave); where the kernel
+ * has contended_release, exact_holder() names the holder as the wait ends.
+ * The holder's name is kept for user space, as a waiter's is.
  */
-static __always_inline void owner_holder(struct cont_wait *w, const struct rwsem_seen *r)
+static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
+					 const struct rwsem_seen *r)
 {
 	struct task_struct *task = (struct task_struct *)(r->owner & ~RWSEM_OWNER_FLAGS);
 	bool reader = r->owner & RWSEM_READER_OWNED;
@@ -138,6 +105,10 @@ static __always_inline void owner_holder(struct cont_wait *w, const struct rwsem
 	if ((__u32)BPF_CORE_READ(task, pid) == (__u32)bpf_get_current_pid_tgid())
 		return;
 	tgid = BPF_CORE_READ(task, tgid);
+	if (!reader) {
+		w->start_writer = BPF_CORE_READ(task, pid);
+		writer_seen(mm, w->start_writer);
+	}
 	w->holder_tgid = tgid;
 	w->holder_write = !reader;
 	w->holder_hint = reader;
@@ -183,7 +154,7 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->mmap = mm && stats_on && !exact_on();
 	if (w->mmap) {
 		w->foreign = mm != own_mm;
-		owner_holder(w, r);
+		owner_holder(w, mm, r);
 	}
 	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
 		drop(BPF_DROP_CONT_TASK);
@@ -230,8 +201,12 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 		.write = !!(w->flags & LCB_F_WRITE), .foreign = w->foreign,
 		.holder_tgid = w->holder_tgid, .holder_write = w->holder_write,
 		.holder_hint = w->holder_hint,
+		.start_ns = w->start_ns, .start_writer = w->start_writer,
 	};
-	struct lock_stats *s = stats_of(w->tgid, &t);
+	struct lock_stats *s;
+
+	exact_holder(w->lock - bpf_core_field_offset(struct mm_struct, mmap_lock), &t);
+	s = stats_of(w->tgid, &t);
 
 	if (s) {
 		s->wait_ns += wait;

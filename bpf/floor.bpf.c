@@ -27,6 +27,7 @@ EMPTY(mmap_lock_acquire_returned, exact_acquired)
 EMPTY(mmap_lock_released, exact_released)
 EMPTY(contention_begin, contention_begin)
 EMPTY(contention_end, contention_end)
+EMPTY(contended_release, mmap_lock_release)	/* where the kernel has it */
 EMPTY(sched_process_exit, fork_task_exit)
 EMPTY(sched_process_fork, fork_sched_fork)
 EMPTY(mm_page_alloc_zone_locked, pcp_alloc)

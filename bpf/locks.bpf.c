@@ -5,7 +5,9 @@
  *  - the default set runs on rare events only: waits (contention_begin/
  *    end), forks, exits. mmap_lock waits: every wait, keyed by (process,
  *    kernel stack, mode, own/other mm), timed contention_begin ->
- *    contention_end, blamed on the rwsem's owner as it began; lock
+ *    contention_end, blamed on the rwsem's owner as it began, or where
+ *    the kernel has lock:contended_release on the holder whose release
+ *    let it through (holders.bpf.h); lock
  *    contention by class (the task's own mmap_lock, another mm's, zone and
  *    pcp locks from an address table collected at start, else by stack in
  *    user space): contention.bpf.h. Forks: fork.bpf.h, their backing
@@ -40,5 +42,6 @@ char LICENSE[] SEC("license") = "GPL";
 #include "fork_backing.bpf.h"
 #include "blame.bpf.h"
 #include "mmap_lock.bpf.h"
+#include "holders.bpf.h"
 #include "contention.bpf.h"
 #include "vma_sleep.bpf.h"

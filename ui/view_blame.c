@@ -78,6 +78,10 @@ static void blame_draw(struct ui_state *st, int y, int h)
 	draw_text(y, 0, COLS, C_DIM,
 		  "mmap_lock waits by the holder they waited behind (* another process); SHARE of %s",
 		  format_ns(all, (char[16]){ 0 }, 16));
+	if (s->holders[0] && !snapshot_acquisitions(s) && h > 2) {
+		draw_text(++y, 0, COLS, C_DIM, "a wait's holder: %s", s->holders);
+		h--;
+	}
 	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
 	t.sampled_cols = 1u << COL_TOTAL | 1u << 10;	/* TOTAL, COUNT */
 	for (i = 0; i < s->blame.nr; i++) {

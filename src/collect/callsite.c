@@ -54,6 +54,14 @@ static const struct rule rules[] = {
 	{ CALLSITE_MADVISE, "do_madvise" },
 	{ CALLSITE_MADVISE, "madvise_lock" },
 	{ CALLSITE_BRK, "*_sys_brk" },
+	/*
+	 * Where a lock is let go, for a holder named at its release
+	 * (contended_release): a fault's, and a seq_file /proc reader's.
+	 * Last: a wait or an acquisition in a fault matches the rules above.
+	 */
+	{ CALLSITE_PROC, "m_stop" },
+	{ CALLSITE_FAULT, "do_user_addr_fault" },	/* x86 */
+	{ CALLSITE_FAULT, "do_page_fault" },		/* arm64 */
 };
 
 /*

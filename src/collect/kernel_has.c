@@ -16,6 +16,7 @@ const struct kernel_tp kernel_tps[] = {
 	{ "mmap_lock", "mmap_lock_released", "Linux 5.11+" },
 	{ "lock", "contention_begin", "Linux 5.19+" },
 	{ "lock", "contention_end", "Linux 5.19+" },
+	{ "lock", "contended_release", "newer than 6.18: Debian sid's 7.2 has it" },
 	{ "exceptions", "page_fault_user", "x86 only" },
 	{ "exceptions", "page_fault_kernel", "x86 only" },
 	{ "kmem", "mm_page_alloc_zone_locked", "Linux 2.6.33+" },

@@ -174,6 +174,7 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 	memcpy(sum->fork_method, s->fork_method, sizeof(sum->fork_method));
 	memcpy(sum->vma_na, s->vma_na, sizeof(sum->vma_na));
 	memcpy(sum->waits_na, s->waits_na, sizeof(sum->waits_na));
+	memcpy(sum->holders, s->holders, sizeof(sum->holders));
 	memcpy(sum->pcp_method, s->pcp_method, sizeof(sum->pcp_method));
 	for (i = 0; i < s->nr_cpus; i++) {
 		struct cpu_sample *t = &sum->cpus[i];

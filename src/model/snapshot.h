@@ -320,6 +320,9 @@ struct snapshot {
 	 * can ("": it sees them): a kernel without lock:contention_begin
 	 * (5.11-5.18). */
 	char waits_na[SNAPSHOT_NA_LEN];
+	/* Whom the default set blames an mmap_lock wait on, and how ("":
+	 * not said: a recording older than 2.8, or mmap_lock off). */
+	char holders[SNAPSHOT_NA_LEN];
 };
 
 #define SAMPLE_EXACT 1000000u

@@ -387,6 +387,8 @@ static bool probe_families(FILE *f, char *na, size_t nalen)
 		else if (i == FAMILY_MMAP_LOCK && s.waits_na[0])
 			item(f, family_items[i], true, "%s; waits in exact mode only (%s)", names,
 			     s.waits_na);
+		else if (i == FAMILY_MMAP_LOCK)
+			item(f, family_items[i], true, "%s; a wait's holder: %s", names, s.holders);
 		else
 			item(f, family_items[i], true, "%s", names);
 	}

@@ -368,6 +368,12 @@ void write_json(FILE *f, const struct snapshot *s)
 		json_str(f, s->waits_na);
 	else
 		fputs("null", f);
+	/* Whom the default set blames a wait on; null: not said (before 2.8). */
+	fprintf(f, ",\"mmap_lock_holders\":");
+	if (s->holders[0])
+		json_str(f, s->holders);
+	else
+		fputs("null", f);
 	fprintf(f, ",\"vma_lock\":[");
 	for (i = 0; i < s->vmas.nr; i++) {
 		fputs(i ? "," : "", f);

@@ -246,6 +246,8 @@ static void write_blame(FILE *f, const struct snapshot *s)
 	qsort(rows, n, sizeof(*rows), by_blame_wait);
 	fprintf(f, " mmap_lock waits by holder: %d row%s%s\n", n, n == 1 ? "" : "s",
 		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
+	if (s->holders[0] && !snapshot_acquisitions(s))
+		fprintf(f, " a wait's holder: %s\n", s->holders);
 	fprintf(f, "    PID COMM             SITE            MODE  <-  HOLDER COMM             SITE            MODE     COUNT    TOTAL        max\n");
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
 		const struct blame_row *r = rows[i];

@@ -325,6 +325,8 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 	put_u64(b, s->attach_ns);
 	/* 2.7, appended. */
 	put_str(b, s->waits_na);
+	/* 2.8, appended. */
+	put_str(b, s->holders);
 }
 
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
@@ -725,7 +727,10 @@ unsigned int rec_layout_of(unsigned int major, unsigned int minor)
 {
 	if (major < 2)
 		return 0;
-	if (major > 2 || minor >= 7)
+	if (major > 2 || minor >= 8)
+		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING |
+		       REC_ATTACH | REC_WAITS_NA | REC_HOLDERS;
+	if (minor == 7)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING |
 		       REC_ATTACH | REC_WAITS_NA;
 	if (minor == 6)
@@ -805,6 +810,8 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		s->attach_ns = get_u64(&c);
 	if (layout & REC_WAITS_NA)
 		get_str(&c, s->waits_na, sizeof(s->waits_na));
+	if (layout & REC_HOLDERS)
+		get_str(&c, s->holders, sizeof(s->holders));
 	if (c.bad) {
 		snapshot_free(s);
 		return -1;

@@ -25,14 +25,14 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 7	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
+#define REC_MINOR 8	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
 			 * 2.3: why the VMA-lock outcome is n/a; 2.4: whether
 			 * a maximum is a bound (appended to lock, contention
 			 * and blame rows); 2.5: the interval's sampled share,
 			 * budget and mmtop's BPF cost (appended); 2.6: what
 			 * the sampler's attaches and detaches cost (appended);
 			 * 2.7: why the default set sees no mmap_lock waits
-			 * (appended) */
+			 * (appended); 2.8: whom it blames them on (appended) */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */
@@ -67,6 +67,7 @@ enum rec_layout {
 	REC_SAMPLING = 16,	/* 2.5: sampled share, budget, BPF cost, appended */
 	REC_ATTACH = 32,	/* 2.6: the attaches' and detaches' cost, appended */
 	REC_WAITS_NA = 64,	/* 2.7: why the default set has no waits, appended */
+	REC_HOLDERS = 128,	/* 2.8: whom the default set blames, appended */
 };
 
 unsigned int rec_layout_of(unsigned int major, unsigned int minor);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "floor.skel.h"
@@ -40,6 +41,16 @@ static bool wanted(const char *prog, int argc, char **argv)
 	return false;
 }
 
+/* Whether the kernel has the tracepoint @prog hooks (as mmtop, from BTF). */
+static bool has_tracepoint(const struct btf *btf, const struct bpf_program *prog)
+{
+	const char *tp = strchr(bpf_program__section_name(prog), '/');
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp ? tp + 1 : "");
+	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
 static void on_stop(int sig)
 {
 	(void)sig;
@@ -48,12 +59,15 @@ static void on_stop(int sig)
 int main(int argc, char **argv)
 {
 	struct floor_bpf *skel = floor_bpf__open();
+	struct btf *btf = btf__load_vmlinux_btf();
 	struct bpf_program *prog;
 
 	if (!skel)
 		return 1;
 	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, wanted(bpf_program__name(prog), argc, argv));
+		bpf_program__set_autoload(prog, wanted(bpf_program__name(prog), argc, argv) &&
+					  has_tracepoint(btf, prog));
+	btf__free(btf);
 	if (floor_bpf__load(skel) || floor_bpf__attach(skel)) {
 		fprintf(stderr, "floor: cannot load or attach\n");
 		floor_bpf__destroy(skel);

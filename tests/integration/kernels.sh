@@ -17,15 +17,17 @@
 # vm_refcnt from 6.15) and what it cannot have: 5.10 has no mmap_lock
 # tracepoints (5.11) nor contention_begin (5.19), and no bpf_loop (5.17)
 # for the fork backing's page-table walk; sid's arm64 kernel maps more
-# than 48 bits of virtual addresses, which the walk does not know. LANE
+# than 48 bits of virtual addresses, which the walk does not know; only
+# sid's kernels have lock:contended_release, for the default set's exact
+# holders (release). LANE
 # balances the lanes' time (TCG, seconds here with the other lane busy:
 # 5.10 50, 6.1 60-100, 6.12 80-100, 7.2 95-110; arm64 6.1 150, 7.2 170);
 # lane 1 also boots the two-node guest of many CPUs (55).
-MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing 1
-linux-image-cloud-amd64 none - 2
-linux-image-6.12-cloud-amd64 rwsem - 2
+MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release 1
+linux-image-cloud-amd64 none release 2
+linux-image-6.12-cloud-amd64 rwsem release 2
 linux-image-cloud-amd64@sid refcnt - 1
-linux-image-cloud-arm64:arm64 none - 1
+linux-image-cloud-arm64:arm64 none release 1
 linux-image-cloud-arm64:arm64@sid refcnt backing 2"
 
 label() { sed "s/^\(PASS\|FAIL\|SKIP\) /\1 [$1] /"; }
@@ -43,6 +45,7 @@ else
 	lacks=
 	echo "$btf" | grep -q "'btf_trace_contention_begin'" || lacks=mmap_lock,contention
 	echo "$btf" | grep -q "'BPF_FUNC_loop' val" || lacks="$lacks,backing"
+	echo "$btf" | grep -q "'btf_trace_contended_release'" || lacks="$lacks,release"
 	VMA_LOCKS=$vma LACKS=$lacks sh tests/vm/checks.sh 2>&1 | label "$(uname -r)"
 fi
 

@@ -19,6 +19,7 @@ static const char *const names[] = {
 	"acct_collect", "do_exit", "queued_spin_lock_slowpath", "_raw_spin_lock",
 	"rmqueue_bulk", "drain_pages_zone", "some_driver_fn", "free_pcppages_bulk",
 	"__arm64_sys_mprotect", "__arm64_sys_brk", "invoke_syscall", "sys_brk_helper",
+	"up_read", "m_stop", "seq_read_iter", "do_page_fault", "el0_da",
 };
 
 static struct ksyms fake(struct ksym *syms)
@@ -132,6 +133,13 @@ int main(void)
 				 "exc_page_fault"), sym) == CALLSITE_FAULT &&
 	      !strcmp(sym, "lock_mm_and_find_vma"),
 	      "lock_mm_and_find_vma <- exc_page_fault is a fault fallback, tracing frames skipped");
+	CHECK(classify(&k, STACK("up_read", "do_user_addr_fault", "exc_page_fault"), sym) ==
+	      CALLSITE_FAULT && !strcmp(sym, "do_user_addr_fault"),
+	      "a fault's release (a holder named at contended_release): fault, x86");
+	CHECK(classify(&k, STACK("up_read", "do_page_fault", "el0_da"), sym) == CALLSITE_FAULT &&
+	      !strcmp(sym, "do_page_fault"), "a fault's release: fault, arm64");
+	CHECK(classify(&k, STACK("up_read", "m_stop", "seq_read_iter"), sym) == CALLSITE_PROC &&
+	      !strcmp(sym, "m_stop"), "a /proc/PID/smaps reader's release (m_stop): proc");
 	CHECK(classify(&k, STACK("__mmap_lock_do_trace_acquire_returned",
 				 "__vmf_anon_prepare", "do_anonymous_page"), sym) ==
 	      CALLSITE_FAULT_ANON, "__vmf_anon_prepare is fault-anon");

@@ -53,6 +53,7 @@ static void fill(struct snapshot *s)
 	snprintf(s->fork_method, sizeof(s->fork_method), "page tables");
 	snprintf(s->vma_na, sizeof(s->vma_na), "kernel without per-VMA locks");
 	snprintf(s->waits_na, sizeof(s->waits_na), "no tracepoint lock:contention_begin (Linux 5.19+)");
+	snprintf(s->holders, sizeof(s->holders), "the holder whose release let it through");
 	*(struct cont_row *)snapshot_push(&s->conts) = (struct cont_row){
 		.cls = CONT_CLASS_ZONE, .by_address = true, .caller = "rmqueue_bulk",
 		.type = "spinlock", .mode = "-", .count = 3, .wait_ns = 300, .wait_max_ns = 255,
@@ -86,7 +87,7 @@ static void round_trip(bool varint, bool sized)
 	const char *enc = sized ? "sized rows" : varint ? "varint" : "fixed";
 	unsigned int layout = (varint ? REC_VARINT : 0) | REC_EXTRAS |
 			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA | REC_SAMPLING | REC_ATTACH |
-			      REC_WAITS_NA;
+			      REC_WAITS_NA | REC_HOLDERS;
 	struct snapshot s, back;
 	struct rec_buf b = { .varint = varint, .sized_rows = sized };
 	char *a, *z;
@@ -115,6 +116,8 @@ static void round_trip(bool varint, bool sized)
 	      "%s: the attaches' and detaches' cost read back (2.6)", enc);
 	CHECK(strstr(z, "\"mmap_lock_waits_na\":\"no tracepoint lock:contention_begin (Linux 5.19+)\""),
 	      "%s: why the default set sees no waits read back (2.7)", enc);
+	CHECK(strstr(z, "\"mmap_lock_holders\":\"the holder whose release let it through\""),
+	      "%s: whom the default set blames read back (2.8)", enc);
 
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
 	      "%s: node and total sums are rebuilt", enc);
@@ -123,26 +126,32 @@ static void round_trip(bool varint, bool sized)
 	snapshot_free(&back);
 	/* A 2.2 reader stops before what 2.3 appended. */
 	CHECK(!rec_get_snapshot(b.data, b.len,
-				layout & ~(REC_VMA_NA | REC_SAMPLING | REC_ATTACH | REC_WAITS_NA),
+				layout & ~(REC_VMA_NA | REC_SAMPLING | REC_ATTACH | REC_WAITS_NA |
+					   REC_HOLDERS),
 				&back) &&
 	      !back.vma_na[0] && back.forks.nr == 1,
 	      "%s: a reader without the VMA-lock n/a reads the rest", enc);
 	snapshot_free(&back);
 	/* A 2.4 reader stops before what 2.5 appended: exact, as it was. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_SAMPLING | REC_ATTACH | REC_WAITS_NA),
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_SAMPLING | REC_ATTACH | REC_WAITS_NA | REC_HOLDERS),
 				&back) &&
 	      back.sample_ppm == SAMPLE_EXACT && !back.bpf_ns && back.vma_na[0] == s.vma_na[0],
 	      "%s: a reader without the sampled share reads the interval as exact", enc);
 	snapshot_free(&back);
 	/* A 2.5 reader stops before what 2.6 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_ATTACH | REC_WAITS_NA), &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_ATTACH | REC_WAITS_NA | REC_HOLDERS), &back) &&
 	      back.bpf_ns == s.bpf_ns && !back.attach_ns,
 	      "%s: a reader without the attaches' cost reads the rest", enc);
 	snapshot_free(&back);
 	/* A 2.6 reader stops before what 2.7 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_WAITS_NA, &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_WAITS_NA | REC_HOLDERS), &back) &&
 	      back.attach_ns == s.attach_ns && !back.waits_na[0],
 	      "%s: a reader without the default set's waits n/a reads the rest", enc);
+	snapshot_free(&back);
+	/* A 2.7 reader stops before what 2.8 appended. */
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_HOLDERS, &back) &&
+	      !strcmp(back.waits_na, s.waits_na) && !back.holders[0],
+	      "%s: a reader without whom the default set blames reads the rest", enc);
 	snapshot_free(&back);
 
 	CHECK(rec_get_snapshot(b.data, 10, layout, &back) < 0, "%s: a truncated payload is refused", enc);
@@ -274,8 +283,10 @@ static void sized_rows(void)
 	      rec_layout_of(2, 6) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
 				      REC_SAMPLING | REC_ATTACH) &&
 	      rec_layout_of(2, 7) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
-				      REC_SAMPLING | REC_ATTACH | REC_WAITS_NA),
-	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7");
+				      REC_SAMPLING | REC_ATTACH | REC_WAITS_NA) &&
+	      rec_layout_of(2, 8) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
+				      REC_SAMPLING | REC_ATTACH | REC_WAITS_NA | REC_HOLDERS),
+	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7, 2.8");
 }
 
 int main(void)

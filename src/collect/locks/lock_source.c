@@ -33,6 +33,7 @@ struct open_arg {
 	bool no_walk;		/* the backing walk refused: leave it out */
 	bool no_exact;		/* exact mode's programs refused: likewise */
 	bool clone_fentry;	/* forks timed from kernel_clone (fork_clone) */
+	bool no_release;	/* contended_release lacking or refused */
 };
 
 /*
@@ -42,6 +43,12 @@ struct open_arg {
 static bool walk_prog(const char *name)
 {
 	return !strcmp(name, "fork_thp_walk") || !strcmp(name, "fork_direct_map_find");
+}
+
+/* The default set's exact holders (bpf/holders.bpf.h): without, owners. */
+static bool release_prog(const char *name)
+{
+	return !strncmp(name, "contended_release", strlen("contended_release"));
 }
 
 static bool has_prefix(const char *s, const char *prefix)
@@ -99,8 +106,9 @@ enum prog_option { OPT_NONE, OPT_SPIN_WAITS, OPT_VMA_WAITS };
  * whether it keeps task storage (lock_tasks, created only for it) and the
  * option it also needs. contention_begin serves all three families (an
  * mmap_lock wait begins there, a fork's stalls are waits), contention_end
- * the default set's mmap_lock waits; the mmap_lock programs serve fork
- * cost too (dup_mmap's hold).
+ * the default set's mmap_lock waits, contended_release their holders
+ * (without it, or refused, the rwsem's owner names them: ls->holders); the
+ * mmap_lock programs serve fork cost too (dup_mmap's hold).
  */
 static const struct lock_prog {
 	const char *prefix;
@@ -110,6 +118,7 @@ static const struct lock_prog {
 	bool task_storage;
 	enum prog_option option;
 } lock_progs[] = {
+	{ "contended_release", MMAP, 0, false, false, OPT_NONE },
 	{ "contention_begin", MMAP | CONT | FORK, CONT, false, true, OPT_NONE },
 	{ "contention_end", MMAP | CONT, CONT, false, false, OPT_NONE },
 	{ "contention_vma_sleep", CONT, 0, true, true, OPT_VMA_WAITS },
@@ -215,11 +224,13 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 		const struct lock_prog *p = lock_prog_of(name);
 		bool load = families_of(name, a->opts) && !(a->no_walk && walk_prog(name)) &&
 			    !(a->no_exact && exact_prog(name)) &&
+			    !(a->no_release && release_prog(name)) &&
 			    !tracepoint_missing(a->btf, prog) &&
 			    (a->clone_fentry || strcmp(name, "fork_clone"));
 
 		bpf_program__set_autoload(prog, load);
 		task_storage |= load && p && p->task_storage;
+		skel->rodata->released_on |= load && release_prog(name);
 		/* Exact mode's: attached by lock_source_exact() alone. */
 		if (exact_prog(name))
 			bpf_program__set_autoattach(prog, false);
@@ -365,6 +376,12 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 			snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", err);
 			continue;
 		}
+		/* Holders are the owners then, as without the tracepoint. */
+		if (release_prog(ls->tp.refused) && !arg->no_release) {
+			arg->no_release = true;
+			snprintf(ls->holders, sizeof(ls->holders), "%s (%.100s)", OWNER_HOLDERS, err);
+			continue;
+		}
 		/* Forks are timed in exact mode then, as without fentry. */
 		if (!strcmp(ls->tp.refused, "fork_clone") && arg->clone_fentry) {
 			arg->clone_fentry = false;
@@ -427,13 +444,17 @@ static void note_missing(struct lock_source *ls, const struct btf *btf,
 		if (!uses || !tracepoint_missing(btf, prog))
 			continue;
 		kernel_tp_missing(tracepoint_of(prog), why, sizeof(why));
+		if (release_prog(name)) {
+			arg->no_release = true;
+			snprintf(ls->holders, sizeof(ls->holders), "%s (%s)", OWNER_HOLDERS, why);
+		}
 		if (p->exact && has_prefix(name, "mmap_lock_") && !arg->no_exact) {
 			arg->no_exact = true;
 			snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", why);
 		}
 		if ((uses & FORK) && !(p->needs & FORK))
 			snprintf(ls->stalls_na, sizeof(ls->stalls_na), "sibling stalls n/a (%s)", why);
-		if ((uses & MMAP) && !p->exact && !ls->waits_na[0])
+		if ((uses & MMAP) && (p->needs & CONT) && !ls->waits_na[0])
 			snprintf(ls->waits_na, sizeof(ls->waits_na), "%s", why);
 		for (f = 0; f < FAMILY__COUNT; f++) {
 			if (!(uses & p->needs & 1u << f))
@@ -534,6 +555,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 			goto fail;
 		}
 	}
+	if (!ls->holders[0])
+		snprintf(ls->holders, sizeof(ls->holders), "%s", RELEASE_HOLDERS);
 	ls->vma_lock = vma_lock_of(btf);
 	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(ls->vma_lock, ls->opts.vma_waits) :
 			"n/a (needs the mmap_lock probes)";
@@ -769,8 +792,10 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	snprintf(s->vma_na, sizeof(s->vma_na), "%s",
 		 ls->vma_lock == VMA_LOCK_NONE ? NO_VMA_LOCKS :
 		 !lock_source_exact_on(ls) ? EXACT_MODE_ONLY : "");
-	if (ls->opts.mmap_lock)
+	if (ls->opts.mmap_lock) {
 		snprintf(s->waits_na, sizeof(s->waits_na), "%s", ls->waits_na);
+		snprintf(s->holders, sizeof(s->holders), "%s", ls->holders);
+	}
 	n = snprintf(s->fork_method, sizeof(s->fork_method), "%s; %s", ls->thp_method,
 		     ls->fork_timing);
 	if (ls->stalls_na[0] && n > 0 && (size_t)n < sizeof(s->fork_method))

@@ -42,6 +42,10 @@ enum vma_lock {
 
 #define NO_VMA_LOCKS "kernel without per-VMA locks"
 
+/* Whom the default set blames a wait on (bpf/holders.bpf.h). */
+#define RELEASE_HOLDERS "the holder whose release let it through (lock:contended_release)"
+#define OWNER_HOLDERS "the rwsem's owner as it began: a writer exactly, a read-held lock's last reader in as a hint"
+
 /*
  * Page-table walks for fork records (thp_walk.c): a parent forking again
  * within a second reuses its last walk, and at most WALKS_PER_SEC walks
@@ -121,6 +125,8 @@ struct lock_source {
 	char stalls_na[160];
 	/* Why the default set sees no mmap_lock waits ("": it sees them). */
 	char waits_na[128];
+	/* Whom the default set blames a wait on (snapshot.holders). */
+	char holders[SNAPSHOT_NA_LEN];
 	struct thp_walks walks;
 };
 
