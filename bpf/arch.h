@@ -23,11 +23,13 @@
 #define NR_CLONE3	__NR_clone3
 
 /*
- * Page tables, for fork_thp_walk: 4 levels of 512 entries (4K pages; user
- * space checks the kernel has them), an entry either pointing to the next
+ * Page tables, for fork_thp_walk: 4 or 5 levels of 512 entries (4K pages;
+ * user space checks the kernel has them, and finds how many levels it
+ * walks, fork_pt_levels_find), an entry either pointing to the next
  * level's table or, at the PUD and PMD levels, mapping a block (a huge
- * page) itself. PT_ADDR is the physical address an entry holds;
- * USER_PGD_ENTRIES, how much of the top level maps user space.
+ * page) itself; a page at the last level. PT_ADDR is the physical address
+ * an entry holds; USER_TOP_ENTRIES(levels), how much of the top level
+ * maps user space.
  */
 #if defined(__TARGET_ARCH_x86)
 #define SYSCALL_NR(regs)	((regs)->orig_ax)
@@ -35,15 +37,26 @@
 #define PT_PSE			(1ULL << 7)	/* a huge page */
 #define PT_TABLE(e)		(((e) & (PT_PRESENT | PT_PSE)) == PT_PRESENT)
 #define PT_BLOCK(e)		(((e) & (PT_PRESENT | PT_PSE)) == (PT_PRESENT | PT_PSE))
+#define PT_PAGE(e)		((e) & PT_PRESENT)
 #define PT_ADDR(e)		((e) & 0x000ffffffffff000ULL)
-#define USER_PGD_ENTRIES	256		/* the lower half */
+/* The lower half, in 4 levels (la57 off) as in 5. */
+#define USER_TOP_ENTRIES(levels)	256
 #elif defined(__TARGET_ARCH_arm64)
 #define SYSCALL_NR(regs)	((regs)->syscallno)
-/* Descriptor bits 1:0: 3 a table, 1 a block, 0 or 2 invalid. */
+/* Descriptor bits 1:0: 3 a table (a page at the last level), 1 a block. */
 #define PT_TABLE(e)		(((e) & 3) == 3)
 #define PT_BLOCK(e)		(((e) & 3) == 1)
-#define PT_ADDR(e)		((e) & 0x0000fffffffff000ULL)
-#define USER_PGD_ENTRIES	512		/* TTBR0's table: all user */
+#define PT_PAGE(e)		(((e) & 3) == 3)
+/*
+ * Output address bits 49:12, the same with LPA2 (52-bit addresses, whose
+ * bits 51:50 sit in 9:8, the shareability bits without it: left out).
+ */
+#define PT_ADDR(e)		((e) & 0x0003fffffffff000ULL)
+/*
+ * TTBR0's table is all user: 512 entries in 4 levels (48 bits); in 5
+ * (LPA2's 52 bits) its top level has 16.
+ */
+#define USER_TOP_ENTRIES(levels)	((levels) == 5 ? 16 : 512)
 #else
 #error "mmtop's BPF programs know x86 and arm64 (bpf/arch.h)"
 #endif

@@ -12,23 +12,25 @@
 . tests/lib.sh
 . tests/vm/vm.sh
 
-# PACKAGE[@SUITE] VMA_LOCKS LACKS LANE, known answers (checks.sh): the VMA
+# PACKAGE[@SUITE] VMA_LOCKS LACKS LEVELS LANE, known answers (checks.sh): the VMA
 # lock each series has (none before 6.4; the vm_lock rwsem 6.4-6.14;
 # vm_refcnt from 6.15) and what it cannot have: 5.10 has no mmap_lock
 # tracepoints (5.11) nor contention_begin (5.19), and no bpf_loop (5.17)
-# for the fork backing's page-table walk; sid's arm64 kernel maps more
-# than 48 bits of virtual addresses, which the walk does not know; only
-# sid's kernels have lock:contended_release, for the default set's exact
-# holders (release). LANE
+# for the fork backing's page-table walk; only sid's kernels have
+# lock:contended_release, for the default set's exact holders (release).
+# LEVELS, its page tables': 5 for sid's arm64 kernel (52-bit virtual
+# addresses with LPA2, which qemu's CPU has), and for 6.12 on x86, booted
+# on a CPU with 5-level paging (la57: qemu's -cpu max, under TCG); 4 for
+# the rest. LANE
 # balances the lanes' time (TCG, seconds here with the other lane busy:
 # 5.10 50, 6.1 60-100, 6.12 80-100, 7.2 95-110; arm64 6.1 150, 7.2 170);
 # lane 1 also boots the two-node guest of many CPUs (55).
-MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release 1
-linux-image-cloud-amd64 none release 2
-linux-image-6.12-cloud-amd64 rwsem release 2
-linux-image-cloud-amd64@sid refcnt - 1
-linux-image-cloud-arm64:arm64 none release 1
-linux-image-cloud-arm64:arm64@sid refcnt backing 2"
+MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release 4 1
+linux-image-cloud-amd64 none release 4 2
+linux-image-6.12-cloud-amd64 rwsem release 5 2
+linux-image-cloud-amd64@sid refcnt - 4 1
+linux-image-cloud-arm64:arm64 none release 4 1
+linux-image-cloud-arm64:arm64@sid refcnt - 5 2"
 
 label() { sed "s/^\(PASS\|FAIL\|SKIP\) /\1 [$1] /"; }
 
@@ -46,7 +48,10 @@ else
 	echo "$btf" | grep -q "'btf_trace_contention_begin'" || lacks=mmap_lock,contention
 	echo "$btf" | grep -q "'BPF_FUNC_loop' val" || lacks="$lacks,backing"
 	echo "$btf" | grep -q "'btf_trace_contended_release'" || lacks="$lacks,release"
-	VMA_LOCKS=$vma LACKS=$lacks sh tests/vm/checks.sh 2>&1 | label "$(uname -r)"
+	levels=4
+	grep -qw la57 /proc/cpuinfo && levels=5
+	VMA_LOCKS=$vma LACKS=$lacks PT_LEVELS=$levels sh tests/vm/checks.sh 2>&1 |
+		label "$(uname -r)"
 fi
 
 [ "$(uname -m)" = x86_64 ] || { skip "kernel matrix: boots from an x86_64 host only"; exit 0; }
@@ -89,8 +94,8 @@ boot() {
 }
 
 # One kernel of the matrix, its results labelled (its lane's output).
-guest() { # guest PACKAGE VMA_LOCKS LACKS
-	pkg=$1 vma=$2 lacks=$3
+guest() { # guest PACKAGE VMA_LOCKS LACKS LEVELS
+	pkg=$1 vma=$2 lacks=$3 levels=$4
 	arch=x86_64
 	case $pkg in *:arm64*) arch=aarch64 ;; esac
 	kernel=$(vm_kernel "$pkg" 2>"$TMP/err.$pkg")
@@ -100,13 +105,19 @@ guest() { # guest PACKAGE VMA_LOCKS LACKS
 	fi
 	name="$(vm_release "$kernel") $arch"
 	lacks=$([ "$lacks" = - ] || echo "$lacks")
+	set -- VMA_LOCKS=$vma LACKS=$lacks PT_LEVELS=$levels
+	# x86's 5 levels: la57, which TCG's -cpu max has (KVM's, the host's).
+	VM_QEMU=
+	if [ $arch = x86_64 ] && [ "$levels" = 5 ]; then
+		VM_QEMU="-cpu max"
+		name="$name, la57"
 	# KVM that hangs after all (it proved itself once): TCG, said so.
-	if [ $arch = x86_64 ] && [ "$kvm" = yes ]; then
+	elif [ $arch = x86_64 ] && [ "$kvm" = yes ]; then
 		RETRY=tcg
-		boot "$name" $arch kvm "$kernel" VMA_LOCKS=$vma LACKS=$lacks && return
+		boot "$name" $arch kvm "$kernel" "$@" && return
 	fi
 	RETRY=
-	boot "$name" $arch tcg "$kernel" VMA_LOCKS=$vma LACKS=$lacks
+	boot "$name" $arch tcg "$kernel" "$@"
 }
 
 # The two-node, many-CPU guest (vm.sh's VM_MACHINE_*).
@@ -137,8 +148,8 @@ smoke=$(vm_kernel linux-image-cloud-amd64 2>/dev/null)
 echo "# KVM for x86_64 guests: $kvm"
 for lane in 1 2; do
 	{
-		echo "$MATRIX" | while read -r pkg vma lacks its_lane; do
-			[ "$its_lane" = $lane ] && guest "$pkg" "$vma" "$lacks"
+		echo "$MATRIX" | while read -r pkg vma lacks levels its_lane; do
+			[ "$its_lane" = $lane ] && guest "$pkg" "$vma" "$lacks" "$levels"
 		done
 		[ $lane = 1 ] && machine
 	} >"$TMP/lane.$lane" 2>&1 &

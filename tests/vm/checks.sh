@@ -11,6 +11,8 @@
 # fork's backing without bpf_loop (backing, before 5.17), and the default
 # set's exact holders without lock:contended_release (release, before
 # 7.x). Their n/a must say so, and their other checks give way to that one.
+# PT_LEVELS: how many levels its page tables have (4, or 5 with LPA2 on
+# arm64 and la57 on x86), which the fork backing's walk must find.
 . tests/lib.sh
 
 LACKS=$(echo "${LACKS:-}" | tr , ' ')
@@ -183,6 +185,9 @@ fi
 # lives (the record of a large parent wakes mmtop's fork reader at once,
 # even behind the unread records of small ones: the shell's forks before
 # the workload's, which made the walk come too late in the guests).
+has backing &&
+	check "fork backing: the page-table walk found the kernel's ${PT_LEVELS:-?} levels" \
+		grep -q "parent backing from page tables (PMD-mapped; ${PT_LEVELS:-?} levels)" "$TMP/probe"
 for backing in 4k thp; do
 	flag= forks=10
 	[ $backing = thp ] && flag=--thp

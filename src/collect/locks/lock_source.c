@@ -37,12 +37,13 @@ struct open_arg {
 };
 
 /*
- * The fork records' backing walk (thp_walk.c): without it, fork cost runs
- * and the backing is unknown.
+ * The fork records' backing walk and what finds its way at start
+ * (thp_walk.c): without them, fork cost runs and the backing is unknown.
  */
 static bool walk_prog(const char *name)
 {
-	return !strcmp(name, "fork_thp_walk") || !strcmp(name, "fork_direct_map_find");
+	return !strcmp(name, "fork_thp_walk") || !strcmp(name, "fork_direct_map_find") ||
+	       !strcmp(name, "fork_pt_levels_find") || !strcmp(name, "fork_kernel_peek");
 }
 
 /* The default set's exact holders (bpf/holders.bpf.h): without, owners. */

@@ -3,8 +3,9 @@
  * A fork parent's huge (PMD-mapped) memory, for the record's 4K/THP
  * backing, without taking its mmap_lock: the BPF program fork_thp_walk
  * reads its page tables through the direct map, run from here for each
- * fork record. The direct map's base is found once, at start, by
- * fork_direct_map_find (see bpf/fork_backing.bpf.h).
+ * fork record. The direct map's base and the tables' levels are found
+ * once, at start, by fork_direct_map_find and fork_pt_levels_find (see
+ * bpf/fork_backing.bpf.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,12 +25,46 @@
 
 /*
  * Where the direct map may start, for fork_direct_map_find to try in 1 GiB
- * steps (its base is 1 GiB aligned on both): NULL, or why this kernel's
- * page tables are not the layout fork_thp_walk knows (bpf/arch.h).
+ * steps (its base is 1 GiB aligned on both): ranges tried in order, the
+ * kernel's own variable first where /proc/kallsyms lists data (Debian's
+ * x86 kernels, arm64 from 7.x: CONFIG_KALLSYMS_ALL); or why this kernel's
+ * page tables are not a layout fork_thp_walk knows (bpf/arch.h).
  */
 struct direct_map_range {
 	uint64_t first, count;
 };
+
+#define MAX_RANGES 3
+
+/* A data symbol's address in /proc/kallsyms; 0 if it is not listed. */
+static uint64_t kallsyms_data(const char *name)
+{
+	char line[256], sym[128], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &addr, &type, sym) == 3 &&
+		    strchr("dDbBrR", type) && !strcmp(sym, name))
+			found = addr;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Kernel variable @name's value, read by fork_kernel_peek; false if unlisted. */
+static bool kernel_var(struct lock_source *ls, const char *name, uint64_t *value)
+{
+	uint64_t args[1] = { kallsyms_data(name) };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	if (!args[0] || bpf_prog_test_run_opts(bpf_program__fd(ls->skel->progs.fork_kernel_peek),
+					       &opts))
+		return false;
+	*value = ls->skel->bss->peeked;
+	return true;
+}
 
 #if defined(__x86_64__)
 /* 4-level paging: KASLR puts the direct map between these. */
@@ -50,22 +85,32 @@ static bool five_level_paging(void)
 	return la57;
 }
 
-static const char *direct_map_range(uint64_t phys, struct direct_map_range *r)
+/* With 5-level paging (la57) KASLR's range is too wide to search. */
+static int direct_map_ranges(struct lock_source *ls, uint64_t phys,
+			     struct direct_map_range *r, const char **why)
 {
+	uint64_t base;
+	int n = 0;
+
 	(void)phys;
-	if (five_level_paging())
-		return "n/a (5-level paging)";
-	r->first = DIRECT_MAP_LOWEST;
-	r->count = (DIRECT_MAP_END - DIRECT_MAP_LOWEST) / GIB;
-	return NULL;
+	if (kernel_var(ls, "page_offset_base", &base))
+		r[n++] = (struct direct_map_range){ base, 1 };
+	if (!five_level_paging())
+		r[n++] = (struct direct_map_range){
+			DIRECT_MAP_LOWEST, (DIRECT_MAP_END - DIRECT_MAP_LOWEST) / GIB };
+	if (!n)
+		*why = "n/a (5-level paging, and /proc/kallsyms lists no page_offset_base)";
+	return n;
 }
 #elif defined(__aarch64__)
 /*
- * 4K pages, 48-bit virtual addresses (4 levels): the linear map spans
- * [PAGE_OFFSET, PAGE_END) and maps physical address p at p - memstart +
- * PAGE_OFFSET, memstart 1 GiB aligned and moved down by KASLR. The first
- * base that puts @phys in the span is the lowest to try.
+ * 4K pages: the linear map maps physical address p at p - memstart_addr +
+ * PAGE_OFFSET, PAGE_OFFSET the start of the kernel's configured virtual
+ * address size (52 bits with LPA2, else 48), memstart 1 GiB aligned and
+ * moved down by KASLR. Without memstart_addr, 48 bits: [PAGE_OFFSET,
+ * PAGE_END), the first base that puts the page in it the lowest to try.
  */
+#define PAGE_OFFSET_52 0xfff0000000000000ULL
 #define PAGE_OFFSET_48 0xffff000000000000ULL
 #define PAGE_END_48 0xffff800000000000ULL
 
@@ -84,21 +129,34 @@ static bool va_48_bits(void)
 	return !wide && (uintptr_t)&local >> 47;
 }
 
-static const char *direct_map_range(uint64_t phys, struct direct_map_range *r)
+static int direct_map_ranges(struct lock_source *ls, uint64_t phys,
+			     struct direct_map_range *r, const char **why)
 {
-	if (sysconf(_SC_PAGESIZE) != 4096)
-		return "n/a (pages larger than 4K)";
-	if (!va_48_bits())
-		return "n/a (virtual addresses not 48 bits)";
-	r->first = PAGE_OFFSET_48 - phys / GIB * GIB;
-	r->count = (PAGE_END_48 - PAGE_OFFSET_48) / GIB;
-	return NULL;
+	uint64_t memstart;
+	int n = 0;
+
+	if (sysconf(_SC_PAGESIZE) != 4096) {
+		*why = "n/a (pages larger than 4K)";
+		return 0;
+	}
+	if (kernel_var(ls, "memstart_addr", &memstart)) {
+		r[n++] = (struct direct_map_range){ PAGE_OFFSET_52 - memstart, 1 };
+		r[n++] = (struct direct_map_range){ PAGE_OFFSET_48 - memstart, 1 };
+	}
+	if (va_48_bits())
+		r[n++] = (struct direct_map_range){
+			PAGE_OFFSET_48 - phys / GIB * GIB, (PAGE_END_48 - PAGE_OFFSET_48) / GIB };
+	if (!n)
+		*why = "n/a (virtual addresses wider than 48 bits, and /proc/kallsyms lists no memstart_addr)";
+	return n;
 }
 #else
-static const char *direct_map_range(uint64_t phys, struct direct_map_range *r)
+static int direct_map_ranges(struct lock_source *ls, uint64_t phys,
+			     struct direct_map_range *r, const char **why)
 {
-	(void)phys, (void)r;
-	return "n/a (the page-table walk knows x86_64 and arm64)";
+	(void)ls, (void)phys, (void)r;
+	*why = "n/a (the page-table walk knows x86_64 and arm64)";
+	return 0;
 }
 #endif
 
@@ -118,14 +176,40 @@ static uint64_t frame_of(void *addr)
 	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
 }
 
-static const char *find_direct_map(struct lock_source *ls)
+/* Try @r's bases for the page holding @mark at @frame. */
+static bool try_bases(struct lock_source *ls, uint64_t frame, const uint64_t *mark,
+		      const struct direct_map_range *r)
 {
-	int fd = bpf_program__fd(ls->skel->progs.fork_direct_map_find);
-	uint64_t mark[2], args[5];
+	uint64_t args[5] = { frame, mark[0], mark[1], r->first, r->count };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-	struct direct_map_range r = { 0, 0 };
-	const char *why;
-	uint64_t *page;
+
+	bpf_prog_test_run_opts(bpf_program__fd(ls->skel->progs.fork_direct_map_find), &opts);
+	return ls->skel->bss->direct_map;
+}
+
+/* How many levels walk @page (at @frame) through the kernel's page tables. */
+static uint32_t find_levels(struct lock_source *ls, void *page, uint64_t frame)
+{
+	uint64_t args[2] = { (uintptr_t)page, frame };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(ls->skel->progs.fork_pt_levels_find), &opts))
+		return 0;
+	return ls->skel->bss->pt_levels;
+}
+
+/*
+ * The direct map, then the page tables' levels, each checked against a
+ * page of mmtop's own: a random mark found through the direct map at the
+ * page's frame, and that frame reached from the page's address.
+ */
+static const char *find_page_tables(struct lock_source *ls)
+{
+	struct direct_map_range r[MAX_RANGES];
+	const char *why = NULL;
+	uint64_t mark[2], frame, *page;
+	uint32_t levels = 0;
+	int i, n = 0;
 
 	page = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -134,25 +218,31 @@ static const char *find_direct_map(struct lock_source *ls)
 	if (getrandom(mark, sizeof(mark), 0) != sizeof(mark))
 		mark[0] = clock_ns(CLOCK_MONOTONIC), mark[1] = ~mark[0] ^ getpid();
 	memcpy(page, mark, sizeof(mark));
-	args[0] = frame_of(page);
-	args[1] = mark[0];
-	args[2] = mark[1];
-	why = args[0] ? direct_map_range(args[0] * sysconf(_SC_PAGESIZE), &r) :
-			"n/a (page frames hidden from /proc/self/pagemap)";
-	args[3] = r.first;
-	args[4] = r.count;
-	if (!why)
-		bpf_prog_test_run_opts(fd, &opts);
+	frame = frame_of(page);
+	if (!frame)
+		why = "n/a (page frames hidden from /proc/self/pagemap)";
+	else
+		n = direct_map_ranges(ls, frame * sysconf(_SC_PAGESIZE), r, &why);
+	for (i = 0; i < n && !try_bases(ls, frame, mark, &r[i]); i++)
+		;
+	if (n && !ls->skel->bss->direct_map)
+		why = "n/a (direct map not found)";
+	else if (n)
+		levels = find_levels(ls, page, frame);
 	munmap(page, sysconf(_SC_PAGESIZE));
 	if (why)
 		return why;
-	return ls->skel->bss->direct_map ? "page tables (PMD-mapped)" :
-	       "n/a (direct map not found)";
+	if (!levels) {
+		ls->skel->bss->direct_map = 0;	/* no walk */
+		return "n/a (page tables of neither 4 nor 5 levels)";
+	}
+	snprintf(ls->thp_how, sizeof(ls->thp_how), "page tables (PMD-mapped; %u levels)", levels);
+	return ls->thp_how;
 }
 
 void thp_walk_init(struct lock_source *ls)
 {
-	ls->thp_method = find_direct_map(ls);
+	ls->thp_method = find_page_tables(ls);
 }
 
 static int64_t walk(struct lock_source *ls, uint64_t mm, uint32_t mm_ident)
