@@ -60,6 +60,7 @@ void bench_record_close(struct bench_record *b);
 
 /* Workload @i's name (pft, churn, ...); NULL past the last. */
 const char *bench_workload(size_t i);
+extern const char bench_usage[];
 /* argv[0] is the workload name. Exit status: 0, 1 on failure, 2 on usage. */
 int bench_main(int argc, char **argv);
 int bench_pft(int argc, char **argv);

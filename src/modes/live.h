@@ -33,6 +33,7 @@ struct live_opts {
 	struct rec_range range;		/* replay, report: --begin, --end */
 	uint64_t duration_ns;		/* --duration: stop after it */
 	bool print;			/* -b or -f given: print while recording */
+	bool verbose;			/* -v: libbpf's messages */
 };
 
 int live_run(struct live_opts *o);

@@ -24,7 +24,9 @@ EOF2
 comp() { # comp WANT WORD...: the completion of WORD... is WANT
 	want=$1
 	shift
-	got=$(cd "$TMP/recs" && ROOT=$ROOT bash -c '. "$0"; comp "$@"' "$TMP/drive.bash" "$@" 2>&1)
+	# The options are each command's --help's: mmtop on PATH, as installed.
+	got=$(cd "$TMP/recs" && PATH="$ROOT:$PATH" ROOT=$ROOT bash -c '. "$0"; comp "$@"' \
+		"$TMP/drive.bash" "$@" 2>&1)
 	check "complete '$*': '$want' (got '$got')" test "$got" = "$want "
 }
 ROOT=$(pwd)
@@ -38,6 +40,9 @@ comp "--rotate" mmtop record --ro
 comp "--listen" mmtop serve --l
 comp "--batch --begin" mmtop replay --b
 comp "a.rec b.rec run.d" mmtop replay ""
+comp "--warmup" mmtop bench pft --wa
+comp "--help --html" mmtop compare --h
+comp "--exact --exact-every" mmtop --exa
 comp "a.rec b.rec run.d" mmtop report --begin 10:00 ""
 comp "--help --html" mmtop report --h
 comp "--format --help --html --output" mmtop compare --
