@@ -35,7 +35,8 @@ CROSS_DEPS := --cross $(ARCH)
 endif
 # The target's kernel headers, for the syscall numbers the BPF side names.
 BPF_SYSINC := -idirafter /usr/include/$(shell $(CC) -print-multiarch)
-VERSION  := 0.1.0
+# The version, in one place: the package's changelog (debian/).
+VERSION  := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 PREFIX   ?= /usr/local
 SBINDIR  ?= $(PREFIX)/sbin
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
@@ -120,7 +121,7 @@ $(OUT)/ui/%.o:          INC := $(INC_ui) $(FENCE_BPF)
 # compile; nothing else includes them.
 $(OUT)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
 
 $(filter $(OUT)/src/collect/%,$(OBJS)): | $(SKELS)
 
@@ -181,7 +182,8 @@ INSTALLED := $(SBINDIR)/mmtop $(MANDIR)/man8/mmtop.8.gz $(COMPDIR)/mmtop \
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/mmtop
 	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
-	gzip -9n <man/mmtop.8 >$(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
+	sed '/^\.TH /s/"mmtop"/"mmtop $(VERSION)"/' man/mmtop.8 | gzip -9n \
+		>$(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
 	install -m 0644 scripts/mmtop.bash-completion $(DESTDIR)$(COMPDIR)/mmtop
 	for u in mmtop-serve mmtop-record; do \
 		sed 's|@SBINDIR@|$(SBINDIR)|g' scripts/$$u.service.in >$(DESTDIR)$(UNITDIR)/$$u.service && \
