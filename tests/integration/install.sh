@@ -15,8 +15,12 @@ cat >"$TMP/want" <<'LIST'
 ./usr/share/man/man8/mmtop.8.gz
 LIST
 check "installed files: $(tr '\n' ' ' <"$TMP/files")" cmp -s "$TMP/files" "$TMP/want"
-check "the man page is gzipped and reads back" \
-	sh -c "gzip -dc '$TMP/root/usr/share/man/man8/mmtop.8.gz' | cmp -s - man/mmtop.8"
+# The installed page carries the version (debian/changelog's).
+version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+sed "/^\.TH /s/\"mmtop\"/\"mmtop $version\"/" man/mmtop.8 >"$TMP/man.want"
+check "the man page is gzipped and reads back, with version $version in its title" \
+	sh -c "gzip -dc '$TMP/root/usr/share/man/man8/mmtop.8.gz' | cmp -s - '$TMP/man.want' &&
+		! cmp -s man/mmtop.8 '$TMP/man.want'"
 units=$TMP/root/usr/lib/systemd/system
 check "serve unit starts the installed binary as an exporter" \
 	grep -qx 'ExecStart=/usr/sbin/mmtop serve --listen 127.0.0.1:9794' "$units/mmtop-serve.service"

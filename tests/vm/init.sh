@@ -13,6 +13,9 @@ mount -t devtmpfs dev /dev
 mount -t tracefs nodev /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
 cd /mmtop || poweroff -f
+# THP on request (MADV_HUGEPAGE), whatever the kernel's default: the
+# fork checks' THP-backed parent asks for it.
+echo madvise >/sys/kernel/mm/transparent_hugepage/enabled && export THP=madvise
 echo "mmtop-vm: begin $(uname -r)"
 [ "${CHECKS:-}" = smoke ] && { echo "mmtop-vm: end 0"; poweroff -f; }
 
