@@ -67,6 +67,34 @@ static const char *text_symbol(char *line, uint64_t *addr)
 	return *name ? name : NULL;
 }
 
+static const char *const data_names[KSYMS_NR_DATA] = KSYMS_DATA;
+
+/* A data symbol's line, "ADDR d NAME": kept if KSYMS_DATA names it. */
+static void data_symbol(struct ksyms *k, char *line)
+{
+	char *p, *name;
+	uint64_t addr = strtoull(line, &p, 16);
+	int i;
+
+	if (p == line || p[0] != ' ' || !p[1] || !strchr("dDbBrR", p[1]) || p[2] != ' ')
+		return;
+	name = p + 3;
+	name[strcspn(name, " \t\n")] = '\0';
+	for (i = 0; i < KSYMS_NR_DATA; i++)
+		if (!strcmp(name, data_names[i]))
+			k->data[i] = addr;
+}
+
+uint64_t ksyms_data(const struct ksyms *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < KSYMS_NR_DATA; i++)
+		if (!strcmp(name, data_names[i]))
+			return k->data[i];
+	return 0;
+}
+
 int ksyms_load(struct ksyms *k, const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -85,8 +113,10 @@ int ksyms_load(struct ksyms *k, const char *path)
 		long off;
 
 		name = text_symbol(line, &addr);
-		if (!name)
+		if (!name) {
+			data_symbol(k, line);
 			continue;
+		}
 		nonzero += addr != 0;
 		off = add_name(k, &len, &cap, name);
 		if (off < 0 || add_sym(k, &sym_cap, addr, off)) {

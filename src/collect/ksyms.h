@@ -10,17 +10,28 @@ struct ksym {
 	char *name;
 };
 
+/*
+ * The data symbols kept (the rest of the file's are not), where the kernel
+ * lists data (CONFIG_KALLSYMS_ALL): the fork backing's direct map.
+ */
+#define KSYMS_DATA { "page_offset_base", "memstart_addr" }
+#define KSYMS_NR_DATA 2
+
 struct ksyms {
 	struct ksym *syms;	/* sorted by address */
 	int nr;
 	char *names;		/* one block holding every name */
+	uint64_t data[KSYMS_NR_DATA];	/* KSYMS_DATA's addresses; 0: not listed */
 };
 
-/* Load text symbols from @path; -errno on error, -ENODATA if all are 0. */
+/* Load text symbols (and KSYMS_DATA's) from @path; -errno on error, -ENODATA if all are 0. */
 int ksyms_load(struct ksyms *k, const char *path);
 void ksyms_free(struct ksyms *k);
 /* Name of the function containing @addr, or NULL. */
 const char *ksyms_name(const struct ksyms *k, uint64_t addr);
+
+/* Address of KSYMS_DATA's data symbol @name, or 0. */
+uint64_t ksyms_data(const struct ksyms *k, const char *name);
 
 /* Address of the symbol @name, or 0. */
 uint64_t ksyms_addr(const struct ksyms *k, const char *name);

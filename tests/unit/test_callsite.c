@@ -93,6 +93,7 @@ static void test_kallsyms(void)
 		"ffffffff81000000 T _stext\n"
 		"ffffffff81000010 t short_fn\n"
 		"ffffffff82000000 D some_data\n"
+		"ffffffff82000040 D page_offset_base\n"
 		"ffffffff81000020 W weak_fn\n"
 		"ffffffffc0001000 t mod_fn\t[some_module]\n"
 		"garbage line\n"
@@ -106,7 +107,7 @@ static void test_kallsyms(void)
 	CHECK(fd >= 0 && write(fd, text, sizeof(text) - 1) == sizeof(text) - 1,
 	      "kallsyms fixture written");
 	close(fd);
-	CHECK(!ksyms_load(&k, path) && k.nr == 4, "4 text symbols of 9 lines (%d)", k.nr);
+	CHECK(!ksyms_load(&k, path) && k.nr == 4, "4 text symbols of 10 lines (%d)", k.nr);
 	CHECK(ksyms_addr(&k, "_stext") == 0xffffffff81000000ull &&
 	      ksyms_addr(&k, "_etext") == 0xffffffff81ffffffull, "_stext and _etext found");
 	CHECK(ksyms_name(&k, 0xffffffffc0001004ull) &&
@@ -114,6 +115,9 @@ static void test_kallsyms(void)
 	      "a module's function is named without its module");
 	CHECK(!ksyms_addr(&k, "some_data") && !ksyms_addr(&k, "weak_fn"),
 	      "data and weak symbols left out");
+	CHECK(ksyms_data(&k, "page_offset_base") == 0xffffffff82000040ull &&
+	      !ksyms_data(&k, "memstart_addr") && !ksyms_data(&k, "some_data"),
+	      "the data symbols kept (KSYMS_DATA) found; an unlisted one 0");
 	CHECK(ksyms_end(&k, "short_fn") == 0xffffffff81ffffffull &&
 	      !ksyms_end(&k, "mod_fn") && !ksyms_end(&k, "no_fn"),
 	      "a function ends at the next text symbol (0: the last, or unknown)");

@@ -36,27 +36,10 @@ struct direct_map_range {
 
 #define MAX_RANGES 3
 
-/* A data symbol's address in /proc/kallsyms; 0 if it is not listed. */
-static uint64_t kallsyms_data(const char *name)
-{
-	char line[256], sym[128], type;
-	unsigned long long addr;
-	uint64_t found = 0;
-	FILE *f = fopen("/proc/kallsyms", "re");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %127s", &addr, &type, sym) == 3 &&
-		    strchr("dDbBrR", type) && !strcmp(sym, name))
-			found = addr;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 /* Kernel variable @name's value, read by fork_kernel_peek; false if unlisted. */
 static bool kernel_var(struct lock_source *ls, const char *name, uint64_t *value)
 {
-	uint64_t args[1] = { kallsyms_data(name) };
+	uint64_t args[1] = { ksyms_data(&ls->ksyms, name) };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
 
 	if (!args[0] || bpf_prog_test_run_opts(bpf_program__fd(ls->skel->progs.fork_kernel_peek),
