@@ -46,15 +46,15 @@ static bool walk_prog(const char *name)
 	       !strcmp(name, "fork_pt_levels_find") || !strcmp(name, "fork_kernel_peek");
 }
 
-/* The default set's exact holders (bpf/holders.bpf.h): without, owners. */
-static bool release_prog(const char *name)
-{
-	return !strncmp(name, "contended_release", strlen("contended_release"));
-}
-
 static bool has_prefix(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The default set's exact holders (bpf/holders.bpf.h): without, owners. */
+static bool release_prog(const char *name)
+{
+	return has_prefix(name, "contended_release");
 }
 
 /*

@@ -122,6 +122,11 @@ static int direct_map_ranges(struct lock_source *ls, uint64_t phys,
 		*why = "n/a (pages larger than 4K)";
 		return 0;
 	}
+	/*
+	 * 52 bits first: on a 48-bit kernel that base is below all it maps
+	 * (the read faults, harmless); the other order would read, on a
+	 * 52-bit kernel, where vmalloc and ioremap live.
+	 */
 	if (kernel_var(ls, "memstart_addr", &memstart)) {
 		r[n++] = (struct direct_map_range){ PAGE_OFFSET_52 - memstart, 1 };
 		r[n++] = (struct direct_map_range){ PAGE_OFFSET_48 - memstart, 1 };
