@@ -144,20 +144,21 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 	t->holder_write = seen.write;
 }
 
-/* A wait that waited behind a holder ends: add it to that pair's row. */
+/*
+ * A wait ends: add it to its (waiter, holder) row, the row of no holder
+ * seen if it has none, so that the rows account for every wait.
+ */
 static __always_inline void blame(const struct task_lock *t, __u32 tgid)
 {
 	struct blame_key key = {
 		.stack = t->stack, .tgid = tgid,
 		.holder_tgid = t->holder_tgid, .holder_stack = t->holder_stack,
 		.write = t->write, .holder_write = t->holder_write,
-		.holder_hint = t->holder_hint,
+		.holder_hint = t->holder_tgid ? t->holder_hint : HOLDER_NONE_SEEN,
 	};
 	static const struct cont_stats none;
 	struct cont_stats *s;
 
-	if (!t->holder_tgid)
-		return;
 	s = get_or_create(&blame_stats, &key, &none, BPF_DROP_BLAME);
 	if (s)
 		wait_add(s, t->wait_ns);

@@ -111,7 +111,7 @@ static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
 	}
 	w->holder_tgid = tgid;
 	w->holder_write = !reader;
-	w->holder_hint = reader;
+	w->holder_hint = reader ? HOLDER_LAST_READER : HOLDER_EXACT;
 	if (bpf_map_lookup_elem(&lock_comms, &tgid))
 		return;
 	BPF_CORE_READ_STR_INTO(&comm, task, comm);

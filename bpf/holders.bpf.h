@@ -142,7 +142,7 @@ static __always_inline void exact_holder(__u64 mm, struct task_lock *t)
 	t->holder_tgid = seen.holder_tgid;
 	t->holder_stack = seen.holder_stack;
 	t->holder_write = seen.holder_write;
-	t->holder_hint = 0;
+	t->holder_hint = HOLDER_EXACT;
 }
 
 /* contended_release(lock) */

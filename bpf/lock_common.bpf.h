@@ -32,7 +32,7 @@ struct task_lock {
 	__u32 holder_tgid;
 	__u64 holder_stack;
 	__u16 holder_write;
-	__u16 holder_hint;	/* the holder is the last reader in (default set) */
+	__u16 holder_hint;	/* enum holder_hint (default set) */
 	__u32 start_writer;	/* tid of the writer holding it as the wait began */
 	__u64 seq;		/* exact_seq when the slot was filled */
 };

@@ -117,8 +117,22 @@ struct blame_key {
 	__u64 holder_stack;	/* the holder's call site; 0: not known (default) */
 	__u8 write;		/* the waiter's mode */
 	__u8 holder_write;
-	__u8 holder_hint;	/* the last reader in: readers may have left */
+	__u8 holder_hint;	/* enum holder_hint */
 	__u8 pad[5];
+};
+
+/*
+ * What a blame row's holder is: the holder exactly (a writer owning the
+ * lock, or the release that let the wait through), the last reader in
+ * (readers may have left), or nobody seen: a wait that began as the lock
+ * changed hands (its owner cleared by a writer letting go, or naming the
+ * waiter itself, the last reader in, while a writer queued or stole the
+ * lock), kept so that every wait is in a row.
+ */
+enum holder_hint {
+	HOLDER_EXACT,
+	HOLDER_LAST_READER,
+	HOLDER_NONE_SEEN,
 };
 
 /* Ring-buffer record for a wait or hold above the slow threshold. */

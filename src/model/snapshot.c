@@ -367,9 +367,18 @@ bool blame_same(const struct blame_row *a, const struct blame_row *b)
 	       callsite_same(a->holder_site, a->holder_symbol, b->holder_site, b->holder_symbol);
 }
 
+const char *const blame_holder_names[BLAME__COUNT] = { "own", "foreign", "none" };
+
+enum blame_holder blame_holder_of(const struct blame_row *b)
+{
+	if (!b->holder_pid)
+		return BLAME_NONE;
+	return b->holder_pid == b->pid ? BLAME_OWN : BLAME_FOREIGN;
+}
+
 bool blame_foreign(const struct blame_row *b)
 {
-	return b->holder_pid != b->pid;
+	return blame_holder_of(b) == BLAME_FOREIGN;
 }
 
 const char *fork_backing(const struct fork_row *f)

@@ -133,7 +133,7 @@ struct blame_row {
 	enum callsite site;
 	char symbol[SNAPSHOT_SYMBOL_LEN];
 	bool write;
-	int holder_pid;			/* another process's when != pid */
+	int holder_pid;			/* another process's when != pid; 0: none seen */
 	char holder_comm[SNAPSHOT_COMM_LEN];
 	enum callsite holder_site;
 	char holder_symbol[SNAPSHOT_SYMBOL_LEN];
@@ -374,6 +374,14 @@ bool lock_row_same(const struct lock_row *a, const struct lock_row *b);
 uint64_t lock_row_waits(const struct lock_row *r);
 /* Whether two blame rows are of the same pair (waiter and holder). */
 bool blame_same(const struct blame_row *a, const struct blame_row *b);
+/*
+ * The holder of a blame row: its own process, another, or none seen (a
+ * wait that began as the lock changed hands; its symbol BLAME_NONE_SEEN).
+ */
+enum blame_holder { BLAME_OWN, BLAME_FOREIGN, BLAME_NONE, BLAME__COUNT };
+#define BLAME_NONE_SEEN "none seen (changing hands)"
+enum blame_holder blame_holder_of(const struct blame_row *b);
+extern const char *const blame_holder_names[BLAME__COUNT];
 /* Whether the holder of a blame row is another process. */
 bool blame_foreign(const struct blame_row *b);
 /* "mprotect", or for call sites classed other the symbol itself. */

@@ -331,16 +331,17 @@ static void blame_family(struct expo *e, const struct metrics *m, const char *na
 	size_t i, n = sizeof(m->blame) / sizeof(*b);
 	char v[32];
 
-	/* The array in order: [waiter site][mode][holder site][mode][foreign]. */
+	/* The array in order: [waiter site][mode][holder site][mode][holder]. */
 	for (i = 0; i < n; i++) {
-		size_t f = i % 2, hm = i / 2 % 2, h = i / 4 % CALLSITE__COUNT;
-		size_t wm = i / (4 * CALLSITE__COUNT) % 2, w = i / (8 * CALLSITE__COUNT);
+		size_t f = i % BLAME__COUNT, rest = i / BLAME__COUNT;
+		size_t hm = rest % 2, h = rest / 2 % CALLSITE__COUNT;
+		size_t wm = rest / (2 * CALLSITE__COUNT) % 2, w = rest / (4 * CALLSITE__COUNT);
 
 		if (b[i].count)
 			sample(e, name, seconds ? secs(v, b[i].wait_ns) : u64(v, b[i].count),
 			       "waiter_site", callsite_name(w), "waiter_mode", mode_names[wm],
 			       "holder_site", callsite_name(h), "holder_mode", mode_names[hm],
-			       "holder", f ? "foreign" : "own", NULL);
+			       "holder", blame_holder_names[f], NULL);
 	}
 }
 
@@ -349,7 +350,7 @@ static void blame(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	family(e, "mmtop_mmap_lock_blame_waits", "counter",
-	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is another process (foreign): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (the holder's site unknown).");
+	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is the waiter's own process, another (foreign) or none seen (none: the wait began as the lock changed hands): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (the holder's site unknown).");
 	blame_family(e, m, "mmtop_mmap_lock_blame_waits_total", false);
 	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
 	       "Time in those waits, by the same labels.");

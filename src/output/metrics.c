@@ -152,7 +152,7 @@ static void add_blame(struct metrics *m, const struct snapshot *s)
 	for (i = 0; i < s->blame.nr; i++) {
 		const struct blame_row *b = &s->blame.v[i];
 		struct metric_blame *t = &m->blame[b->site][b->write][b->holder_site]
-						  [b->holder_write][blame_foreign(b)];
+						  [b->holder_write][blame_holder_of(b)];
 
 		t->count += b->count;
 		t->wait_ns += b->wait_ns;

@@ -49,7 +49,7 @@ struct metric_proc {
 
 /*
  * Waits behind a holder, by [waiter's site][waiter writes][holder's site]
- * [holder writes][holder is another process].
+ * [holder writes][enum blame_holder].
  */
 struct metric_blame {
 	uint64_t count, wait_ns;
@@ -78,7 +78,7 @@ struct metrics {
 	int nr_locks, cap_locks;
 	uint64_t cont_count[CONT_CLASS__COUNT], cont_wait_ns[CONT_CLASS__COUNT];
 	/* mmap_lock waits that waited behind a holder: see struct metric_blame. */
-	struct metric_blame blame[CALLSITE__COUNT][2][CALLSITE__COUNT][2][2];
+	struct metric_blame blame[CALLSITE__COUNT][2][CALLSITE__COUNT][2][BLAME__COUNT];
 	struct metric_fork forks[BACKING__COUNT];	/* timed forks */
 	uint64_t forks_untimed;		/* while the programs were detached */
 	uint32_t sampled_ppm;		/* the last interval's (snapshot.sample_ppm) */

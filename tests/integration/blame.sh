@@ -29,10 +29,14 @@ paced_churn() {
 #
 # (a) A fault thread against the churn thread's mmap, munmap, mprotect,
 #     mremap and brk, in one process: the faults' waits are behind the
-#     process's own writer, and no one else's; what is blamed is among the
-#     waits the mmap_lock rows count, and most of their time (a wait traced
-#     after its writer let go names nobody: the owner is cleared; here
-#     short, the slow path's own entry). Each chunk is a VMA of its own
+#     process's own writer, and no one else's. The blame rows hold every
+#     wait the mmap_lock rows count, to the nanosecond: a wait whose
+#     holder was not seen (it began as the lock changed hands: the owner
+#     cleared by a writer letting go, or naming the fault thread itself,
+#     the last reader in, while the writer queued or stole the lock) is in
+#     the row of none seen. How many that is depends on where the
+#     scheduler puts the threads (here 9-57% of the time), so it is shown,
+#     not bounded. Each chunk is a VMA of its own
 #     (bench churn keeps it from merging into a neighbour), so each lap's
 #     first fault reaches for mmap_lock; paced, each round starts as the
 #     fault thread begins a fresh chunk, so the writers meet those faults
@@ -41,16 +45,17 @@ paced_churn() {
 paced_churn a
 n=$(blame_sum "$TMP/a.csv" acquired "$fault && \$c[\"holder_pid\"] == $pid && \$c[\"holder_mode\"] == \"write\" && \$c[\"holder_symbol\"] == \"writer (site: exact mode)\"")
 check "default set, churn: faults waited behind the process's own writer ($n waits)" test "$n" -gt 0
-others=$(blame_rows "$TMP/a.csv" "\$c[\"pid\"] == $pid && \$c[\"holder_pid\"] != $pid")
+others=$(blame_rows "$TMP/a.csv" "\$c[\"pid\"] == $pid && \$c[\"holder_foreign\"] == 1")
 check "default set, churn: no wait blamed on another process ($others rows)" test "$others" -eq 0
 rows="\$c[\"kind\"] == \"mmap_lock\" && $fault && \$c[\"mm\"] == \"own\""
 waits=$(csv_sum_where "$TMP/a.csv" waits "$rows")
 wait_ns=$(csv_sum_where "$TMP/a.csv" wait_total_ns "$rows")
-blamed=$(blame_sum "$TMP/a.csv" acquired "$fault")
-blamed_ns=$(blame_sum "$TMP/a.csv" wait_total_ns "$fault")
-check "default set, churn: $blamed of the faults' $waits waits blamed, ${blamed_ns}ns of ${wait_ns}ns (at least half)" \
-	awk -v b="$blamed" -v w="$waits" -v bn="$blamed_ns" -v wn="$wait_ns" \
-		'BEGIN { exit !(b > 0 && b <= w && bn <= wn && bn >= wn / 2) }'
+all=$(blame_sum "$TMP/a.csv" acquired "$fault")
+all_ns=$(blame_sum "$TMP/a.csv" wait_total_ns "$fault")
+none="$fault && \$c[\"holder_pid\"] == 0 && \$c[\"holder_symbol\"] == \"none seen (changing hands)\""
+unseen_ns=$(blame_sum "$TMP/a.csv" wait_total_ns "$none")
+check "default set, churn: the blame rows hold all the faults' $waits waits ($all), ${wait_ns}ns (${all_ns}ns; ${unseen_ns}ns with no holder seen)" \
+	test "$all" -eq "$waits" -a "$all_ns" -eq "$wait_ns" -a "$waits" -gt 0
 acq=$(col "$TMP/a.csv" "$rows" acquired | grep -c '[0-9]')
 check "default set, churn: the rows count waits, no acquisition ($acq cells)" test "$acq" -eq 0
 
@@ -84,12 +89,12 @@ WATCH_OPTS=--exact
 paced_churn ea
 behind=$(blame_sum "$TMP/ea.csv" wait_total_ns "$fault && $writers && \$c[\"holder_pid\"] == $pid")
 check "exact, churn: faults waited behind the process's own writers (${behind}ns > 0)" test "$behind" -gt 0
-others=$(blame_rows "$TMP/ea.csv" "$fault && !($writers)")
+others=$(blame_rows "$TMP/ea.csv" "$fault && \$c[\"holder_pid\"] != 0 && !($writers)")
 check "exact, churn: no fault wait blamed on anything else ($others rows)" test "$others" -eq 0
 foreign=$(blame_rows "$TMP/ea.csv" "\$c[\"pid\"] == $pid && \$c[\"holder_foreign\"] == 1")
 check "exact, churn: no holder from another process ($foreign rows)" test "$foreign" -eq 0
 rows=$(csv_sum_where "$TMP/ea.csv" wait_total_ns "\$c[\"kind\"] == \"mmap_lock\" && $fault && \$c[\"mm\"] == \"own\"")
-all=$(blame_sum "$TMP/ea.csv" wait_total_ns "$fault")
+all=$(blame_sum "$TMP/ea.csv" wait_total_ns "$fault && \$c[\"holder_pid\"] != 0")
 acq=$(csv_sum_where "$TMP/ea.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && $fault && \$c[\"mm\"] == \"own\"")
 check "exact, churn: blamed fault waits add up to the fault rows' waits (${all}ns of ${rows}ns in $acq acquisitions)" \
 	awk -v b="$all" -v r="$rows" -v n="$acq" 'BEGIN { d = r - b; if (d < 0) d = -d; exit !(b > 0 && d <= r * 0.05 + n * 1000) }' 

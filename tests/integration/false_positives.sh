@@ -1,26 +1,43 @@
-# compare's false-positive rate: A/A pairs of the built-in workloads (one
-# command run twice) must be marked significant no more often than the
-# rate compare names under its table, within what chance allows: a count
-# chance reaches less than once in a thousand fails.
+# compare's false-positive rate: A/A pairs of the built-in workloads must
+# be marked significant no more often than the rate compare names under
+# its table, within what chance allows: a count chance reaches less than
+# once in a thousand fails. Each side of a pair is a directory of RUNS
+# runs of one command, one repetition each, the two sides' runs
+# interleaved in time, as mmtop(8) tells users to compare small
+# differences: each sample is then a run, and what differs from one run
+# to the next (what ran before, where its memory came from, a slow spell
+# of the machine) is in the samples the t-test sees. Samples of one run
+# share it: 5 repetitions per run, one run a side, marked 16-22 of 80.
 . tests/lib.sh
 
 PAIRS=20
-# Alternated, so that a slow spell of the machine falls on both workloads.
-i=1
-while [ $i -le $((2 * PAIRS)) ]; do
-	"$MMTOP" bench pft -s 8M -r 5 --record "$TMP/pft$i.rec" --label "pft$i" >/dev/null &&
-		"$MMTOP" bench fork -s 8M -n 4 --iterations 5 --record "$TMP/fork$i.rec" \
-			--label "fork$i" >/dev/null || fail "A/A: bench run $i failed"
-	i=$((i + 1))
+RUNS=5
+# run SIDE PAIR RUN: one run of each workload into the side's directory.
+run() {
+	d=$TMP/$1$2
+	mkdir -p "$d/pft" "$d/fork"
+	"$MMTOP" bench pft -s 8M -r 1 --record "$d/pft/$3.rec" --label "$1" >/dev/null &&
+		"$MMTOP" bench fork -s 8M -n 4 --iterations 1 --record "$d/fork/$3.rec" \
+			--label "$1" >/dev/null || fail "A/A: bench run $1 $2 $3 failed"
+}
+p=1
+while [ $p -le $PAIRS ]; do
+	r=1
+	while [ $r -le $RUNS ]; do
+		run a $p $r
+		run b $p $r
+		r=$((r + 1))
+	done
+	p=$((p + 1))
 done
 
 # marks WORKLOAD: "MARKED TESTED RATE" summed over its PAIRS pairs, from
 # the line compare prints under its table.
 marks() {
-	i=1
-	while [ $i -le $((2 * PAIRS)) ]; do
-		"$MMTOP" compare "$TMP/$1$i.rec" "$TMP/$1$((i + 1)).rec" 2>/dev/null
-		i=$((i + 2))
+	p=1
+	while [ $p -le $PAIRS ]; do
+		"$MMTOP" compare "$TMP/a$p/$1" "$TMP/b$p/$1" 2>/dev/null
+		p=$((p + 1))
 	done | sed -n 's/^# \* p < \([0-9.]*\) .*; \([0-9]*\) of \([0-9]*\) marked here$/\2 \3 \1/p' |
 		awk '{ m += $1; t += $2; p = $3; n++ } END { print m + 0, t + 0, p, n + 0 }'
 }
@@ -38,23 +55,19 @@ limit() {
 	}'
 }
 
-# Each workload's pairs: each note counts the 2 metrics it could test.
+# Each workload's pairs: each note counts the 4 metrics it could test.
 all_marked=0 all_tested=0 counts=""
 for w in pft fork; do
 	set -- $(marks $w)
 	marked=${1:-0} tested=${2:-0} rate=${3:-0} notes=${4:-0}
-	# pft: faults/sec-1 and faults/cpu-1; fork: 4K and THP. Warm-ups have
-	# one sample each and cannot be tested.
-	check "A/A $w: every pair's note counts 2 tested metrics ($tested in $notes notes)" \
-		test "$notes" -eq $PAIRS -a "$tested" -eq $((2 * PAIRS))
+	# pft: faults/sec-1 and faults/cpu-1; fork: 4K and THP; and each one's
+	# warm-up, a sample per run too.
+	check "A/A $w: every pair's note counts 4 tested metrics ($tested in $notes notes)" \
+		test "$notes" -eq $PAIRS -a "$tested" -eq $((4 * PAIRS))
 	all_marked=$((all_marked + marked)) all_tested=$((all_tested + tested))
 	counts="$counts $w $marked of $tested,"
 done
-# Pooled: samples of one run share what differs from run to run, which a
-# t-test on them cannot see (here a pft run after a fork run is marked
-# about 1 time in 8); the bound is on all the built-in workloads' pairs.
-# Before fork's iterations were processes of their own spread over the
-# CPUs, fork alone was marked 17 times in 40.
+# Pooled: the bound is on all the built-in workloads' pairs.
 lim=$(limit "$all_tested" "$rate")
 check "A/A:$counts $all_marked of $all_tested unchanged metrics marked significant (nominal rate $rate: fewer than $lim)" \
 	test "$all_tested" -gt 0 -a "$all_marked" -lt "$lim"

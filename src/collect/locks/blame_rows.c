@@ -29,7 +29,10 @@ static struct blame_row *row_of(struct lock_source *ls, struct snapshot *s,
 		return NULL;
 	*r = want;
 	comm_of(ls->skel->maps.lock_comms, r->pid, r->comm);
-	comm_of(ls->skel->maps.lock_comms, r->holder_pid, r->holder_comm);
+	if (r->holder_pid)
+		comm_of(ls->skel->maps.lock_comms, r->holder_pid, r->holder_comm);
+	else
+		snprintf(r->holder_comm, sizeof(r->holder_comm), "-");
 	return r;
 }
 

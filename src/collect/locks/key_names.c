@@ -52,17 +52,23 @@ const struct site *site_of(struct site_cache *c, uint64_t stack)
 	return s;
 }
 
-const struct site *holder_site_of(struct site_cache *c, uint64_t stack, bool hint)
+const struct site *holder_site_of(struct site_cache *c, uint64_t stack, unsigned int hint)
 {
-	static const struct site writer = {
-		.site = CALLSITE_UNKNOWN, .symbol = "writer (site: exact mode)",
-	}, reader = {
-		.site = CALLSITE_UNKNOWN, .symbol = "last reader in (a hint)",
+	static const struct site holders[] = {
+		[HOLDER_EXACT] = {
+			.site = CALLSITE_UNKNOWN, .symbol = "writer (site: exact mode)",
+		},
+		[HOLDER_LAST_READER] = {
+			.site = CALLSITE_UNKNOWN, .symbol = "last reader in (a hint)",
+		},
+		[HOLDER_NONE_SEEN] = {
+			.site = CALLSITE_UNKNOWN, .symbol = BLAME_NONE_SEEN,
+		},
 	};
 
 	if (stack)
 		return site_of(c, stack);
-	return hint ? &reader : &writer;
+	return &holders[hint < ARRAY_SIZE(holders) ? hint : HOLDER_NONE_SEEN];
 }
 
 enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site, bool *by_address)

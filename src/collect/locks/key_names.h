@@ -39,9 +39,10 @@ const struct site *site_of(struct site_cache *c, uint64_t stack);
 /*
  * The site of a holder's stack key @stack: where the default set names a
  * holder from the rwsem's owner (stack 0), its site is not known, and the
- * symbol says what the holder is: a writer, or the last reader in (@hint).
+ * symbol says what the holder is (@hint, enum holder_hint): a writer, the
+ * last reader in, or none seen.
  */
-const struct site *holder_site_of(struct site_cache *c, uint64_t stack, bool hint);
+const struct site *holder_site_of(struct site_cache *c, uint64_t stack, unsigned int hint);
 /* Kernel-side class, or the stack's where the kernel could not tell. */
 enum cont_class cont_class_of(__u32 bpf_cls, const struct site *site, bool *by_address);
 /* @pid's name from @comms (kept by BPF for processes gone), else /proc, else "?". */
