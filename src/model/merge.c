@@ -3,143 +3,33 @@
 #include <string.h>
 
 #include "merge.h"
+#include "row_fields.h"
 
-static int merge_lock(struct snapshot *sum, const struct lock_row *r)
+/*
+ * Add the rows of type @t of @s to @sum: into the row of @sum they are one
+ * with, else appended (rows kept one by one are always appended).
+ */
+static int merge_rows(struct snapshot *sum, const struct snapshot *s, const struct row_type *t)
 {
-	struct lock_row *t = NULL;
-	int i;
+	struct row_array *to = snapshot_rows(sum, t);
+	const struct row_array *from = snapshot_rows_const(s, t);
+	int i, j;
 
-	for (i = 0; i < sum->locks.nr && !t; i++) {
-		struct lock_row *c = &sum->locks.v[i];
+	for (i = 0; i < from->nr; i++) {
+		const char *r = (const char *)from->v + i * t->size;
+		char *m = NULL;
 
-		if (lock_row_same(c, r))
-			t = c;
-	}
-	if (!t) {
-		t = snapshot_push(&sum->locks);
-		if (!t)
+		for (j = 0; t->same && j < to->nr && !m; j++)
+			if (t->same((char *)to->v + j * t->size, r))
+				m = (char *)to->v + j * t->size;
+		if (m) {
+			row_merge(t, m, r);
+			continue;
+		}
+		m = row_push(to, t);
+		if (!m)
 			return -ENOMEM;
-		*t = *r;
-		return 0;
-	}
-	t->acquired += r->acquired;
-	t->failed += r->failed;
-	t->holds += r->holds;
-	t->wait_ns += r->wait_ns;
-	t->hold_ns += r->hold_ns;
-	max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
-	max_keep(&t->hold_max_ns, &t->hold_max_bound, r->hold_max_ns, r->hold_max_bound);
-	hist_add(&t->wait, &r->wait);
-	hist_add(&t->hold, &r->hold);
-	return 0;
-}
-
-static int merge_cont(struct snapshot *sum, const struct cont_row *r)
-{
-	struct cont_row *t = NULL;
-	int i;
-
-	for (i = 0; i < sum->conts.nr && !t; i++) {
-		struct cont_row *c = &sum->conts.v[i];
-
-		if (c->cls == r->cls && c->by_address == r->by_address && c->pid == r->pid &&
-		    !strcmp(c->caller, r->caller) && !strcmp(c->type, r->type) &&
-		    !strcmp(c->mode, r->mode))
-			t = c;
-	}
-	if (!t) {
-		t = snapshot_push(&sum->conts);
-		if (!t)
-			return -ENOMEM;
-		*t = *r;
-		return 0;
-	}
-	t->count += r->count;
-	t->wait_ns += r->wait_ns;
-	max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
-	hist_add(&t->wait, &r->wait);
-	return 0;
-}
-
-static int merge_blame(struct snapshot *sum, const struct blame_row *r)
-{
-	struct blame_row *t = NULL;
-	int i;
-
-	for (i = 0; i < sum->blame.nr && !t; i++)
-		if (blame_same(&sum->blame.v[i], r))
-			t = &sum->blame.v[i];
-	if (!t) {
-		t = snapshot_push(&sum->blame);
-		if (!t)
-			return -ENOMEM;
-		*t = *r;
-		return 0;
-	}
-	t->count += r->count;
-	t->wait_ns += r->wait_ns;
-	max_keep(&t->wait_max_ns, &t->wait_max_bound, r->wait_max_ns, r->wait_max_bound);
-	return 0;
-}
-
-static int merge_vma(struct snapshot *sum, const struct vma_row *v)
-{
-	struct vma_row *t = NULL;
-	int i;
-
-	for (i = 0; i < sum->vmas.nr && !t; i++)
-		if (sum->vmas.v[i].pid == v->pid)
-			t = &sum->vmas.v[i];
-	if (!t) {
-		t = snapshot_push(&sum->vmas);
-		if (!t)
-			return -ENOMEM;
-		*t = *v;
-		return 0;
-	}
-	t->faults = t->faults < 0 || v->faults < 0 ? -1 : t->faults + v->faults;
-	t->fallbacks += v->fallbacks;
-	t->anon += v->anon;
-	return 0;
-}
-
-static int merge_zone(struct snapshot *sum, const struct zone_row *z)
-{
-	struct zone_row *t = NULL;
-	int i;
-
-	for (i = 0; i < sum->zones.nr && !t; i++)
-		if (sum->zones.v[i].node == z->node && !strcmp(sum->zones.v[i].name, z->name))
-			t = &sum->zones.v[i];
-	if (!t) {
-		t = snapshot_push(&sum->zones);
-		if (!t)
-			return -ENOMEM;
-		*t = *z;
-		return 0;
-	}
-	pcp_add(&t->pcp, &z->pcp);
-	return 0;
-}
-
-/* Rows kept one by one: events and forks. */
-static int append_rows(struct snapshot *sum, const struct snapshot *s)
-{
-	int i;
-
-	for (i = 0; i < s->events.nr; i++) {
-		struct slow_event *e = snapshot_push(&sum->events);
-
-		if (!e)
-			return -ENOMEM;
-		*e = s->events.v[i];
-	}
-	for (i = 0; i < s->forks.nr; i++) {
-		struct fork_row *f = snapshot_push(&sum->forks);
-
-		if (!f)
-			return -ENOMEM;
-		*f = s->forks.v[i];
+		memcpy(m, r, t->size);
 	}
 	return 0;
 }
@@ -188,18 +78,8 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 		t->anon += c->anon;
 		pcp_add(&t->pcp, &c->pcp);
 	}
-	for (i = 0; i < s->locks.nr && !err; i++)
-		err = merge_lock(sum, &s->locks.v[i]);
-	for (i = 0; i < s->conts.nr && !err; i++)
-		err = merge_cont(sum, &s->conts.v[i]);
-	for (i = 0; i < s->blame.nr && !err; i++)
-		err = merge_blame(sum, &s->blame.v[i]);
-	for (i = 0; i < s->vmas.nr && !err; i++)
-		err = merge_vma(sum, &s->vmas.v[i]);
-	for (i = 0; i < s->zones.nr && !err; i++)
-		err = merge_zone(sum, &s->zones.v[i]);
-	if (!err)
-		err = append_rows(sum, s);
+	for (i = 0; i < ROWS__COUNT && !err; i++)
+		err = merge_rows(sum, s, &row_types[i]);
 	snapshot_sum(sum);
 	return err;
 }

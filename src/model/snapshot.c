@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "row_fields.h"
 #include "snapshot.h"
 #include "util.h"
 
@@ -92,15 +93,12 @@ int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
 
 void snapshot_free(struct snapshot *s)
 {
+	int i;
+
 	free(s->cpus);
 	free(s->nodes);
-	free(s->locks.v);
-	free(s->vmas.v);
-	free(s->events.v);
-	free(s->conts.v);
-	free(s->forks.v);
-	free(s->zones.v);
-	free(s->blame.v);
+	for (i = 0; i < ROWS__COUNT; i++)
+		free(snapshot_rows(s, &row_types[i])->v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -118,13 +116,10 @@ int snapshot_grow(void **v, int *cap, size_t size)
 
 void snapshot_clear_rows(struct snapshot *s)
 {
-	s->locks.nr = 0;
-	s->vmas.nr = 0;
-	s->events.nr = 0;
-	s->conts.nr = 0;
-	s->forks.nr = 0;
-	s->zones.nr = 0;
-	s->blame.nr = 0;
+	int i;
+
+	for (i = 0; i < ROWS__COUNT; i++)
+		snapshot_rows(s, &row_types[i])->nr = 0;
 }
 
 static void add_faults(struct fault_counts *sum, const struct fault_counts *f)
@@ -282,21 +277,24 @@ uint64_t hist_quantile(const struct hist *h, double q, uint64_t max)
 }
 
 /* Copy one growable array; @cap keeps @dst's memory when large enough. */
-static int copy_rows(void **dst, int *dst_nr, int *dst_cap, const void *src,
-		     int nr, size_t size)
+/* The rows of @src into @dst, @keep's memory (dst's own) holding them. */
+static int copy_rows(struct row_array *dst, const struct row_array *keep,
+		     const struct row_array *src, size_t size)
 {
-	while (*dst_cap < nr)
-		if (snapshot_grow(dst, dst_cap, size))
+	*dst = *keep;
+	while (dst->cap < src->nr)
+		if (snapshot_grow(&dst->v, &dst->cap, size))
 			return -ENOMEM;
-	if (nr)
-		memcpy(*dst, src, nr * size);
-	*dst_nr = nr;
+	if (src->nr)
+		memcpy(dst->v, src->v, src->nr * size);
+	dst->nr = src->nr;
 	return 0;
 }
 
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 {
 	struct snapshot keep = *dst;
+	int i, err = 0;
 
 	if (dst->nr_cpus != src->nr_cpus || dst->nr_nodes != src->nr_nodes)
 		return -EINVAL;
@@ -304,31 +302,19 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	/* Scalars copied; arrays get dst's own memory back, then the rows. */
 	dst->cpus = keep.cpus;
 	dst->nodes = keep.nodes;
-	dst->locks = keep.locks;
-	dst->vmas = keep.vmas;
-	dst->events = keep.events;
-	dst->conts = keep.conts;
-	dst->forks = keep.forks;
-	dst->zones = keep.zones;
-	dst->blame = keep.blame;
 	memcpy(dst->cpus, src->cpus, src->nr_cpus * sizeof(*src->cpus));
 	memcpy(dst->nodes, src->nodes, src->nr_nodes * sizeof(*src->nodes));
-	if (copy_rows((void **)&dst->locks.v, &dst->locks.nr, &dst->locks.cap,
-		      src->locks.v, src->locks.nr, sizeof(*src->locks.v)) ||
-	    copy_rows((void **)&dst->vmas.v, &dst->vmas.nr, &dst->vmas.cap,
-		      src->vmas.v, src->vmas.nr, sizeof(*src->vmas.v)) ||
-	    copy_rows((void **)&dst->events.v, &dst->events.nr, &dst->events.cap,
-		      src->events.v, src->events.nr, sizeof(*src->events.v)) ||
-	    copy_rows((void **)&dst->conts.v, &dst->conts.nr, &dst->conts.cap,
-		      src->conts.v, src->conts.nr, sizeof(*src->conts.v)) ||
-	    copy_rows((void **)&dst->forks.v, &dst->forks.nr, &dst->forks.cap,
-		      src->forks.v, src->forks.nr, sizeof(*src->forks.v)) ||
-	    copy_rows((void **)&dst->zones.v, &dst->zones.nr, &dst->zones.cap,
-		      src->zones.v, src->zones.nr, sizeof(*src->zones.v)) ||
-	    copy_rows((void **)&dst->blame.v, &dst->blame.nr, &dst->blame.cap,
-		      src->blame.v, src->blame.nr, sizeof(*src->blame.v)))
-		return -ENOMEM;
-	return 0;
+	for (i = 0; i < ROWS__COUNT; i++) {
+		const struct row_type *t = &row_types[i];
+
+		/* After a failure, dst's own memory back all the same. */
+		if (err)
+			*snapshot_rows(dst, t) = *snapshot_rows(&keep, t);
+		else
+			err = copy_rows(snapshot_rows(dst, t), snapshot_rows(&keep, t),
+					snapshot_rows_const(src, t), t->size);
+	}
+	return err;
 }
 
 bool callsite_same(enum callsite a, const char *sym_a, enum callsite b,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output_common.h"
+#include "row_fields.h"
 #include "util.h"
 
 enum col {
@@ -29,11 +30,11 @@ enum col {
 	COL_SAMPLED,
 	COL_THROTTLED,
 	COL_WAITS,
-	COL_SCHEMA,		/* always last: new columns go before it */
-	COL__COUNT
+	/* Then the columns of the row tables' fields (table_columns()), schema last. */
+	COL_TABLE
 };
 
-static const char *const col_names[COL__COUNT] = {
+static const char *const col_names[COL_TABLE] = {
 	"time", "seq", "interval_s", "kind", "id", "node", "online",
 	"minflt", "majflt", "minflt_per_s", "majflt_per_s", "drops", "probes",
 	"fallbacks", "anon", "vma_ok",
@@ -49,8 +50,47 @@ static const char *const col_names[COL__COUNT] = {
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
 	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
 	"sampled", "throttled", "waits",
-	"schema",
 };
+
+/*
+ * The columns the row tables add, in their order, each name once (rows of
+ * different types that share a field name share its column).
+ */
+#define TABLE_COLS_MAX 64
+static const char *table_cols[TABLE_COLS_MAX];
+static int nr_table_cols = -1;
+
+static int table_columns(void)
+{
+	unsigned int t, i;
+	int j;
+
+	if (nr_table_cols >= 0)
+		return nr_table_cols;
+	nr_table_cols = 0;
+	for (t = 0; t < ROWS__COUNT; t++)
+		for (i = 0; i < row_types[t].fields.nr; i++) {
+			const struct row_field *f = &row_types[t].fields.v[i];
+
+			if (!(f->out & OUT_CSV))
+				continue;
+			for (j = 0; j < nr_table_cols && strcmp(table_cols[j], f->name); j++)
+				;
+			if (j == nr_table_cols && j < TABLE_COLS_MAX)
+				table_cols[nr_table_cols++] = f->name;
+		}
+	return nr_table_cols;
+}
+
+static int table_column_of(const char *name)
+{
+	int j;
+
+	for (j = 0; j < table_columns(); j++)
+		if (!strcmp(table_cols[j], name))
+			return COL_TABLE + j;
+	return -1;
+}
 
 /* A row being written: cells go in column order, gaps left empty. */
 struct row {
@@ -59,9 +99,11 @@ struct row {
 	const struct snapshot *s;	/* the interval's, for its sampled share */
 	bool has_waits;			/* an mmap_lock row: its waits */
 	uint64_t waits;
+	const struct row_type *type;	/* a table's row: its marked fields */
+	const void *data;
 };
 
-static void at(struct row *r, enum col c)
+static void at(struct row *r, int c)
 {
 	while (r->col < (int)c) {
 		fputc(',', r->f);
@@ -73,7 +115,7 @@ static void at(struct row *r, enum col c)
 }
 
 __attribute__((format(printf, 3, 4)))
-static void cell(struct row *r, enum col c, const char *fmt, ...)
+static void cell(struct row *r, int c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -87,7 +129,7 @@ static void cell(struct row *r, enum col c, const char *fmt, ...)
  * A string cell: made one printable line of valid UTF-8 (text_safe), and
  * quoted (RFC 4180) when it holds a comma, quote, CR or LF.
  */
-static void str(struct row *r, enum col c, const char *raw)
+static void str(struct row *r, int c, const char *raw)
 {
 	char safe[4 * SNAPSHOT_NA_LEN + 1];
 	const char *s = text_safe(raw, safe, sizeof(safe));
@@ -106,11 +148,29 @@ static void str(struct row *r, enum col c, const char *raw)
 	fputc('"', r->f);
 }
 
+/* The fields a table row's type marks for CSV, in their columns. */
+static void table_cells(struct row *r)
+{
+	unsigned int i;
+
+	for (i = 0; r->type && i < r->type->fields.nr; i++) {
+		const struct row_field *f = &r->type->fields.v[i];
+		int c = f->out & OUT_CSV ? table_column_of(f->name) : -1;
+
+		if (c < 0)
+			continue;
+		if (f->kind == FIELD_STR)
+			str(r, c, (const char *)r->data + f->off);
+		else
+			cell(r, c, "%" PRIu64, field_value(f, r->data));
+	}
+}
+
 /*
  * The share of the interval exact mode was on (1: exact; 0: the default
  * set; a recording of mmtop 0.1's budget: its window's) and whether such a
- * window was throttled, an mmap_lock row's waits, the schema, the last
- * column, then the end of the line.
+ * window was throttled, an mmap_lock row's waits, the table's fields, the
+ * schema, the last column, then the end of the line.
  */
 static void end(struct row *r)
 {
@@ -120,7 +180,8 @@ static void end(struct row *r)
 	}
 	if (r->has_waits)
 		cell(r, COL_WAITS, "%" PRIu64, r->waits);
-	cell(r, COL_SCHEMA, "%d", OUTPUT_SCHEMA);
+	table_cells(r);
+	cell(r, COL_TABLE + table_columns(), "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }
 
@@ -142,6 +203,18 @@ static struct row start(FILE *f, const struct snapshot *s, const struct common *
 	cell(&r, COL_ID, "%d", id);
 	cell(&r, COL_NODE, "%d", node);
 	cell(&r, COL_ONLINE, "%d", online);
+	return r;
+}
+
+/* A row of a table's type (@t, @data): its marked fields end it. */
+static struct row table_start(FILE *f, const struct snapshot *s, const struct common *c,
+			      const struct row_type *t, const void *data, const char *kind,
+			      int id, int node, int online)
+{
+	struct row r = start(f, s, c, kind, id, node, online);
+
+	r.type = t;
+	r.data = data;
 	return r;
 }
 
@@ -199,7 +272,7 @@ static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 static void zone_row(FILE *f, const struct snapshot *s, const struct common *c,
 		     const struct zone_row *z)
 {
-	struct row r = start(f, s, c, "zone", -1, z->node, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_ZONE], z, "zone", -1, z->node, -1);
 
 	drops_probes(&r, s, c);
 	str(&r, COL_ZONE, z->name);
@@ -241,7 +314,7 @@ static void waits(struct row *r, uint64_t total, const struct hist *h, uint64_t 
 static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 		     const struct lock_row *l)
 {
-	struct row r = start(f, s, c, "mmap_lock", -1, -1, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_LOCK], l, "mmap_lock", -1, -1, -1);
 	bool acq = snapshot_acquisitions(s);
 
 	drops_probes(&r, s, c);
@@ -286,7 +359,7 @@ static void holder(struct row *r, int pid, const char *comm, enum callsite site,
 static void blame_row(FILE *f, const struct snapshot *s, const struct common *c,
 		      const struct blame_row *b)
 {
-	struct row r = start(f, s, c, "blame", -1, -1, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_BLAME], b, "blame", -1, -1, -1);
 
 	drops_probes(&r, s, c);
 	who(&r, b->pid, b->comm, callsite_name(b->site), b->symbol,
@@ -304,7 +377,7 @@ static void blame_row(FILE *f, const struct snapshot *s, const struct common *c,
 static void vma_row(FILE *f, const struct snapshot *s, const struct common *c,
 		    const struct vma_row *v)
 {
-	struct row r = start(f, s, c, "vma", -1, -1, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_VMA], v, "vma", -1, -1, -1);
 
 	drops_probes(&r, s, c);
 	vma_cells(&r, s, v->faults < 0 ? 0 : v->faults, v->fallbacks, v->anon,
@@ -319,7 +392,7 @@ static void vma_row(FILE *f, const struct snapshot *s, const struct common *c,
 static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
 		     const struct cont_row *k)
 {
-	struct row r = start(f, s, c, "contention", -1, -1, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_CONT], k, "contention", -1, -1, -1);
 
 	drops_probes(&r, s, c);
 	who(&r, k->pid, k->comm, cont_class_name(k->cls), k->caller, k->mode, NULL);
@@ -336,7 +409,7 @@ static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
 static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
 		      const struct slow_event *e)
 {
-	struct row r = start(f, s, c, "event", e->cpu, -1, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_EVENT], e, "event", e->cpu, -1, -1);
 	char when[32];
 
 	drops_probes(&r, s, c);
@@ -362,7 +435,7 @@ static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
 static void fork_row(FILE *f, const struct snapshot *s, const struct common *c,
 		     const struct fork_row *k)
 {
-	struct row r = start(f, s, c, "fork", -1, -1, -1);
+	struct row r = table_start(f, s, c, &row_types[ROWS_FORK], k, "fork", -1, -1, -1);
 	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
 	char when[32];
 
@@ -397,9 +470,11 @@ void write_csv(struct output *o, const struct snapshot *s)
 	int i;
 
 	if (!o->header_done) {
-		for (i = 0; i < COL__COUNT; i++)
+		for (i = 0; i < COL_TABLE; i++)
 			fprintf(f, "%s%s", i ? "," : "", col_names[i]);
-		fputc('\n', f);
+		for (i = 0; i < table_columns(); i++)
+			fprintf(f, ",%s", table_cols[i]);
+		fputs(",schema\n", f);
 		o->header_done = true;
 	}
 	format_utc(s->wall_ns, c.when, sizeof(c.when));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "output_common.h"
+#include "row_fields.h"
 #include "util.h"
 
 /*
@@ -107,9 +108,13 @@ static const char *json_bool(bool b)
  * An mmap_lock row. Its acquisition figures (acquired, failed, holds and
  * the holds' times) are null where exact mode was off: the default set
  * counts waits alone. waits: the waits among them (appended in schema 1).
+ * Each row's writer leaves its object open for the table's fields.
  */
-static void json_lock(FILE *f, const struct lock_row *r, bool known)
+static void json_lock(FILE *f, const struct snapshot *s, const void *row)
 {
+	const struct lock_row *r = row;
+	bool known = snapshot_acquisitions(s);
+
 	fputc('{', f);
 	json_who(f, r->pid, r->comm, r->site, r->symbol, r->write, r->foreign);
 	json_addr(f, r->site_addr);
@@ -137,12 +142,15 @@ static void json_lock(FILE *f, const struct lock_row *r, bool known)
 		json_hist(f, "hold_hist", &r->hold);
 	else
 		fprintf(f, ",\"hold_hist\":null");
-	fprintf(f, ",\"waits\":%" PRIu64 "}", lock_row_waits(r));
+	fprintf(f, ",\"waits\":%" PRIu64, lock_row_waits(r));
 }
 
 /* A process's faults; its outcome null where it is n/a (vma_lock_na). */
-static void json_vma(FILE *f, const struct vma_row *v, bool outcome)
+static void json_vma(FILE *f, const struct snapshot *s, const void *row)
 {
+	const struct vma_row *v = row;
+	bool outcome = !snapshot_vma_na(s);
+
 	fprintf(f, "{\"pid\":%d,\"comm\":", v->pid);
 	json_str(f, v->comm);
 	if (v->faults < 0)
@@ -150,13 +158,12 @@ static void json_vma(FILE *f, const struct vma_row *v, bool outcome)
 	else
 		fprintf(f, ",\"faults\":%" PRId64, v->faults);
 	if (!outcome) {
-		fputs(",\"fallbacks\":null,\"anon\":null,\"vma_ok\":null}", f);
+		fputs(",\"fallbacks\":null,\"anon\":null,\"vma_ok\":null", f);
 		return;
 	}
 	fprintf(f, ",\"fallbacks\":%" PRIu64 ",\"anon\":%" PRIu64 ",\"vma_ok\":",
 		v->fallbacks, v->anon);
 	json_ratio(f, v->faults < 0 ? -1 : vma_ok(v->faults, v->fallbacks, v->anon));
-	fputc('}', f);
 }
 
 /* Whom a slow mmap_lock wait waited behind; null for holds and unseen holders. */
@@ -173,8 +180,11 @@ static void json_holder(FILE *f, const struct slow_event *e)
 	fprintf(f, ",\"holder_mode\":\"%s\"", e->holder_write ? "write" : "read");
 }
 
-static void json_blame(FILE *f, const struct blame_row *b)
+static void json_blame(FILE *f, const struct snapshot *s, const void *row)
 {
+	const struct blame_row *b = row;
+
+	(void)s;
 	fprintf(f, "{\"waiter_pid\":%d,\"waiter_comm\":", b->pid);
 	json_str(f, b->comm);
 	fprintf(f, ",\"waiter_site\":\"%s\",\"waiter_symbol\":", callsite_name(b->site));
@@ -185,15 +195,17 @@ static void json_blame(FILE *f, const struct blame_row *b)
 	fprintf(f, ",\"holder_site\":\"%s\",\"holder_symbol\":", callsite_name(b->holder_site));
 	json_str(f, b->holder_symbol);
 	fprintf(f, ",\"holder_mode\":\"%s\",\"holder_foreign\":%s,\"count\":%" PRIu64
-		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s}",
+		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s",
 		b->holder_write ? "write" : "read", json_bool(blame_foreign(b)),
 		b->count, b->wait_ns, b->wait_max_ns, json_bool(b->wait_max_bound));
 }
 
-static void json_event(FILE *f, const struct slow_event *e)
+static void json_event(FILE *f, const struct snapshot *s, const void *row)
 {
+	const struct slow_event *e = row;
 	char when[32];
 
+	(void)s;
 	format_utc(e->wall_ns, when, sizeof(when));
 	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"time_us\":%" PRIu64
 		",\"tid\":%d,\"cpu\":%d,", when, e->wall_ns, e->wall_ns / 1000, e->tid, e->cpu);
@@ -210,12 +222,15 @@ static void json_event(FILE *f, const struct slow_event *e)
 		json_holder(f, e);
 	}
 	json_addr(f, e->site_addr);
-	fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 "}",
+	fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64,
 		e->wait_ns, e->hold_ns);
 }
 
-static void json_cont(FILE *f, const struct cont_row *r)
+static void json_cont(FILE *f, const struct snapshot *s, const void *row)
 {
+	const struct cont_row *r = row;
+
+	(void)s;
 	fprintf(f, "{\"class\":\"%s\",\"classified_by\":\"%s\",\"pid\":%d,\"comm\":",
 		cont_class_name(r->cls), r->by_address ? "address" : "stack", r->pid);
 	json_str(f, r->comm);
@@ -230,11 +245,11 @@ static void json_cont(FILE *f, const struct cont_row *r)
 		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
 		json_bool(r->wait_max_bound));
 	json_hist(f, "wait_hist", &r->wait);
-	fputc('}', f);
 }
 
-static void json_fork(FILE *f, const struct fork_row *k)
+static void json_fork(FILE *f, const struct snapshot *s, const void *row)
 {
+	const struct fork_row *k = row;
 	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
 	char when[32];
 
@@ -256,7 +271,8 @@ static void json_fork(FILE *f, const struct fork_row *k)
 		fprintf(f, "%" PRId64, k->thp_kb);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"backing\":\"%s\",\"cost_ns_per_mib\":%.1f,\"stalled\":%u}",
+	(void)s;
+	fprintf(f, ",\"backing\":\"%s\",\"cost_ns_per_mib\":%.1f,\"stalled\":%u",
 		fork_backing(k), fork_cost_per_mib(k->latency_ns, kb),
 		k->stalled);
 }
@@ -317,6 +333,68 @@ static void json_header(FILE *f, const struct snapshot *s)
 	fputc('}', f);
 }
 
+/* ,"KEY": and @text, or null where it is empty (nothing to say). */
+static void json_said(FILE *f, const char *key, const char *text)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (text[0])
+		json_str(f, text);
+	else
+		fputs("null", f);
+}
+
+static void json_zone(FILE *f, const struct snapshot *s, const void *row)
+{
+	const struct zone_row *z = row;
+
+	fprintf(f, "{\"node\":%d,\"zone\":", z->node);
+	json_str(f, z->name);
+	json_pcp(f, s, &z->pcp);
+}
+
+/* The fields a row's table marks for JSON, after the row's own keys. */
+static void json_fields(FILE *f, const struct row_type *t, const void *row)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->fields.nr; i++) {
+		const struct row_field *x = &t->fields.v[i];
+
+		if (!(x->out & OUT_JSON))
+			continue;
+		fprintf(f, ",\"%s\":", x->name);
+		if (x->kind == FIELD_STR)
+			json_str(f, (const char *)row + x->off);
+		else if (x->kind == FIELD_BOOL)
+			fputs(json_bool(field_value(x, row)), f);
+		else
+			fprintf(f, "%" PRIu64, field_value(x, row));
+	}
+}
+
+/*
+ * ,"KEY":[...] of the rows of type @id, each an object @one opens and
+ * fills, then the fields its table marks for JSON.
+ */
+static void json_rows(FILE *f, const struct snapshot *s, const char *key, enum row_type_id id,
+		      void (*one)(FILE *f, const struct snapshot *s, const void *row))
+{
+	const struct row_type *t = &row_types[id];
+	const struct row_array *a = snapshot_rows_const(s, t);
+	int i;
+
+	fprintf(f, ",\"%s\":[", key);
+	for (i = 0; i < a->nr; i++) {
+		const void *row = (const char *)a->v + i * t->size;
+
+		fputs(i ? "," : "", f);
+		one(f, s, row);
+		json_fields(f, t, row);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 void write_json(FILE *f, const struct snapshot *s)
 {
 	int i;
@@ -342,68 +420,27 @@ void write_json(FILE *f, const struct snapshot *s)
 		json_pcp(f, s, &n->pcp);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"zones\":[");
-	for (i = 0; i < s->zones.nr; i++) {
-		fprintf(f, "%s{\"node\":%d,\"zone\":", i ? "," : "", s->zones.v[i].node);
-		json_str(f, s->zones.v[i].name);
-		json_pcp(f, s, &s->zones.v[i].pcp);
-		fputc('}', f);
-	}
-	fprintf(f, "],\"pcp_method\":");
+	fputc(']', f);
+	json_rows(f, s, "zones", ROWS_ZONE, json_zone);
+	fprintf(f, ",\"pcp_method\":");
 	json_str(f, s->pcp_method);
-	fprintf(f, ",\"mmap_lock\":[");
-	for (i = 0; i < s->locks.nr; i++) {
-		fputs(i ? "," : "", f);
-		json_lock(f, &s->locks.v[i], snapshot_acquisitions(s));
-	}
+	json_rows(f, s, "mmap_lock", ROWS_LOCK, json_lock);
 	/* Why the VMA-lock outcome is n/a though mmap_lock runs; null: not. */
-	fprintf(f, "],\"vma_lock_na\":");
-	if (s->vma_na[0])
-		json_str(f, s->vma_na);
-	else
-		fputs("null", f);
+	json_said(f, "vma_lock_na", s->vma_na);
 	/* Why the default set sees no mmap_lock waits; null: it sees them. */
-	fprintf(f, ",\"mmap_lock_waits_na\":");
-	if (s->waits_na[0])
-		json_str(f, s->waits_na);
-	else
-		fputs("null", f);
+	json_said(f, "mmap_lock_waits_na", s->waits_na);
 	/* Whom the default set blames a wait on; null: not said (before 2.8). */
-	fprintf(f, ",\"mmap_lock_holders\":");
-	if (s->holders[0])
-		json_str(f, s->holders);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"vma_lock\":[");
-	for (i = 0; i < s->vmas.nr; i++) {
-		fputs(i ? "," : "", f);
-		json_vma(f, &s->vmas.v[i], !snapshot_vma_na(s));
-	}
-	fprintf(f, "],\"fork_method\":");
+	json_said(f, "mmap_lock_holders", s->holders);
+	json_rows(f, s, "vma_lock", ROWS_VMA, json_vma);
+	fprintf(f, ",\"fork_method\":");
 	json_str(f, s->fork_method);
-	fprintf(f, ",\"blame\":[");
-	for (i = 0; i < s->blame.nr; i++) {
-		fputs(i ? "," : "", f);
-		json_blame(f, &s->blame.v[i]);
-	}
-	fprintf(f, "],\"contention_method\":");
+	json_rows(f, s, "blame", ROWS_BLAME, json_blame);
+	fprintf(f, ",\"contention_method\":");
 	json_str(f, s->cont_method);
-	fprintf(f, ",\"contention\":[");
-	for (i = 0; i < s->conts.nr; i++) {
-		fputs(i ? "," : "", f);
-		json_cont(f, &s->conts.v[i]);
-	}
-	fprintf(f, "],");
+	json_rows(f, s, "contention", ROWS_CONT, json_cont);
+	fputc(',', f);
 	json_fork_summary(f, s);
-	fprintf(f, ",\"forks\":[");
-	for (i = 0; i < s->forks.nr; i++) {
-		fputs(i ? "," : "", f);
-		json_fork(f, &s->forks.v[i]);
-	}
-	fprintf(f, "],\"slow_events\":[");
-	for (i = 0; i < s->events.nr; i++) {
-		fputs(i ? "," : "", f);
-		json_event(f, &s->events.v[i]);
-	}
-	fprintf(f, "]}\n");
+	json_rows(f, s, "forks", ROWS_FORK, json_fork);
+	json_rows(f, s, "slow_events", ROWS_EVENT, json_event);
+	fprintf(f, "}\n");
 }

@@ -13,6 +13,7 @@
 
 #include "crc32.h"
 #include "recfile.h"
+#include "row_fields.h"
 
 /*
  * A header claiming more than the kernel allows (NR_CPUS, MAX_NUMNODES at
@@ -95,16 +96,6 @@ static void put_u8(struct rec_buf *b, uint8_t v)
 	put(b, &v, 1);
 }
 
-/*
- * A field appended to sized rows after 2.2 (see get_appended_u8()): rows
- * that are not sized (the 1.x and 2.0 layouts, for tests) cannot carry it.
- */
-static void put_appended_u8(struct rec_buf *b, uint8_t v)
-{
-	if (b->sized_rows)
-		put_u8(b, v);
-}
-
 /* Where a sized row's length goes; filled in by row_close(). */
 static size_t row_open(struct rec_buf *b)
 {
@@ -153,163 +144,82 @@ static void put_pcp(struct rec_buf *b, const struct pcp_counts *p)
 	put_u64(b, p->buddy_pages);
 }
 
-/* The holder of a blame row or a slow wait. */
-static void put_holder(struct rec_buf *b, int pid, const char *comm,
-		       enum callsite site, const char *symbol, bool write)
+/* A row's fields, as its type's table lists them. */
+static void put_fields(struct rec_buf *b, const struct row_fields *fs, const void *row)
 {
-	put_u32(b, pid);
-	put_str(b, comm);
-	put_u32(b, site);
-	put_str(b, symbol);
-	put_u8(b, write);
+	const char *r = row;
+	unsigned int i;
+
+	for (i = 0; i < fs->nr; i++) {
+		const struct row_field *f = &fs->v[i];
+		const void *p = r + f->off;
+
+		/* Derived fields are computed again; appended ones need sized rows. */
+		if (f->kind == FIELD_DERIVED || (f->appended && !b->sized_rows))
+			continue;
+		switch (f->kind) {
+		case FIELD_BOOL:
+			put_u8(b, *(const bool *)p);
+			break;
+		case FIELD_U32:
+		case FIELD_SITE:
+		case FIELD_CLASS:
+			put_u32(b, *(const uint32_t *)p);
+			break;
+		case FIELD_U64:
+			put_u64(b, *(const uint64_t *)p);
+			break;
+		case FIELD_STR:
+			put_str(b, p);
+			break;
+		case FIELD_HIST:
+			put_hist(b, p);
+			break;
+		case FIELD_DERIVED:
+			break;
+		}
+	}
+}
+
+/* @nr rows of @size at @v: their count, then each one's @fields, sized (2.2). */
+static void put_row_array(struct rec_buf *b, const void *v, int nr, size_t size,
+			  const struct row_fields *fields)
+{
+	int i;
+
+	put_u32(b, nr);
+	for (i = 0; i < nr; i++) {
+		size_t at = row_open(b);
+
+		put_fields(b, fields, (const char *)v + i * size);
+		row_close(b, at);
+	}
+}
+
+static void put_rows_of(struct rec_buf *b, const struct snapshot *s, enum row_type_id id)
+{
+	const struct row_type *t = &row_types[id];
+	const struct row_array *a = snapshot_rows_const(s, t);
+
+	put_row_array(b, a->v, a->nr, t->size, &t->fields);
 }
 
 /* 2.1: appended after the 2.0 payload, so 2.0 readers stop before them. */
 static void put_extras(struct rec_buf *b, const struct snapshot *s)
 {
-	int i;
-
-	put_u32(b, s->blame.nr);
-	for (i = 0; i < s->blame.nr; i++) {
-		const struct blame_row *r = &s->blame.v[i];
-		size_t at = row_open(b);
-
-		put_u32(b, r->pid);
-		put_str(b, r->comm);
-		put_u32(b, r->site);
-		put_str(b, r->symbol);
-		put_u8(b, r->write);
-		put_holder(b, r->holder_pid, r->holder_comm, r->holder_site,
-			   r->holder_symbol, r->holder_write);
-		put_u64(b, r->count);
-		put_u64(b, r->wait_ns);
-		put_u64(b, r->wait_max_ns);
-		put_appended_u8(b, r->wait_max_bound);	/* 2.4 */
-		row_close(b, at);
-	}
+	put_rows_of(b, s, ROWS_BLAME);
 	put_str(b, s->fork_method);
 	/* Each slow event's holder, in the order of the events. */
-	put_u32(b, s->events.nr);
-	for (i = 0; i < s->events.nr; i++) {
-		const struct slow_event *e = &s->events.v[i];
-		size_t at = row_open(b);
-
-		put_holder(b, e->holder_pid, e->holder_comm, e->holder_site,
-			   e->holder_symbol, e->holder_write);
-		row_close(b, at);
-	}
+	put_row_array(b, s->events.v, s->events.nr, sizeof(*s->events.v), &event_holder_fields);
 }
 
 static void put_rows(struct rec_buf *b, const struct snapshot *s)
 {
 	int i;
 
-	put_u32(b, s->zones.nr);
-	for (i = 0; i < s->zones.nr; i++) {
-		size_t at = row_open(b);
-
-		put_u32(b, s->zones.v[i].node);
-		put_str(b, s->zones.v[i].name);
-		put_pcp(b, &s->zones.v[i].pcp);
-		row_close(b, at);
-	}
-	put_u32(b, s->locks.nr);
-	for (i = 0; i < s->locks.nr; i++) {
-		const struct lock_row *r = &s->locks.v[i];
-		size_t at = row_open(b);
-
-		put_u32(b, r->pid);
-		put_str(b, r->comm);
-		put_u8(b, r->write);
-		put_u8(b, r->foreign);
-		put_u32(b, r->site);
-		put_str(b, r->symbol);
-		put_u64(b, r->site_addr);
-		put_u64(b, r->acquired);
-		put_u64(b, r->failed);
-		put_u64(b, r->holds);
-		put_u64(b, r->wait_ns);
-		put_u64(b, r->hold_ns);
-		put_u64(b, r->wait_max_ns);
-		put_u64(b, r->hold_max_ns);
-		put_hist(b, &r->wait);
-		put_hist(b, &r->hold);
-		put_appended_u8(b, r->wait_max_bound);	/* 2.4 */
-		put_appended_u8(b, r->hold_max_bound);
-		row_close(b, at);
-	}
-	put_u32(b, s->vmas.nr);
-	for (i = 0; i < s->vmas.nr; i++) {
-		size_t at = row_open(b);
-
-		put_u32(b, s->vmas.v[i].pid);
-		put_str(b, s->vmas.v[i].comm);
-		put_u64(b, s->vmas.v[i].faults);
-		put_u64(b, s->vmas.v[i].fallbacks);
-		put_u64(b, s->vmas.v[i].anon);
-		row_close(b, at);
-	}
-	put_u32(b, s->events.nr);
-	for (i = 0; i < s->events.nr; i++) {
-		const struct slow_event *e = &s->events.v[i];
-		size_t at = row_open(b);
-
-		put_u64(b, e->wall_ns);
-		put_u32(b, e->pid);
-		put_u32(b, e->tid);
-		put_u32(b, e->cpu);
-		put_str(b, e->comm);
-		put_u8(b, e->contention);
-		put_u32(b, e->cls);
-		put_u8(b, e->write);
-		put_u8(b, e->foreign);
-		put_u32(b, e->site);
-		put_str(b, e->symbol);
-		put_u64(b, e->site_addr);
-		put_u64(b, e->wait_ns);
-		put_u64(b, e->hold_ns);
-		row_close(b, at);
-	}
-	put_u32(b, s->conts.nr);
-	for (i = 0; i < s->conts.nr; i++) {
-		const struct cont_row *r = &s->conts.v[i];
-		size_t at = row_open(b);
-
-		put_u32(b, r->cls);
-		put_u8(b, r->by_address);
-		put_u32(b, r->pid);
-		put_str(b, r->comm);
-		put_str(b, r->caller);
-		put_u64(b, r->site_addr);
-		put_str(b, r->type);
-		put_str(b, r->mode);
-		put_u64(b, r->count);
-		put_u64(b, r->wait_ns);
-		put_u64(b, r->wait_max_ns);
-		put_hist(b, &r->wait);
-		put_appended_u8(b, r->wait_max_bound);	/* 2.4 */
-		row_close(b, at);
-	}
-	put_u32(b, s->forks.nr);
-	for (i = 0; i < s->forks.nr; i++) {
-		const struct fork_row *f = &s->forks.v[i];
-		size_t at = row_open(b);
-
-		put_u64(b, f->wall_ns);
-		put_u32(b, f->pid);
-		put_u32(b, f->tid);
-		put_u32(b, f->child);
-		put_str(b, f->comm);
-		put_str(b, f->syscall);
-		put_u64(b, f->latency_ns);
-		put_u64(b, f->dup_hold_ns);
-		put_u64(b, f->anon_kb);
-		put_u64(b, f->file_kb);
-		put_u64(b, f->shmem_kb);
-		put_u64(b, f->thp_kb);
-		put_u32(b, f->stalled);
-		row_close(b, at);
-	}
+	/* The 2.0 rows, in the table's order; then 2.1's. */
+	for (i = 0; i < ROWS_BLAME; i++)
+		put_rows_of(b, s, i);
 	put_extras(b, s);
 	/* 2.3, appended: older readers stop before it. */
 	put_str(b, s->vma_na);
@@ -570,45 +480,77 @@ static void row_end(struct cursor *outer, const struct cursor *row)
 		outer->bad = true;
 }
 
-/*
- * A field appended to sized rows after 2.2: 0 where the row does not have
- * it (an older writer), and in files whose rows are not sized (before 2.2).
- */
-static uint8_t get_appended_u8(struct cursor *c)
-{
-	return c->at_end_zero ? get_u8(c) : 0;
-}
-
-/* Read the rows of @arr, each as @n, with @body reading from cursor c. */
-#define GET_ROWS(cur, arr, n, body)					\
-	do {								\
-		struct cursor *outer_ = (cur);				\
-		int n_ = get_count(outer_), i_;				\
-		for (i_ = 0; i_ < n_ && !outer_->bad; i_++) {		\
-			struct cursor row_, *c = row_begin(outer_, &row_); \
-			__typeof__((arr).v) n = snapshot_push(&(arr));	\
-			if (!n) {					\
-				outer_->bad = true;			\
-				break;					\
-			}						\
-			body;						\
-			row_end(outer_, c);				\
-		}							\
-	} while (0)
-
 static uint32_t below(uint32_t v, uint32_t limit, uint32_t fallback)
 {
 	return v < limit ? v : fallback;
 }
 
-static void get_holder(struct cursor *c, int *pid, char *comm, enum callsite *site,
-		       char *symbol, bool *write)
+/*
+ * A row's fields, as its type's table lists them. A field appended to
+ * sized rows after 2.2 reads 0 where the row does not have it (an older
+ * writer), and in files whose rows are not sized (before 2.2).
+ */
+static void get_fields(struct cursor *c, const struct row_fields *fs, void *row)
 {
-	*pid = get_u32(c);
-	get_str(c, comm, SNAPSHOT_COMM_LEN);
-	*site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
-	get_str(c, symbol, SNAPSHOT_SYMBOL_LEN);
-	*write = get_u8(c);
+	char *r = row;
+	unsigned int i;
+
+	for (i = 0; i < fs->nr; i++) {
+		const struct row_field *f = &fs->v[i];
+		void *p = r + f->off;
+
+		if (f->kind == FIELD_DERIVED)
+			continue;
+		if (f->appended && !c->at_end_zero) {
+			memset(p, 0, f->size);
+			continue;
+		}
+		switch (f->kind) {
+		case FIELD_BOOL:
+			*(bool *)p = get_u8(c);
+			break;
+		case FIELD_U32:
+			*(uint32_t *)p = get_u32(c);
+			break;
+		case FIELD_SITE:
+			*(enum callsite *)p = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
+			break;
+		case FIELD_CLASS:
+			*(enum cont_class *)p = below(get_u32(c), CONT_CLASS__COUNT,
+						      CONT_CLASS_OTHER);
+			break;
+		case FIELD_U64:
+			*(uint64_t *)p = get_u64(c);
+			break;
+		case FIELD_STR:
+			get_str(c, p, f->size);
+			break;
+		case FIELD_HIST:
+			get_hist(c, p);
+			break;
+		case FIELD_DERIVED:
+			break;
+		}
+	}
+}
+
+/* The rows of @t: a count, then each (sized from 2.2), appended to @s's. */
+static void get_row_array(struct cursor *outer, struct snapshot *s, const struct row_type *t)
+{
+	struct row_array *a = snapshot_rows(s, t);
+	int n = get_count(outer), i;
+
+	for (i = 0; i < n && !outer->bad; i++) {
+		struct cursor row, *c = row_begin(outer, &row);
+		void *r = row_push(a, t);
+
+		if (!r) {
+			outer->bad = true;
+			return;
+		}
+		get_fields(c, &t->fields, r);
+		row_end(outer, c);
+	}
 }
 
 /* What 2.1 appended: blame rows, fork method, slow waits' holders. */
@@ -616,111 +558,24 @@ static void get_extras(struct cursor *c, struct snapshot *s)
 {
 	int n, i;
 
-	GET_ROWS(c, s->blame, r, {
-		r->pid = get_u32(c);
-		get_str(c, r->comm, sizeof(r->comm));
-		r->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
-		get_str(c, r->symbol, sizeof(r->symbol));
-		r->write = get_u8(c);
-		get_holder(c, &r->holder_pid, r->holder_comm, &r->holder_site,
-			   r->holder_symbol, &r->holder_write);
-		r->count = get_u64(c);
-		r->wait_ns = get_u64(c);
-		r->wait_max_ns = get_u64(c);
-		r->wait_max_bound = get_appended_u8(c);
-	});
+	get_row_array(c, s, &row_types[ROWS_BLAME]);
 	get_str(c, s->fork_method, sizeof(s->fork_method));
 	n = get_count(c);
 	for (i = 0; i < n && !c->bad; i++) {
 		struct slow_event e, *to = i < s->events.nr ? &s->events.v[i] : &e;
 		struct cursor row, *rc = row_begin(c, &row);
 
-		get_holder(rc, &to->holder_pid, to->holder_comm, &to->holder_site,
-			   to->holder_symbol, &to->holder_write);
+		get_fields(rc, &event_holder_fields, to);
 		row_end(c, rc);
 	}
 }
 
 static void get_rows(struct cursor *c, struct snapshot *s)
 {
-	GET_ROWS(c, s->zones, z, {
-		z->node = (int32_t)get_u32(c);
-		get_str(c, z->name, sizeof(z->name));
-		get_pcp(c, &z->pcp);
-	});
-	GET_ROWS(c, s->locks, r, {
-		r->pid = get_u32(c);
-		get_str(c, r->comm, sizeof(r->comm));
-		r->write = get_u8(c);
-		r->foreign = get_u8(c);
-		r->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
-		get_str(c, r->symbol, sizeof(r->symbol));
-		r->site_addr = get_u64(c);
-		r->acquired = get_u64(c);
-		r->failed = get_u64(c);
-		r->holds = get_u64(c);
-		r->wait_ns = get_u64(c);
-		r->hold_ns = get_u64(c);
-		r->wait_max_ns = get_u64(c);
-		r->hold_max_ns = get_u64(c);
-		get_hist(c, &r->wait);
-		get_hist(c, &r->hold);
-		r->wait_max_bound = get_appended_u8(c);
-		r->hold_max_bound = get_appended_u8(c);
-	});
-	GET_ROWS(c, s->vmas, v, {
-		v->pid = get_u32(c);
-		get_str(c, v->comm, sizeof(v->comm));
-		v->faults = (int64_t)get_u64(c);
-		v->fallbacks = get_u64(c);
-		v->anon = get_u64(c);
-	});
-	GET_ROWS(c, s->events, e, {
-		e->wall_ns = get_u64(c);
-		e->pid = get_u32(c);
-		e->tid = get_u32(c);
-		e->cpu = get_u32(c);
-		get_str(c, e->comm, sizeof(e->comm));
-		e->contention = get_u8(c);
-		e->cls = below(get_u32(c), CONT_CLASS__COUNT, CONT_CLASS_OTHER);
-		e->write = get_u8(c);
-		e->foreign = get_u8(c);
-		e->site = below(get_u32(c), CALLSITE__COUNT, CALLSITE_OTHER);
-		get_str(c, e->symbol, sizeof(e->symbol));
-		e->site_addr = get_u64(c);
-		e->wait_ns = get_u64(c);
-		e->hold_ns = get_u64(c);
-	});
-	GET_ROWS(c, s->conts, r, {
-		r->cls = below(get_u32(c), CONT_CLASS__COUNT, CONT_CLASS_OTHER);
-		r->by_address = get_u8(c);
-		r->pid = get_u32(c);
-		get_str(c, r->comm, sizeof(r->comm));
-		get_str(c, r->caller, sizeof(r->caller));
-		r->site_addr = get_u64(c);
-		get_str(c, r->type, sizeof(r->type));
-		get_str(c, r->mode, sizeof(r->mode));
-		r->count = get_u64(c);
-		r->wait_ns = get_u64(c);
-		r->wait_max_ns = get_u64(c);
-		get_hist(c, &r->wait);
-		r->wait_max_bound = get_appended_u8(c);
-	});
-	GET_ROWS(c, s->forks, f, {
-		f->wall_ns = get_u64(c);
-		f->pid = get_u32(c);
-		f->tid = get_u32(c);
-		f->child = get_u32(c);
-		get_str(c, f->comm, sizeof(f->comm));
-		get_str(c, f->syscall, sizeof(f->syscall));
-		f->latency_ns = get_u64(c);
-		f->dup_hold_ns = get_u64(c);
-		f->anon_kb = (int64_t)get_u64(c);
-		f->file_kb = (int64_t)get_u64(c);
-		f->shmem_kb = (int64_t)get_u64(c);
-		f->thp_kb = (int64_t)get_u64(c);
-		f->stalled = get_u32(c);
-	});
+	int i;
+
+	for (i = 0; i < ROWS_BLAME; i++)
+		get_row_array(c, s, &row_types[i]);
 }
 
 unsigned int rec_layout_of(unsigned int major, unsigned int minor)

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The snapshot's row types described once: for each, its fields in the
+ * order a recording holds them (each field's kind, where it lives in the
+ * row, how merging two intervals combines it, and the outputs that show
+ * it by its name) and what makes two rows one. The recording's writer and
+ * reader, the merge of intervals, and the JSON keys and CSV columns of
+ * the fields marked for them are driven from these tables: a field is
+ * added here (and in a view, and the man page).
+ */
+#ifndef MMTOP_ROW_FIELDS_H
+#define MMTOP_ROW_FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+
+enum field_kind {
+	FIELD_BOOL,		/* bool, one byte */
+	FIELD_U32,		/* int or uint32_t, 32 bits */
+	FIELD_U64,		/* uint64_t or int64_t */
+	FIELD_STR,		/* char[size], its length then its bytes */
+	FIELD_HIST,		/* struct hist: its buckets */
+	FIELD_SITE,		/* enum callsite; read back in range */
+	FIELD_CLASS,		/* enum cont_class; read back in range */
+	FIELD_DERIVED,		/* not stored: computed from the row (derive) */
+};
+
+/* The outputs that show a field by its name (a JSON key, a CSV column). */
+enum field_out {
+	OUT_JSON = 1,
+	OUT_CSV = 2,
+};
+
+enum field_merge {
+	MERGE_KEEP,		/* the first row's: a key, or a name */
+	MERGE_SUM,
+	MERGE_MAX,		/* with its bound flag, at bound_off */
+	MERGE_KNOWN_SUM,	/* int64_t, -1 unknown: the sum if both known */
+};
+
+struct row_field {
+	const char *name;
+	enum field_kind kind;
+	unsigned short off;
+	unsigned short size;
+	enum field_merge merge;
+	unsigned short bound_off;	/* MERGE_MAX: its bool bound */
+	/*
+	 * Appended to sized rows by format 2.4: rows that are not sized (1.x,
+	 * 2.0) neither write nor read it; a row that ends before it reads 0.
+	 */
+	bool appended;
+	unsigned char out;		/* enum field_out */
+	uint64_t (*derive)(const void *row);	/* FIELD_DERIVED */
+};
+
+struct row_fields {
+	const struct row_field *v;
+	unsigned int nr;
+};
+
+/* A row type: its fields, its place in the snapshot, what makes rows one. */
+struct row_type {
+	const char *name;
+	size_t size;
+	size_t array_off;		/* its SNAPSHOT_ARRAY in struct snapshot */
+	struct row_fields fields;
+	/* Whether two rows are one (merged); NULL: rows kept one by one. */
+	bool (*same)(const void *a, const void *b);
+};
+
+enum row_type_id {
+	ROWS_ZONE, ROWS_LOCK, ROWS_VMA, ROWS_EVENT, ROWS_CONT, ROWS_FORK, ROWS_BLAME,
+	ROWS__COUNT
+};
+
+extern const struct row_type row_types[ROWS__COUNT];
+/* A slow wait's holder: the fields of struct slow_event that 2.1 appended. */
+extern const struct row_fields event_holder_fields;
+
+/* The rows of type @t in @s, as an untyped SNAPSHOT_ARRAY. */
+struct row_array {
+	void *v;
+	int nr, cap;
+};
+struct row_array *snapshot_rows(struct snapshot *s, const struct row_type *t);
+const struct row_array *snapshot_rows_const(const struct snapshot *s, const struct row_type *t);
+
+/* Append a zeroed row of type @t to @a; NULL when out of memory. */
+void *row_push(struct row_array *a, const struct row_type *t);
+/* Add row @src to @dst, field by field. */
+void row_merge(const struct row_type *t, void *dst, const void *src);
+/* A number field's value in @row: FIELD_BOOL, FIELD_U32, FIELD_U64 or derived. */
+uint64_t field_value(const struct row_field *f, const void *row);
+
+#endif
