@@ -104,7 +104,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 	const struct snapshot *s = ui_snapshot(st);
 	const struct lock_row *r = NULL;
 	int i, line = 0, half = (COLS - 2) / 2;
-	char b[16];
+	char b[16], p90[16];
 
 	for (i = 0; i < s->locks.nr && !r; i++)
 		if (lock_row_same(&s->locks.v[i], &st->zoom))
@@ -116,9 +116,10 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 		draw_text(y + line, 2, COLS - 2, C_DIM, "no acquisitions from this call site %s", ui_span(st));
 		return;
 	}
-	draw_text(y + line, 0, half, C_NORMAL, "wait: %lu acquired, %lu failed, total %s",
+	draw_text(y + line, 0, half, C_NORMAL, "wait: %lu acquired, %lu failed, total %s, p90 %s",
 		  (unsigned long)r->acquired, (unsigned long)r->failed,
-		  format_ns(r->wait_ns, b, sizeof(b)));
+		  format_ns(r->wait_ns, b, sizeof(b)),
+		  format_ns(hist_quantile(&r->wait, 0.9, r->wait_max_ns), p90, sizeof(p90)));
 	draw_text(y + line++, half + 2, half, C_NORMAL, "hold: %lu released, total %s",
 		  (unsigned long)r->holds, format_ns(r->hold_ns, b, sizeof(b)));
 	i = draw_hist(y + line, 0, half, h / 2, &r->wait);

@@ -18,6 +18,10 @@
 #define BOUND(type, member)						\
 	{ .name = #member, .kind = FIELD_BOOL, .off = offsetof(type, member),	\
 	  .size = sizeof(bool), .merge = MERGE_KEEP, .appended = true }
+/* A figure computed from the row by @fn, not stored, shown in @outs. */
+#define DERIVED(name_, fn, outs)					\
+	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
+	  .out = outs, .derive = fn }
 #define FIELDS(v) { v, sizeof(v) / sizeof(*(v)) }
 
 static const struct row_field zone_fields[] = {
@@ -29,6 +33,13 @@ static const struct row_field zone_fields[] = {
 	SUM(struct zone_row, pcp.drain_pages, FIELD_U64),
 	SUM(struct zone_row, pcp.buddy_pages, FIELD_U64),
 };
+
+static uint64_t lock_wait_p90(const void *row)
+{
+	const struct lock_row *r = row;
+
+	return hist_quantile(&r->wait, 0.9, r->wait_max_ns);
+}
 
 static const struct row_field lock_fields[] = {
 	KEEP(struct lock_row, pid, FIELD_U32),
@@ -49,6 +60,7 @@ static const struct row_field lock_fields[] = {
 	SUM(struct lock_row, hold, FIELD_HIST),
 	BOUND(struct lock_row, wait_max_bound),
 	BOUND(struct lock_row, hold_max_bound),
+	DERIVED("wait_p90_ns", lock_wait_p90, OUT_JSON | OUT_CSV),
 };
 
 static const struct row_field vma_fields[] = {

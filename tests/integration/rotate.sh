@@ -11,8 +11,8 @@ fi
 seqs() { awk -F, '$4 == "total" { printf "%s ", $2 }' "$@"; }
 
 # 1. A recording written by mmtop 0.1 (format 1.0) replays as it did then
-#    (the fixture regenerated once since, when JSON mmap_lock rows gained
-#    waits: nothing else changed).
+#    (the fixture regenerated twice since, when JSON mmap_lock rows gained
+#    waits, and wait_p90_ns: nothing else changed).
 "$MMTOP" replay -b -f json tests/fixtures/format-1.0.rec >"$TMP/v1.json"
 check "format 1.0 fixture replays to the same JSON, byte for byte" \
 	cmp -s "$TMP/v1.json" tests/fixtures/format-1.0.json

@@ -165,6 +165,7 @@ static void test_views(struct ui_state *st)
 	CHECK(strstr(out, "pid 4242  mprotect  write") && strstr(out, "2000 acquired") &&
 	      strstr(out, "98.8% served under the VMA lock"), "Enter zooms: totals and VMA-lock outcome");
 	CHECK(strstr(out, "512ns-1.0us") != NULL, "zoom: wait histogram buckets");
+	CHECK(strstr(out, "total 900.0us, p90 975ns") != NULL, "zoom: the waits' p90");
 	ui_key(st, 27);
 	ui_draw(st);
 	CHECK(!strstr(screen(), "acquired,"), "Esc leaves the zoom");
