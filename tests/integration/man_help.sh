@@ -11,3 +11,18 @@ check "--help and man/mmtop.8 list the same long options" cmp -s "$TMP/help" "$T
 for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS OUTPUT "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
 	check "man page has section $s" grep -q "^\.SH \"*$s\"*\$" man/mmtop.8
 done
+
+# Every CSV column (those the row tables add among them) and every JSON key
+# of a row is in the man page, as a word in bold (.B or .BR). A recording
+# of every row type replays without BPF.
+sed 's/\\-/-/g; s/\\(dq//g' man/mmtop.8 | awk '$1 == ".B" || $1 == ".BR" { print $2 }' |
+	sed 's/[,;:.()]*$//' | sort -u >"$TMP/bold"
+"$MMTOP" replay -f csv tests/fixtures/format-2.8.rec | head -n 1 | tr ',' '\n' | sort -u >"$TMP/cols"
+check "CSV has columns ($(wc -l <"$TMP/cols"))" test "$(wc -l <"$TMP/cols")" -gt 50
+for c in $(comm -23 "$TMP/cols" "$TMP/bold"); do fail "CSV column $c is not in man/mmtop.8"; done
+check "every CSV column is in man/mmtop.8" test -z "$(comm -23 "$TMP/cols" "$TMP/bold")"
+"$MMTOP" replay -f json tests/fixtures/format-2.8.rec | grep -o '"[a-z_0-9]*":' | tr -d '":' |
+	sort -u >"$TMP/keys"
+check "JSON has keys ($(wc -l <"$TMP/keys"))" test "$(wc -l <"$TMP/keys")" -gt 50
+for k in $(comm -23 "$TMP/keys" "$TMP/bold"); do fail "JSON key $k is not in man/mmtop.8"; done
+check "every JSON key is in man/mmtop.8" test -z "$(comm -23 "$TMP/keys" "$TMP/bold")"
