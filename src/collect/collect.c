@@ -38,7 +38,7 @@ static int online_cpus(const struct collector *c)
 
 /* The opt-in PCP family: off unless --enable-probe pcp. */
 static int open_pcp(struct collector *c, const struct collector_opts *o,
-		    const struct btf *btf, char *msg, size_t msglen)
+		    const struct kernel_has *k, char *msg, size_t msglen)
 {
 	char err[200];
 
@@ -46,7 +46,7 @@ static int open_pcp(struct collector *c, const struct collector_opts *o,
 		set_na(c, FAMILY_PCP, "opt-in: --enable-probe pcp (its events fire once per page)");
 		return 0;
 	}
-	c->pcp = pcp_source_open(o->attach, btf, c->topo.nr_cpus, err, sizeof(err));
+	c->pcp = pcp_source_open(o->attach, k, c->topo.nr_cpus, err, sizeof(err));
 	if (c->pcp)
 		return 0;
 	set_na(c, FAMILY_PCP, err);
@@ -100,8 +100,8 @@ static bool lock_families_refused(struct collector *c, const struct lock_source_
 	return why;
 }
 
-static int open_with_btf(struct collector *c, const struct collector_opts *o,
-			 const struct btf *btf, char *msg, size_t msglen)
+static int open_with_kernel(struct collector *c, const struct collector_opts *o,
+			 const struct kernel_has *k, char *msg, size_t msglen)
 {
 	struct lock_source_opts lo = {
 		.mmap_lock = !(o->disabled & (1u << FAMILY_MMAP_LOCK)),
@@ -113,7 +113,7 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		.slow_ns = o->slow_ns, .attach = o->attach,
 		.pids = o->pids,
 		.nr_nodes = c->topo.nr_nodes,
-		.btf = btf,
+		.kernel = k,
 	};
 	const char *off = "disabled by --disable-probe";
 	char err[200];
@@ -122,7 +122,7 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 	if (o->disabled & (1u << FAMILY_FAULTS)) {
 		set_na(c, FAMILY_FAULTS, off);
 	} else {
-		ret = fault_source_open(&c->faults, o->faults, o->attach, btf,
+		ret = fault_source_open(&c->faults, o->faults, o->attach, k,
 					c->topo.nr_cpus, msg, msglen);
 		if (ret < 0)
 			return -1;
@@ -133,7 +133,7 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 		set_na(c, FAMILY_CONTENTION, off);
 	if (!lo.fork)
 		set_na(c, FAMILY_FORK, off);
-	if (open_pcp(c, o, btf, msg, msglen) > 0)
+	if (open_pcp(c, o, k, msg, msglen) > 0)
 		ret = 1;
 	if (!lo.mmap_lock && !lo.contention && !lo.fork)
 		return ret;
@@ -157,13 +157,18 @@ static int open_with_btf(struct collector *c, const struct collector_opts *o,
 /*
  * Open the families. A family that cannot open is off with its reason
  * shown (n/a) and a warning in @msg; the rest keeps running. The kernel's
- * BTF is parsed once for all of them (libbpf parses its own copy to load).
+ * BTF is parsed once for all of them (libbpf parses its own copy to
+ * load), and what the kernel has decided from it once (kernel_has.h).
  */
 static int open_families(struct collector *c, const struct collector_opts *o,
 			 char *msg, size_t msglen)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	int ret = open_with_btf(c, o, btf, msg, msglen);
+	struct kernel_has k;
+	int ret;
+
+	kernel_has_read(&k, btf);
+	ret = open_with_kernel(c, o, &k, msg, msglen);
 
 	btf__free(btf);
 	return ret;

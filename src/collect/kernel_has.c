@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 
 #include "kernel_has.h"
@@ -69,7 +71,8 @@ void kernel_tp_missing(const char *name, char *buf, size_t len)
 			 kernel_tps[i].since);
 }
 
-bool kernel_has_helper(const struct btf *btf, const char *id)
+/* Whether BPF helper @id ("BPF_FUNC_loop") is in @btf's enum bpf_func_id. */
+static bool has_helper(const struct btf *btf, const char *id)
 {
 	int t = btf ? btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM) : -1;
 	const struct btf_type *e = t > 0 ? btf__type_by_id(btf, t) : NULL;
@@ -81,7 +84,137 @@ bool kernel_has_helper(const struct btf *btf, const char *id)
 	return false;
 }
 
-bool kernel_has_bpf_allocator(const struct btf *btf)
+static bool has_bpf_allocator(const struct btf *btf)
 {
 	return btf && btf__find_by_name_kind(btf, "bpf_mem_alloc", BTF_KIND_STRUCT) > 0;
+}
+
+_Static_assert(ARRAY_SIZE(kernel_tps) <= KERNEL_TPS_MAX, "KERNEL_TPS_MAX: room for kernel_tps");
+
+/* Which VMA lock struct vm_area_struct has: vm_refcnt, vm_lock or none. */
+static enum vma_lock vma_lock_of(const struct btf *btf)
+{
+	enum vma_lock kind = VMA_LOCK_NONE;
+	const struct btf_type *t;
+	int id, i;
+
+	if (!btf)
+		return VMA_LOCK_UNKNOWN;
+	id = btf__find_by_name_kind(btf, "vm_area_struct", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		const char *name = btf__name_by_offset(btf, btf_members(t)[i].name_off);
+
+		if (!strcmp(name, "vm_refcnt"))
+			kind = VMA_LOCK_REFCNT;
+		else if (!strcmp(name, "vm_lock"))
+			kind = VMA_LOCK_RWSEM;
+	}
+	return kind;
+}
+
+static int shift_for(long long n)
+{
+	int s = 0;
+
+	while ((1LL << s) < n)
+		s++;
+	return s;
+}
+
+/* NODES_SHIFT and ZONES_SHIFT, the node's and zone's bits in page->flags. */
+static void page_flags_of(const struct btf *btf, struct kernel_has *k)
+{
+	int id = btf ? btf__find_by_name_kind(btf, "nodemask_t", BTF_KIND_TYPEDEF) : -1;
+	const struct btf_type *t;
+	int i;
+
+	/* A nodemask has MAX_NUMNODES bits, rounded up to longs. */
+	k->nodes_shift = id > 0 ? shift_for(btf__resolve_size(btf, id) * 8) : -1;
+	id = btf ? btf__find_by_name_kind(btf, "zone_type", BTF_KIND_ENUM) : -1;
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), "__MAX_NR_ZONES"))
+			k->zones_shift = shift_for(btf_enum(t)[i].val);
+}
+
+/*
+ * Whether forks can be timed from kernel_clone(): an fentry program
+ * attaches there (some kernels refuse fentry: EPERM). Into k->clone_how,
+ * where a fork's latency starts, or why it is exact mode's alone.
+ */
+static void clone_fentry_of(const struct btf *btf, struct kernel_has *k)
+{
+	int id = btf ? btf__find_by_name_kind(btf, "kernel_clone", BTF_KIND_FUNC) : -ENOENT;
+	const char *stage = "BTF";
+	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : id;
+
+	k->clone_fentry = !err;
+	if (!err) {
+		snprintf(k->clone_how, sizeof(k->clone_how), "forks timed from kernel_clone (fentry)");
+		return;
+	}
+	/* 524, the kernel's own ENOTSUPP: no trampoline there (Debian's 6.1 arm64). */
+	snprintf(k->clone_how, sizeof(k->clone_how),
+		 "forks timed in exact mode only, from dup_mmap's lock (fentry on kernel_clone, %s: %s)",
+		 stage, err == -524 ? "not supported by this kernel" : strerror(-err));
+}
+
+void kernel_has_read(struct kernel_has *k, const struct btf *btf)
+{
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	k->btf = btf;
+	for (i = 0; i < nr_kernel_tps; i++)
+		k->tp_nargs[i] = btf ? kernel_tp_nargs(btf, kernel_tps[i].name, NULL) : -1;
+	k->vma_lock = vma_lock_of(btf);
+	/* (mm, memcg_path, write) before 6.14, (mm, write) since */
+	k->mmap_lock_memcg_path = kernel_has_tp(k, "mmap_lock_start_locking") == 3;
+	/* (page, order, migratetype[, percpu_refill]): the flag came in 5.13. */
+	k->pcp_refill_arg = kernel_has_tp(k, "mm_page_alloc_zone_locked") >= 4;
+	page_flags_of(btf, k);
+	k->bpf_loop = has_helper(btf, "BPF_FUNC_loop");
+	k->bpf_allocator = has_bpf_allocator(btf);
+	clone_fentry_of(btf, k);
+}
+
+int kernel_has_tp(const struct kernel_has *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_kernel_tps; i++)
+		if (!strcmp(kernel_tps[i].name, name))
+			return k->tp_nargs[i];
+	/* Not in the table (probe does not list it): read from BTF. */
+	return k->btf ? kernel_tp_nargs(k->btf, name, NULL) : -1;
+}
+
+static const char *yes(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+void kernel_has_print(FILE *f, const struct kernel_has *k)
+{
+	static const char *const vma_locks[] = {
+		[VMA_LOCK_UNKNOWN] = "unknown (no BTF)",
+		[VMA_LOCK_NONE] = "none",
+		[VMA_LOCK_RWSEM] = "an rwsem (vm_lock)",
+		[VMA_LOCK_REFCNT] = "a reference count (vm_refcnt)",
+	};
+
+	fprintf(f, "kernel: VMA lock %s\n", vma_locks[k->vma_lock]);
+	fprintf(f, "kernel: mmap_lock events carry memcg_path %s\n",
+		yes(k->mmap_lock_memcg_path));
+	fprintf(f, "kernel: mm_page_alloc_zone_locked says if a PCP refill %s\n",
+		yes(k->pcp_refill_arg));
+	if (k->nodes_shift < 0)
+		fprintf(f, "kernel: page->flags node and zone bits unknown (nodemask_t not in BTF)\n");
+	else
+		fprintf(f, "kernel: page->flags node bits %d, zone bits %d\n", k->nodes_shift,
+			k->zones_shift);
+	fprintf(f, "kernel: helper bpf_loop %s, BPF's own allocator %s\n", yes(k->bpf_loop),
+		yes(k->bpf_allocator));
+	fprintf(f, "kernel: %s\n", k->clone_how);
 }

@@ -3,16 +3,19 @@
  * What this kernel has, read from its BTF, never from its version: the
  * tracepoints mmtop uses (each one's btf_trace_<name> prototype: whether
  * it is there, its arguments, and in words what is missing where it is
- * not) and the BPF helpers and allocator it may lack. One table of
- * tracepoints: `mmtop probe` lists it, the families leave out the
- * programs of tracepoints the kernel lacks, and their n/a names what is
- * missing.
+ * not), the layouts that differ between kernels, and the BPF helpers and
+ * allocator it may lack. One table of tracepoints: `mmtop probe` lists
+ * it, the families leave out the programs of tracepoints the kernel
+ * lacks, and their n/a names what is missing. One struct of decisions
+ * (struct kernel_has), made once as the collector opens: every family
+ * reads it, and `mmtop probe` prints it.
  */
 #ifndef MMTOP_KERNEL_HAS_H
 #define MMTOP_KERNEL_HAS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct btf;
 
@@ -34,13 +37,41 @@ int kernel_tp_nargs(const struct btf *btf, const char *name, int *proto_id);
 /* "no tracepoint lock:contention_begin (Linux 5.19+)", into @buf. */
 void kernel_tp_missing(const char *name, char *buf, size_t len);
 
-/* Whether BPF helper @id ("BPF_FUNC_loop") is in @btf's enum bpf_func_id. */
-bool kernel_has_helper(const struct btf *btf, const char *id);
-/*
- * Whether BPF has its own allocator (6.1+): before, a hash map that
- * allocates as it goes makes the verifier warn in the kernel's log (a
- * WARN_ONCE backtrace) when a raw_tp program uses it.
- */
-bool kernel_has_bpf_allocator(const struct btf *btf);
+
+/* The kernel's VMA lock. */
+enum vma_lock {
+	VMA_LOCK_UNKNOWN,	/* no BTF */
+	VMA_LOCK_NONE,		/* before 6.4, or without CONFIG_PER_VMA_LOCK */
+	VMA_LOCK_RWSEM,		/* vm_lock, 6.4-6.14: its write waits are contention */
+	VMA_LOCK_REFCNT,	/* vm_refcnt, 6.15+: writers sleep, no lock tracepoint */
+};
+
+#define KERNEL_TPS_MAX 32
+
+struct kernel_has {
+	const struct btf *btf;		/* while the collector opens; NULL: none */
+	int tp_nargs[KERNEL_TPS_MAX];	/* kernel_tps[i]'s arguments; -1: lacking */
+	enum vma_lock vma_lock;
+	bool mmap_lock_memcg_path;	/* mmap_lock events carry memcg_path (before 6.14) */
+	bool pcp_refill_arg;		/* mm_page_alloc_zone_locked says if a refill (5.13+) */
+	int nodes_shift;		/* page->flags: MAX_NUMNODES' bits; -1 unknown */
+	int zones_shift;		/* and the zone's */
+	bool bpf_loop;			/* the helper (5.17+): the fork backing's walk */
+	/*
+	 * BPF's own allocator (6.1+): before, a hash map that allocates as it
+	 * goes makes the verifier warn in the kernel's log (a WARN_ONCE
+	 * backtrace) when a raw_tp program uses it.
+	 */
+	bool bpf_allocator;
+	bool clone_fentry;		/* an fentry program attaches to kernel_clone */
+	char clone_how[160];		/* where a fork's latency starts, or why not there */
+};
+
+/* Decide what the kernel of @btf (NULL: none) has, into @k. */
+void kernel_has_read(struct kernel_has *k, const struct btf *btf);
+/* The number of arguments of tracepoint @name, one of kernel_tps; -1 lacking. */
+int kernel_has_tp(const struct kernel_has *k, const char *name);
+/* The decisions beyond the tracepoints, a line each, for `mmtop probe`. */
+void kernel_has_print(FILE *f, const struct kernel_has *k);
 
 #endif

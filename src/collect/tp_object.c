@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,14 +152,6 @@ static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 }
 
 /*
- * libbpf's messages while an object loads, read for the program the kernel
- * refused and the verifier's message, then passed on to the printer that
- * was set (-v shows them). Objects are opened by one thread.
- */
-static struct tp_object *loading;
-static libbpf_print_fn_t outer_print;
-
-/*
  * The verifier's message in @log: the line before "processed N insns",
  * where it stopped; else (refused before verifying) the last line.
  */
@@ -177,59 +168,6 @@ static void verifier_line(const char *log, char *out, size_t len)
 	}
 	if (best)
 		snprintf(out, len, "%.*s", (int)(strchrnul(best, '\n') - best), best);
-}
-
-static void note_refusal(struct tp_object *o, const char *msg)
-{
-	const char *name = strstr(msg, "prog '"), *log;
-	size_t n;
-
-	/*
-	 * Only what libbpf says of a failed load (not, say, a relocation of
-	 * dead code it warns about and loads all the same).
-	 */
-	if (!name || !(strstr(name, "load failed: ") || strstr(name, "PROG LOAD LOG")) ||
-	    (o->refused[0] && strncmp(name + 6, o->refused, strlen(o->refused))))
-		return;
-	name += 6;
-	n = strcspn(name, "'");
-	if (!o->refused[0])
-		snprintf(o->refused, sizeof(o->refused), "%.*s", (int)n, name);
-	log = strstr(name, "-- BEGIN PROG LOAD LOG --\n");
-	if (log)
-		verifier_line(log + 26, o->refused_why, sizeof(o->refused_why));
-	else if (!o->refused_why[0] && (log = strstr(name, "load failed: ")))
-		snprintf(o->refused_why, sizeof(o->refused_why), "%.*s",
-			 (int)strcspn(log + 13, "\n"), log + 13);
-}
-
-static int catch_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char *msg = NULL;
-	va_list copy;
-	int ret = 0;
-
-	va_copy(copy, ap);
-	if (level == LIBBPF_WARN && strstr(fmt, "prog '") && vasprintf(&msg, fmt, copy) >= 0)
-		note_refusal(loading, msg);
-	va_end(copy);
-	free(msg);
-	if (outer_print)
-		ret = outer_print(level, fmt, ap);
-	return ret;
-}
-
-/* Load the object, noting what the kernel refused. */
-static int load(struct tp_object *o)
-{
-	int ret;
-
-	loading = o;
-	outer_print = libbpf_set_print(catch_print);
-	ret = o->ops->load(o->skel);
-	libbpf_set_print(outer_print);
-	loading = NULL;
-	return ret;
 }
 
 /*
@@ -262,6 +200,90 @@ static void test_refusals(struct bpf_object *obj)
 	}
 }
 
+/* Room for a refused program's verifier log: its last lines say why. */
+#define REFUSAL_LOG_SIZE (1 << 20)
+
+/*
+ * The copy's hash and stack maps at one entry: a program's verification
+ * does not depend on their size, and making them whole for each program
+ * tried took 0.3 s a load here (their memory is the kernel's to clear).
+ */
+static void shrink_maps(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		switch (bpf_map__type(map)) {
+		case BPF_MAP_TYPE_HASH:
+		case BPF_MAP_TYPE_PERCPU_HASH:
+		case BPF_MAP_TYPE_LRU_HASH:
+		case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		case BPF_MAP_TYPE_STACK_TRACE:
+			bpf_map__set_max_entries(map, 1);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/*
+ * Load a fresh copy of @o's object with program @name alone: 0, or the
+ * kernel refused it, noted in @o with the verifier's message (libbpf asks
+ * for the log, into @log, when a load fails) or the error.
+ */
+static int load_alone(struct tp_object *o, void *arg, const char *name, char *log)
+{
+	struct bpf_program *prog, *alone = NULL;
+	struct bpf_object *obj;
+	void *skel = o->ops->open(arg, &obj);
+	int ret;
+
+	if (!skel)
+		return 0;
+	bpf_object__for_each_program(prog, obj) {
+		bool me = !strcmp(bpf_program__name(prog), name);
+
+		bpf_program__set_autoload(prog, me);
+		if (me)
+			alone = prog;
+	}
+	test_refusals(obj);
+	shrink_maps(obj);
+	log[0] = '\0';
+	if (alone)
+		bpf_program__set_log_buf(alone, log, REFUSAL_LOG_SIZE);
+	ret = alone ? o->ops->load(skel) : 0;
+	if (ret) {
+		snprintf(o->refused, sizeof(o->refused), "%s", name);
+		verifier_line(log, o->refused_why, sizeof(o->refused_why));
+		if (!o->refused_why[0])
+			snprintf(o->refused_why, sizeof(o->refused_why), "%s", strerror(-ret));
+	}
+	o->ops->destroy(skel);
+	return ret;
+}
+
+/*
+ * The program the kernel refused, after @o's object failed to load: each
+ * program it was to load is loaded alone, in order, until one fails; none
+ * does when the failure was another (a map, the object). Found so, not
+ * from libbpf's messages, whose wording is its own.
+ */
+static void find_refused(struct tp_object *o, void *arg)
+{
+	char *log = malloc(REFUSAL_LOG_SIZE);
+	struct bpf_program *prog;
+
+	if (!log)
+		return;
+	bpf_object__for_each_program(prog, o->obj)
+		if (bpf_program__autoload(prog) &&
+		    load_alone(o, arg, bpf_program__name(prog), log))
+			break;
+	free(log);
+}
+
 int tp_flavour_parse(const char *s, enum tp_flavour *f)
 {
 	if (!strcmp(s, "auto"))
@@ -292,7 +314,9 @@ int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 	o->obj = obj;
 	choose_flavours(o, obj, flavour, btf);
 	test_refusals(obj);
-	ret = load(o);
+	ret = o->ops->load(o->skel);
+	if (ret)
+		find_refused(o, arg);
 	if (ret && o->refused[0])
 		snprintf(err, errlen, "the kernel refused %s: %s", o->refused,
 			 o->refused_why[0] ? o->refused_why : strerror(-ret));

@@ -53,7 +53,7 @@ struct tp_object {
 	/*
 	 * After a failed open: the program the kernel refused ("" if the
 	 * failure was another) and the verifier's message, the line before
-	 * its "processed N insns" (or libbpf's error where it gave no log).
+	 * its "processed N insns" (or the error where the kernel gave no log).
 	 */
 	char refused[64];
 	char refused_why[160];

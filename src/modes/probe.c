@@ -416,6 +416,7 @@ static int silent_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 int probe_run(FILE *f)
 {
+	struct kernel_has k;
 	struct btf *btf;
 	struct utsname u;
 	char msg[256], na[128] = "";
@@ -439,6 +440,8 @@ int probe_run(FILE *f)
 		     "%s: kernel needs CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
 	for (i = 0; i < nr_kernel_tps; i++)
 		probe_tracepoint(f, btf, &kernel_tps[i]);
+	kernel_has_read(&k, btf);
+	kernel_has_print(f, &k);
 	probe_fentry(f, btf);
 	probe_kprobe(f);
 	probe_classic_tracepoint(f);

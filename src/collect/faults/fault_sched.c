@@ -28,17 +28,17 @@ struct sched_priv {
 	uint64_t marks_full;		/* marks_full at the last read */
 };
 
-/* @arg: the kernel's BTF. */
+/* @arg: what the kernel has. */
 static void *faults_open(void *arg, struct bpf_object **obj)
 {
 	struct faults_bpf *skel = faults_bpf__open();
-	const struct btf *btf = arg;
+	const struct kernel_has *k = arg;
 
 	if (!skel)
 		return NULL;
 	bpf_map__set_max_entries(skel->maps.fault_cpus, libbpf_num_possible_cpus());
 	/* Else a raw_tp program on it warns in the kernel's log: see there. */
-	if (btf && !kernel_has_bpf_allocator(btf))
+	if (k->btf && !k->bpf_allocator)
 		bpf_map__set_map_flags(skel->maps.fault_marks, 0);
 	/* Run, not attached: its link is made by sched_open. */
 	bpf_program__set_autoattach(skel->progs.fault_walk, false);
@@ -113,7 +113,7 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 		return -1;
 	}
 	p->nr_possible = libbpf_num_possible_cpus();
-	if (tp_object_open(&p->tp, &faults_ops, fs->attach, fs->btf, (void *)fs->btf, err,
+	if (tp_object_open(&p->tp, &faults_ops, fs->attach, fs->kernel->btf, (void *)fs->kernel, err,
 			   errlen)) {
 		sched_close(fs);
 		return -1;

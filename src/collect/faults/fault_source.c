@@ -26,10 +26,10 @@ static int try_open(struct fault_source *fs, const struct fault_source_ops *ops,
 }
 
 int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
-		      enum tp_flavour attach, const struct btf *btf, int nr_cpus,
+		      enum tp_flavour attach, const struct kernel_has *kernel, int nr_cpus,
 		      char *err, size_t errlen)
 {
-	const struct fault_source how = { .attach = attach, .btf = btf, .nr_cpus = nr_cpus };
+	const struct fault_source how = { .attach = attach, .kernel = kernel, .nr_cpus = nr_cpus };
 	char sched_err[256];
 
 	if (kind == FAULT_SOURCE_PERF)

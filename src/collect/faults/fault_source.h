@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel_has.h"
 #include "snapshot.h"
 #include "tp_object.h"
 
@@ -35,7 +36,7 @@ struct fault_source {
 	enum probe_id probe;	/* which mechanism is active */
 	int nr_cpus;
 	enum tp_flavour attach;	/* for sched */
-	const struct btf *btf;	/* for sched: the kernel's, while opening */
+	const struct kernel_has *kernel;	/* for sched: what it has, while opening */
 	void *priv;
 };
 
@@ -69,7 +70,7 @@ int fault_source_parse(const char *s, enum fault_source_kind *kind);
  * when AUTO fell back to perf (err then says why), or -1 (err says why).
  */
 int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
-		      enum tp_flavour attach, const struct btf *btf, int nr_cpus,
+		      enum tp_flavour attach, const struct kernel_has *kernel, int nr_cpus,
 		      char *err, size_t errlen);
 
 #endif

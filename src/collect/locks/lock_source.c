@@ -27,8 +27,7 @@ _Static_assert(MMTOP_COMM_LEN == SNAPSHOT_COMM_LEN, "comm sizes");
 
 struct open_arg {
 	const struct lock_source_opts *opts;
-	const struct btf *btf;
-	bool memcg_path_arg;
+	const struct kernel_has *kernel;
 	const struct ksyms *ksyms;
 	bool no_walk;		/* the backing walk refused: leave it out */
 	bool no_exact;		/* exact mode's programs refused: likewise */
@@ -175,11 +174,11 @@ static const char *tracepoint_of(const struct bpf_program *prog)
 }
 
 /* Whether the kernel lacks the tracepoint of @prog. */
-static bool tracepoint_missing(const struct btf *btf, const struct bpf_program *prog)
+static bool tracepoint_missing(const struct kernel_has *k, const struct bpf_program *prog)
 {
 	const char *tp = tracepoint_of(prog);
 
-	return tp && kernel_tp_nargs(btf, tp, NULL) < 0;
+	return tp && kernel_has_tp(k, tp) < 0;
 }
 
 static void *skel_open(void *arg, struct bpf_object **obj)
@@ -192,7 +191,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	if (!skel)
 		return NULL;
 	skel->rodata->slow_ns = a->opts->slow_ns;
-	skel->rodata->memcg_path_arg = a->memcg_path_arg;
+	skel->rodata->memcg_path_arg = a->kernel->mmap_lock_memcg_path;
 	skel->rodata->nr_nodes = a->opts->nr_nodes;
 	skel->rodata->stats_on = a->opts->mmap_lock;
 	skel->rodata->fork_on = a->opts->fork;
@@ -226,7 +225,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 		bool load = families_of(name, a->opts) && !(a->no_walk && walk_prog(name)) &&
 			    !(a->no_exact && exact_prog(name)) &&
 			    !(a->no_release && release_prog(name)) &&
-			    !tracepoint_missing(a->btf, prog) &&
+			    !tracepoint_missing(a->kernel, prog) &&
 			    (a->clone_fentry || strcmp(name, "fork_clone"));
 
 		bpf_program__set_autoload(prog, load);
@@ -257,33 +256,6 @@ static const struct tp_object_ops skel_ops = {
 	.destroy = skel_destroy,
 };
 
-/*
- * The kernel's VMA lock, from BTF: none before 6.4 (or without
- * CONFIG_PER_VMA_LOCK); an rwsem (vm_lock) in 6.4-6.14, whose write waits
- * are lock contention; from 6.15 a reference count (vm_refcnt), whose
- * writers sleep with no lock tracepoint.
- */
-static enum vma_lock vma_lock_of(const struct btf *btf)
-{
-	enum vma_lock kind = VMA_LOCK_NONE;
-	const struct btf_type *t;
-	int id, i;
-
-	if (!btf)
-		return VMA_LOCK_UNKNOWN;
-	id = btf__find_by_name_kind(btf, "vm_area_struct", BTF_KIND_STRUCT);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	for (i = 0; t && i < btf_vlen(t); i++) {
-		const char *name = btf__name_by_offset(btf, btf_members(t)[i].name_off);
-
-		if (!strcmp(name, "vm_refcnt"))
-			kind = VMA_LOCK_REFCNT;
-		else if (!strcmp(name, "vm_lock"))
-			kind = VMA_LOCK_RWSEM;
-	}
-	return kind;
-}
-
 /* How VMA write-lock waits show; @on: --vma-waits. */
 static const char *vma_wait_method(enum vma_lock kind, bool on)
 {
@@ -297,34 +269,6 @@ static const char *vma_wait_method(enum vma_lock kind, bool on)
 	if (kind == VMA_LOCK_REFCNT && !on)
 		return "off (--vma-waits: a program on every context switch)";
 	return how[kind];
-}
-
-/*
- * Whether forks can be timed from kernel_clone(): an fentry program
- * attaches there (some kernels refuse fentry: EPERM). In @how, where a
- * fork's latency starts, or why it is exact mode's alone.
- */
-static bool clone_fentry(const struct btf *btf, char *how, size_t len)
-{
-	int id = btf ? btf__find_by_name_kind(btf, "kernel_clone", BTF_KIND_FUNC) : -ENOENT;
-	const char *stage = "BTF";
-	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : id;
-
-	if (!err) {
-		snprintf(how, len, "forks timed from kernel_clone (fentry)");
-		return true;
-	}
-	/* 524, the kernel's own ENOTSUPP: no trampoline there (Debian's 6.1 arm64). */
-	snprintf(how, len, "forks timed in exact mode only, from dup_mmap's lock (fentry on kernel_clone, %s: %s)",
-		 stage, err == -524 ? "not supported by this kernel" : strerror(-err));
-	return false;
-}
-
-/* Before 6.14, mmap_lock events carried memcg_path before write. */
-static bool has_memcg_path_arg(const struct btf *btf)
-{
-	/* (mm, memcg_path, write) vs (mm, write) */
-	return kernel_tp_nargs(btf, "mmap_lock_start_locking", NULL) == 3;
 }
 
 /* Lock family @f (mmap_lock, contention, fork)'s option in @o. */
@@ -425,7 +369,7 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
  * each wait from the request (spin_waits, mmap_lock_start_locking); it
  * is n/a where exact mode is too.
  */
-static void note_missing(struct lock_source *ls, const struct btf *btf,
+static void note_missing(struct lock_source *ls, const struct kernel_has *k,
 			 struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN])
 {
 	struct locks_bpf *skel = locks_bpf__open();
@@ -433,7 +377,7 @@ static void note_missing(struct lock_source *ls, const struct btf *btf,
 	char why[128];
 	int f;
 
-	if (!skel || !btf) {
+	if (!skel || !k->btf) {
 		locks_bpf__destroy(skel);
 		return;
 	}
@@ -442,7 +386,7 @@ static void note_missing(struct lock_source *ls, const struct btf *btf,
 		const struct lock_prog *p = lock_prog_of(name);
 		unsigned int uses = families_of(name, &ls->opts);
 
-		if (!uses || !tracepoint_missing(btf, prog))
+		if (!uses || !tracepoint_missing(k, prog))
 			continue;
 		kernel_tp_missing(tracepoint_of(prog), why, sizeof(why));
 		if (release_prog(name)) {
@@ -482,7 +426,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 				     char *err, size_t errlen)
 {
 	struct lock_source *ls = calloc(1, sizeof(*ls));
-	const struct btf *btf = opts->btf;
+	const struct kernel_has *k = opts->kernel;
 	struct open_arg arg;
 	int ret;
 
@@ -493,12 +437,11 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	/* Families the kernel refuses are taken off ls->opts as it opens. */
 	ls->opts = *opts;
 	arg = (struct open_arg){
-		.opts = &ls->opts, .btf = btf, .memcg_path_arg = has_memcg_path_arg(btf),
-		.ksyms = &ls->ksyms,
-		.clone_fentry = opts->fork && clone_fentry(btf, ls->fork_timing,
-							   sizeof(ls->fork_timing)),
+		.opts = &ls->opts, .kernel = k, .ksyms = &ls->ksyms,
+		.clone_fentry = opts->fork && k->clone_fentry,
 	};
-	ls->opts.btf = NULL;	/* the collector's, freed once it is open */
+	snprintf(ls->fork_timing, sizeof(ls->fork_timing), "%s", k->clone_how);
+	ls->opts.kernel = NULL;	/* the collector's, gone once it is open */
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
 	ls->walk.reader = &map_reader_bpf;
@@ -519,9 +462,9 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 			 strerror(-ret));
 		goto fail;
 	}
-	note_missing(ls, btf, &arg, refused);
+	note_missing(ls, k, &arg, refused);
 	/* The backing walk loops with bpf_loop() (thp_walk.c). */
-	if (opts->fork && btf && !kernel_has_helper(btf, "BPF_FUNC_loop")) {
+	if (opts->fork && k->btf && !k->bpf_loop) {
 		arg.no_walk = true;
 		snprintf(ls->walk_refused, sizeof(ls->walk_refused),
 			 "n/a (the page-table walk needs the bpf_loop helper, Linux 5.17+)");
@@ -531,7 +474,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		goto fail;
 	}
 	if (!ls->walk.values || site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
-	    open_object(ls, btf, &arg, refused, err, errlen))
+	    open_object(ls, k->btf, &arg, refused, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
@@ -558,7 +501,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	}
 	if (!ls->holders[0])
 		snprintf(ls->holders, sizeof(ls->holders), "%s", RELEASE_HOLDERS);
-	ls->vma_lock = vma_lock_of(btf);
+	ls->vma_lock = k->vma_lock;
 	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(ls->vma_lock, ls->opts.vma_waits) :
 			"n/a (needs the mmap_lock probes)";
 	return ls;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "pid_filter.h"
+#include "kernel_has.h"
 #include "snapshot.h"
 #include "tp_object.h"
 
@@ -26,7 +27,7 @@ struct lock_source_opts {
 	struct pid_filter *pids;	/* read at every sample; NULL: all; a
 					 * tree grows by the forks read */
 	int nr_nodes;		/* NUMA nodes, for the lock address table */
-	const struct btf *btf;	/* the kernel's, while opening (NULL: none) */
+	const struct kernel_has *kernel;	/* what it has, while opening */
 };
 
 struct lock_source;

@@ -33,13 +33,6 @@ struct cont_prev {
 	struct cont_stats sum;
 };
 
-enum vma_lock {
-	VMA_LOCK_UNKNOWN,	/* no BTF */
-	VMA_LOCK_NONE,
-	VMA_LOCK_RWSEM,
-	VMA_LOCK_REFCNT,
-};
-
 #define NO_VMA_LOCKS "kernel without per-VMA locks"
 
 /* Whom the default set blames a wait on (bpf/holders.bpf.h). */

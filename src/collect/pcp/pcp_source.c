@@ -42,41 +42,6 @@ struct pcp_source {
 	uint64_t undecoded;		/* pages outside populated zones */
 };
 
-static unsigned int shift_for(unsigned int n)
-{
-	unsigned int s = 0;
-
-	while ((1u << s) < n)
-		s++;
-	return s;
-}
-
-/* NODES_SHIFT and ZONES_SHIFT from BTF; -1 if it cannot tell. */
-static int read_layout(const struct btf *btf, struct layout *l)
-{
-	int id, ret = -1;
-
-	if (!btf)
-		return -1;
-	id = btf__find_by_name_kind(btf, "nodemask_t", BTF_KIND_TYPEDEF);
-	if (id > 0) {
-		/* A nodemask has MAX_NUMNODES bits, rounded up to longs. */
-		l->nodes_shift = shift_for(btf__resolve_size(btf, id) * 8);
-		ret = 0;
-	}
-	id = btf__find_by_name_kind(btf, "zone_type", BTF_KIND_ENUM);
-	if (id > 0) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct btf_enum *e = btf_enum(t);
-		int i;
-
-		for (i = 0; i < btf_vlen(t); i++)
-			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "__MAX_NR_ZONES"))
-				l->zones_shift = shift_for(e[i].val);
-	}
-	return ret;
-}
-
 /* Zone names and which are populated, in zone order per node. */
 static void read_zones(struct pcp_source *ps)
 {
@@ -140,7 +105,7 @@ static const struct tp_object_ops skel_ops = {
 	.destroy = skel_destroy,
 };
 
-struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct btf *btf,
+struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct kernel_has *k,
 				   int nr_cpus, char *err, size_t errlen)
 {
 	struct pcp_source *ps = calloc(1, sizeof(*ps));
@@ -150,21 +115,22 @@ struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct btf *btf
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (read_layout(btf, &ps->layout)) {
+	if (k->nodes_shift < 0) {
 		snprintf(err, errlen, "page->flags layout: nodemask_t not in BTF");
 		free(ps);
 		return NULL;
 	}
+	ps->layout.nodes_shift = k->nodes_shift;
+	ps->layout.zones_shift = k->zones_shift;
 	read_zones(ps);
 	ps->nr_cpus = nr_cpus;
 	ps->nr_possible = libbpf_num_possible_cpus();
 	ps->percpu = calloc(ps->nr_possible, sizeof(*ps->percpu));
 	ps->prev = calloc((size_t)PCP_SLOTS * ps->nr_possible, sizeof(*ps->prev));
 	arg.l = &ps->layout;
-	/* (page, order, migratetype[, percpu_refill]): the flag came in 5.13. */
-	arg.refill_arg = kernel_tp_nargs(btf, "mm_page_alloc_zone_locked", NULL) >= 4;
+	arg.refill_arg = k->pcp_refill_arg;
 	if (!ps->percpu || !ps->prev ||
-	    tp_object_open(&ps->tp, &skel_ops, attach, btf, &arg, err, errlen)) {
+	    tp_object_open(&ps->tp, &skel_ops, attach, k->btf, &arg, err, errlen)) {
 		pcp_source_close(ps);
 		return NULL;
 	}

@@ -5,13 +5,14 @@
 
 #include <stddef.h>
 
+#include "kernel_has.h"
 #include "snapshot.h"
 #include "tp_object.h"
 
 struct pcp_source;
 
 /* NULL with the reason in @err. */
-struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct btf *btf,
+struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct kernel_has *k,
 				   int nr_cpus, char *err, size_t errlen);
 enum probe_id pcp_source_probe(const struct pcp_source *ps);
 /* Per-CPU counts into s->cpus[].pcp, zone rows, the method line. */
