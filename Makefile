@@ -46,6 +46,10 @@ COMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"'
+# The row tables (src/model/row_fields.c) reach each typed row array of a
+# snapshot through one untyped view (struct row_array), as the kernel's
+# own code reaches memory through several types: no type-based aliasing.
+CFLAGS   += -fno-strict-aliasing
 LDLIBS   := -lbpf -lelf -lz -lnuma -lncursesw -ltinfo -lmicrohttpd -lpthread -lm
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer

@@ -194,6 +194,10 @@ const struct row_type row_types[ROWS__COUNT] = {
 	ROW_TYPE(ROWS_BLAME, struct blame_row, blame, blame_fields, blame_same_row),
 };
 
+/* Every SNAPSHOT_ARRAY is laid out as struct row_array (see the Makefile). */
+_Static_assert(sizeof(((struct snapshot *)0)->locks) == sizeof(struct row_array) &&
+	       offsetof(struct row_array, nr) == sizeof(void *), "SNAPSHOT_ARRAY layout");
+
 struct row_array *snapshot_rows(struct snapshot *s, const struct row_type *t)
 {
 	return (struct row_array *)((char *)s + t->array_off);
