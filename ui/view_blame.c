@@ -44,7 +44,7 @@ static void share_cell(struct ui_cell *c, uint64_t ns, uint64_t all)
 
 static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 {
-	char m[20];
+	char m[20], h[12];
 
 	ns_cell(&c[0], r->wait_ns);
 	share_cell(&c[1], r->wait_ns, all);
@@ -52,7 +52,8 @@ static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 	cell_set(&c[3], 0, "%s", r->comm);
 	cell_set(&c[4], 0, "%s", callsite_label(r->site, r->symbol));
 	cell_set(&c[5], 0, "%s", r->write ? "write" : "read");
-	cell_set(&c[6], r->holder_pid, "%d%s", r->holder_pid, blame_foreign(r) ? "*" : "");
+	cell_set(&c[6], r->holder_pid, "%s%s", blame_holder_pid(r, h, sizeof(h)),
+		 blame_foreign(r) ? "*" : "");
 	cell_set(&c[7], 0, "%s", r->holder_comm);
 	cell_set(&c[8], 0, "%s", callsite_label(r->holder_site, r->holder_symbol));
 	cell_set(&c[9], 0, "%s", r->holder_write ? "write" : "read");

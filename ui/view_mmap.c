@@ -79,7 +79,7 @@ static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y, int h)
 {
 	int i, line = 0;
-	char w[16], m[16];
+	char w[16], m[16], pid[12];
 
 	for (i = 0; i < s->blame.nr && line < h; i++) {
 		const struct blame_row *b = &s->blame.v[i];
@@ -90,8 +90,8 @@ static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y
 		if (!line)
 			draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
 		draw_text(y + line++, 2, COLS - 2, C_NORMAL,
-			  "%-7d%s %-16s %-20.20s %-5s %8lu waits  total %-9s max %s",
-			  b->holder_pid, blame_foreign(b) ? "*" : " ", b->holder_comm,
+			  "%-7s%s %-16s %-20.20s %-5s %8lu waits  total %-9s max %s",
+			  blame_holder_pid(b, pid, sizeof(pid)), blame_foreign(b) ? "*" : " ", b->holder_comm,
 			  callsite_label(b->holder_site, b->holder_symbol),
 			  b->holder_write ? "write" : "read", (unsigned long)b->count,
 			  format_ns(b->wait_ns, w, sizeof(w)), format_max(b->wait_max_ns, b->wait_max_bound, m, sizeof(m)));

@@ -172,12 +172,12 @@ static void cont_line(int y, const void *row)
 static void blame_line(int y, const void *row)
 {
 	const struct blame_row *r = row;
-	char w[16];
+	char w[16], h[12];
 
 	draw_text(y, 2, COLS - 2, C_NORMAL,
-		  "%7d %-12.12s %-9.9s %-5s waited %-8s behind %7d%s %-12.12s %-9.9s %s x%lu",
+		  "%7d %-12.12s %-9.9s %-5s waited %-8s behind %7s%s %-12.12s %-9.9s %s x%lu",
 		  r->pid, r->comm, callsite_label(r->site, r->symbol), r->write ? "write" : "read",
-		  format_ns(r->wait_ns, w, sizeof(w)), r->holder_pid, blame_foreign(r) ? "*" : " ",
+		  format_ns(r->wait_ns, w, sizeof(w)), blame_holder_pid(r, h, sizeof(h)), blame_foreign(r) ? "*" : " ",
 		  r->holder_comm, callsite_label(r->holder_site, r->holder_symbol),
 		  r->holder_write ? "write" : "read", (unsigned long)r->count);
 }

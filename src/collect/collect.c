@@ -163,11 +163,14 @@ static int open_with_kernel(struct collector *c, const struct collector_opts *o,
 static int open_families(struct collector *c, const struct collector_opts *o,
 			 char *msg, size_t msglen)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf;
 	struct kernel_has k;
 	int ret;
 
-	kernel_has_read(&k, btf);
+	if (o->kernel)
+		return open_with_kernel(c, o, o->kernel, msg, msglen);
+	btf = btf__load_vmlinux_btf();
+	kernel_has_read(&k, btf, !(o->disabled & (1u << FAMILY_FORK)));
 	ret = open_with_kernel(c, o, &k, msg, msglen);
 
 	btf__free(btf);

@@ -29,6 +29,8 @@ struct collector_opts {
 	bool vma_waits;			/* VMA write waits on 6.15+ (--vma-waits) */
 	bool exact;			/* exact mode from the start (--exact) */
 	unsigned int exact_every;	/* --exact-every: one interval in N; 0: none */
+	/* What the kernel has, read by the caller (probe); NULL: read here. */
+	const struct kernel_has *kernel;
 };
 
 struct collector {

@@ -67,8 +67,11 @@ struct kernel_has {
 	char clone_how[160];		/* where a fork's latency starts, or why not there */
 };
 
-/* Decide what the kernel of @btf (NULL: none) has, into @k. */
-void kernel_has_read(struct kernel_has *k, const struct btf *btf);
+/*
+ * Decide what the kernel of @btf (NULL: none) has, into @k; whether
+ * kernel_clone takes fentry only if @forks (the fork family is on).
+ */
+void kernel_has_read(struct kernel_has *k, const struct btf *btf, bool forks);
 /* The number of arguments of tracepoint @name, one of kernel_tps; -1 lacking. */
 int kernel_has_tp(const struct kernel_has *k, const char *name);
 /* The decisions beyond the tracepoints, a line each, for `mmtop probe`. */

@@ -367,6 +367,14 @@ bool blame_foreign(const struct blame_row *b)
 	return blame_holder_of(b) == BLAME_FOREIGN;
 }
 
+const char *blame_holder_pid(const struct blame_row *b, char *buf, size_t len)
+{
+	if (blame_holder_of(b) == BLAME_NONE)
+		return "-";
+	snprintf(buf, len, "%d", b->holder_pid);
+	return buf;
+}
+
 const char *fork_backing(const struct fork_row *f)
 {
 	if (f->thp_kb < 0)

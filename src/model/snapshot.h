@@ -384,6 +384,8 @@ enum blame_holder blame_holder_of(const struct blame_row *b);
 extern const char *const blame_holder_names[BLAME__COUNT];
 /* Whether the holder of a blame row is another process. */
 bool blame_foreign(const struct blame_row *b);
+/* Its holder's pid in words, into @buf: "-" where none was seen. */
+const char *blame_holder_pid(const struct blame_row *b, char *buf, size_t len);
 /* "mprotect", or for call sites classed other the symbol itself. */
 const char *callsite_label(enum callsite site, const char *symbol);
 /* Whether two call sites are one: same class and label. */

@@ -354,11 +354,11 @@ static void probe_exact(FILE *f, struct collector *c)
  * every default family can; with fault counts alone it runs in part, and
  * @na lists what is missing.
  */
-static bool probe_families(FILE *f, char *na, size_t nalen)
+static bool probe_families(FILE *f, const struct kernel_has *k, char *na, size_t nalen)
 {
 	struct collector_opts o = {
 		.faults = FAULT_SOURCE_AUTO, .attach = TP_AUTO,
-		.enabled = 1u << FAMILY_PCP, .slow_ns = NSEC_PER_SEC,
+		.enabled = 1u << FAMILY_PCP, .slow_ns = NSEC_PER_SEC, .kernel = k,
 	};
 	struct collector c;
 	struct snapshot s;
@@ -440,7 +440,7 @@ int probe_run(FILE *f)
 		     "%s: kernel needs CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
 	for (i = 0; i < nr_kernel_tps; i++)
 		probe_tracepoint(f, btf, &kernel_tps[i]);
-	kernel_has_read(&k, btf);
+	kernel_has_read(&k, btf, true);
 	kernel_has_print(f, &k);
 	probe_fentry(f, btf);
 	probe_kprobe(f);
@@ -449,7 +449,7 @@ int probe_run(FILE *f)
 	probe_test_run_on_cpu(f);
 	probe_perf_faults(f);
 	probe_topology(f);
-	ok = caps && probe_families(f, na, sizeof(na));
+	ok = caps && probe_families(f, &k, na, sizeof(na));
 	btf__free(btf);
 	libbpf_set_print(old);
 	if (ok && na[0])

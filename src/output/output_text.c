@@ -237,7 +237,7 @@ static void write_blame(FILE *f, const struct snapshot *s)
 {
 	const struct blame_row **rows;
 	int i, n = s->blame.nr;
-	char b[2][16];
+	char b[2][16], h[12];
 
 	if (lock_na(s) || !n || !(rows = malloc(n * sizeof(*rows))))
 		return;
@@ -252,9 +252,9 @@ static void write_blame(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
 		const struct blame_row *r = rows[i];
 
-		fprintf(f, "%7d %-16s %-15.15s %-5s <- %6d%s%-16s %-15.15s %-5s %8" PRIu64 " %8s %10s\n",
+		fprintf(f, "%7d %-16s %-15.15s %-5s <- %6s%s%-16s %-15.15s %-5s %8" PRIu64 " %8s %10s\n",
 			r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
-			r->write ? "write" : "read", r->holder_pid,
+			r->write ? "write" : "read", blame_holder_pid(r, h, sizeof(h)),
 			blame_foreign(r) ? "*" : " ", safe(r->holder_comm),
 			safe(callsite_label(r->holder_site, r->holder_symbol)),
 			r->holder_write ? "write" : "read", r->count,

@@ -5,6 +5,16 @@ why=$(bpf_refused)
 "$MMTOP" probe >"$TMP/probe" 2>&1
 rc=$?
 cat "$TMP/probe"
+# Every tracepoint a program of mmtop's attaches to is in its table
+# (kernel_has.c): a family leaves out a program whose tracepoint it does
+# not find there.
+for o in build/*.bpf.o; do
+	[ "$o" = build/floor.bpf.o ] || readelf -SW "$o"
+done | grep -oE '(tp_btf|raw_tp)/[a-z_0-9]+' | sed 's|.*/||' | sort -u >"$TMP/tps"
+check "the programs attach to tracepoints ($(wc -l <"$TMP/tps"))" test "$(wc -l <"$TMP/tps")" -ge 10
+for tp in $(cat "$TMP/tps"); do
+	check "tracepoint $tp is in the table probe lists" grep -q "^tracepoint [a-z_]*:$tp " "$TMP/probe"
+done
 if [ -n "$why" ]; then
 	check "probe without BPF: exit 1 (got $rc)" test "$rc" -eq 1
 	skip "probe: $why"

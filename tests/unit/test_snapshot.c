@@ -19,6 +19,22 @@ static void test_rows(struct snapshot *s)
 	CHECK(s->locks.nr == 0 && s->locks.cap >= 100, "clearing keeps the memory");
 }
 
+static void test_blame_holders(void)
+{
+	struct blame_row own = { .pid = 5, .holder_pid = 5 }, other = { .pid = 5, .holder_pid = 9 };
+	struct blame_row none = { .pid = 5, .holder_symbol = BLAME_NONE_SEEN };
+	char buf[12];
+
+	CHECK(blame_holder_of(&own) == BLAME_OWN && !blame_foreign(&own), "own writer's wait");
+	CHECK(blame_holder_of(&other) == BLAME_FOREIGN && blame_foreign(&other),
+	      "another process's hold is foreign");
+	CHECK(blame_holder_of(&none) == BLAME_NONE && !blame_foreign(&none),
+	      "no holder seen: neither own nor foreign");
+	CHECK(!strcmp(blame_holder_pid(&other, buf, sizeof(buf)), "9"), "a holder's pid in words");
+	CHECK(!strcmp(blame_holder_pid(&none, buf, sizeof(buf)), "-"),
+	      "no holder seen: \"-\", not pid 0");
+}
+
 static void test_quantiles(void)
 {
 	struct hist h = { { 0 } };
@@ -75,5 +91,6 @@ int main(void)
 	test_rows(&s);
 	snapshot_free(&s);
 	test_quantiles();
+	test_blame_holders();
 	UNIT_EXIT();
 }

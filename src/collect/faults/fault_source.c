@@ -20,9 +20,13 @@ int fault_source_parse(const char *s, enum fault_source_kind *kind)
 static int try_open(struct fault_source *fs, const struct fault_source_ops *ops,
 		    const struct fault_source *how, char *err, size_t errlen)
 {
+	int ret;
+
 	*fs = *how;
 	fs->ops = ops;
-	return ops->open(fs, err, errlen);
+	ret = ops->open(fs, err, errlen);
+	fs->kernel = NULL;	/* the collector's, gone once it is open */
+	return ret;
 }
 
 int fault_source_open(struct fault_source *fs, enum fault_source_kind kind,
