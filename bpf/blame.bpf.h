@@ -53,12 +53,7 @@ struct {
 } mm_releases SEC(".maps");
 
 /* Waits by (waiter, holder) pair; sized as lock_stats. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1);		/* set by user space */
-	__type(key, struct blame_key);
-	__type(value, struct cont_stats);
-} blame_stats SEC(".maps");
+ROWS_MAP(blame_stats, struct blame_key, struct cont_stats);
 
 /*
  * Shorter waits are the lock's fast path and the tracepoints' own time:

@@ -64,12 +64,15 @@ static __always_inline bool slot_current(const struct task_lock *t)
  * a tracepoint), which is exactly when a storm of short-lived processes
  * makes them.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1);		/* set by user space */
-	__type(key, struct lock_key);
-	__type(value, struct lock_stats);
-} lock_stats SEC(".maps");
+#define ROWS_MAP(name, key_type, value_type)					\
+struct {									\
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);					\
+	__uint(max_entries, 1);		/* set by user space */			\
+	__type(key, key_type);							\
+	__type(value, value_type);						\
+} name SEC(".maps")
+
+ROWS_MAP(lock_stats, struct lock_key, struct lock_stats);
 
 /* Name of each process with a row, for processes gone before user space looks. */
 struct {

@@ -454,6 +454,20 @@ fi
 # its first interval (start-up excluded), and its memory: peak (start-up
 # included, when libbpf parses the kernel's BTF) and at the end.
 N=${INTERVALS:-10}
+# under_load PID: PID's CPU ns over N s of that load, its peak and last RSS
+# (KiB), into $TMP/load ($load is this shell's, for cleanup()).
+under_load() {
+	"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
+	load=$!
+	cpu0=$(cut -d' ' -f1 /proc/"$1"/schedstat)
+	sleep "$N"
+	cpu1=$(cut -d' ' -f1 /proc/"$1"/schedstat)
+	echo $((cpu1 - cpu0)) "$(awk '/^VmHWM/ { print $2 }' /proc/"$1"/status)" \
+		"$(awk '/^VmRSS/ { print $2 }' /proc/"$1"/status)" >"$TMP/load"
+	kill $load
+	wait $load 2>/dev/null
+	load=''
+}
 # batch_cost: `mmtop -b -d 1` under that load; prints its CPU ns over the N
 # intervals, peak and last RSS (KiB), and ms from start to first interval.
 batch_cost() {
@@ -463,17 +477,10 @@ batch_cost() {
 	watch=$!
 	while [ ! -s "$TMP/own" ]; do sleep 0.02; done
 	first=$(( ($(date +%s%N) - t0) / 1000000 ))
-	"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
-	load=$!
-	cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
-	sleep "$N"
-	cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
-	hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$watch/status)
-	rss=$(awk '/^VmRSS/ { print $2 }' /proc/$watch/status)
-	kill $watch $load
-	wait $load 2>/dev/null
-	watch='' load=''
-	echo $((cpu1 - cpu0)) "$hwm" "$rss" "$first"
+	under_load $watch
+	echo "$(cat "$TMP/load")" "$first"
+	kill $watch
+	watch=''
 }
 # shellcheck disable=SC2046
 set -- $(batch_cost)
@@ -511,11 +518,7 @@ until [ -n "$url" ] && curl -sf "$url" | grep -q '^mmtop_intervals_total [1-9]';
 	sleep 0.1
 	url=$(sed -n 's|^mmtop: serving \(http://.*\)$|\1|p' "$TMP/serve.err")
 done
-"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
-load=$!
-cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
-sleep "$N"
-cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
+under_load $watch
 i=0
 while [ $i -lt "$SCRAPES" ]; do
 	curl -sf -o "$TMP/scrape" "$url"
@@ -523,10 +526,9 @@ while [ $i -lt "$SCRAPES" ]; do
 	i=$((i + 1))
 done
 rss=$(awk '/^VmRSS/ { print $2 }' /proc/$watch/status)
-kill $watch $load
-wait $load 2>/dev/null
+kill $watch
 series=$(grep -vc '^#' "$TMP/scrape")
-awk -v c=$((cpu1 - cpu0)) -v n="$N" -v s="$(awk '{ s += $1 } END { print s / NR * 1e9 }' "$TMP/render")" \
+awk -v c="$(cut -d' ' -f1 "$TMP/load")" -v n="$N" -v s="$(awk '{ s += $1 } END { print s / NR * 1e9 }' "$TMP/render")" \
     -v r="$rss" -v series="$series" -v b="$(wc -c <"$TMP/scrape")" 'BEGIN {
 	per_int = c / n; per_scrape = s
 	printf "mmtop serve -d 1 under pft load: %.3f ms CPU per interval, %.3f ms per scrape to render (%d series, %d bytes)\n",
@@ -540,16 +542,11 @@ if command -v tmux >/dev/null; then
 	tmux new-session -d -s bench -x 120 -y 40 "$MMTOP -d 1"
 	watch=$(tmux list-panes -t bench -F '#{pane_pid}')
 	until tmux capture-pane -p -t bench | grep -q "probes: faults"; do sleep 0.1; done
-	"$MMTOP" bench pft -t 2 -s "$SIZE" -r 100000 >/dev/null &
-	load=$!
-	cpu0=$(cut -d' ' -f1 /proc/$watch/schedstat)
-	sleep "$N"
-	cpu1=$(cut -d' ' -f1 /proc/$watch/schedstat)
-	rss=$(awk '/^VmRSS/ { print $2 }' /proc/$watch/status)
-	kill $load
-	wait $load 2>/dev/null
+	under_load "$watch"
+	# shellcheck disable=SC2046
+	set -- $(cat "$TMP/load")
 	tmux kill-server
-	awk -v c=$((cpu1 - cpu0)) -v n="$N" -v r="$rss" 'BEGIN {
+	awk -v c="$1" -v n="$N" -v r="$3" 'BEGIN {
 		printf "mmtop viewer at -d 1 under pft load: %.3f ms CPU per interval (%.3f%% of one core, target <= 1%%), RSS %.1f MiB\n",
 			c / n / 1e6, c / n / 1e7, r / 1024 }'
 fi

@@ -30,24 +30,12 @@ void table_free(struct ui_table *t)
 static int table_grow(struct ui_table *t)
 {
 	int cap = t->cap ? t->cap * 2 : 64;
-	struct ui_cell *cells = realloc(t->cells, (size_t)cap * t->nr_cols * sizeof(*cells));
-	int *ids, *order;
 
-	if (!cells)
+	if (realloc_in(&t->cells, (size_t)cap * t->nr_cols, sizeof(*t->cells)) ||
+	    realloc_in(&t->ids, cap, sizeof(*t->ids)) ||
+	    realloc_in(&t->groups, cap, sizeof(*t->groups)) ||
+	    realloc_in(&t->order, cap, sizeof(*t->order)))
 		return -1;
-	t->cells = cells;
-	ids = realloc(t->ids, cap * sizeof(*ids));
-	if (!ids)
-		return -1;
-	t->ids = ids;
-	ids = realloc(t->groups, cap * sizeof(*ids));
-	if (!ids)
-		return -1;
-	t->groups = ids;
-	order = realloc(t->order, cap * sizeof(*order));
-	if (!order)
-		return -1;
-	t->order = order;
 	t->cap = cap;
 	return 0;
 }
@@ -78,6 +66,13 @@ void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 	vsnprintf(c->text, sizeof(c->text), fmt, ap);
 	va_end(ap);
 	c->key = key;
+}
+
+void cell_ns(struct ui_cell *c, double ns)
+{
+	char b[16];
+
+	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
 }
 
 int table_sort_col(const struct ui_table *t, const struct table_state *ts)

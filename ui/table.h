@@ -54,6 +54,8 @@ struct ui_cell *table_row(struct ui_table *t, int id);
 struct ui_cell *table_row_in(struct ui_table *t, int id, int group);
 void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A time in ns as "1.2ms", sorted by its value. */
+void cell_ns(struct ui_cell *c, double ns);
 /* Filter by st's filter (case-insensitive substring of any cell) and sort. */
 void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_state *st);
 /* Draw titles at @y and rows below, @h lines in all. */

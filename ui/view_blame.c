@@ -23,13 +23,6 @@ enum { COL_TOTAL = 0 };
 
 #define BAR 10
 
-static void ns_cell(struct ui_cell *c, uint64_t ns)
-{
-	char b[16];
-
-	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
-}
-
 /* The row's share of all attributed wait, as a bar of BAR cells. */
 static void share_cell(struct ui_cell *c, uint64_t ns, uint64_t all)
 {
@@ -46,7 +39,7 @@ static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 {
 	char m[20], h[12];
 
-	ns_cell(&c[0], r->wait_ns);
+	cell_ns(&c[0], r->wait_ns);
 	share_cell(&c[1], r->wait_ns, all);
 	cell_set(&c[2], r->pid, "%d", r->pid);
 	cell_set(&c[3], 0, "%s", r->comm);

@@ -21,13 +21,6 @@ static const struct ui_column cols[] = {
 
 enum { COL_LATENCY = 5 };
 
-static void ns_cell(struct ui_cell *c, double ns)
-{
-	char b[16];
-
-	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
-}
-
 static void fill(struct ui_cell *c, const struct fork_row *k)
 {
 	time_t sec = k->wall_ns / NSEC_PER_SEC;
@@ -43,7 +36,7 @@ static void fill(struct ui_cell *c, const struct fork_row *k)
 	cell_set(&c[3], k->child, "%d", k->child);
 	cell_set(&c[4], 0, "%s", k->syscall);
 	if (fork_timed(k))
-		ns_cell(&c[5], k->latency_ns);
+		cell_ns(&c[5], k->latency_ns);
 	else
 		cell_set(&c[5], 0, "-");
 	cell_set(&c[6], k->anon_kb, "%.1f", k->anon_kb / 1024.0);
@@ -53,12 +46,12 @@ static void fill(struct ui_cell *c, const struct fork_row *k)
 		cell_set(&c[7], -1, "?");
 	cell_set(&c[8], 0, "%s", fork_backing(k));
 	if (fork_timed(k))
-		ns_cell(&c[9], fork_cost_per_mib(k->latency_ns, kb));
+		cell_ns(&c[9], fork_cost_per_mib(k->latency_ns, kb));
 	else
 		cell_set(&c[9], 0, "-");
 	/* dup_mmap's hold: exact mode's. */
 	if (k->dup_hold_ns)
-		ns_cell(&c[10], k->dup_hold_ns);
+		cell_ns(&c[10], k->dup_hold_ns);
 	else
 		cell_set(&c[10], 0, "-");
 	cell_set(&c[11], k->stalled, "%u", k->stalled);

@@ -16,13 +16,6 @@ static const struct ui_column cols[] = {
 
 enum { COL_TOTAL = 8 };
 
-static void ns_cell(struct ui_cell *c, uint64_t ns)
-{
-	char b[16];
-
-	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
-}
-
 static void locks_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
@@ -52,9 +45,9 @@ static void locks_draw(struct ui_state *st, int y, int h)
 		cell_set(&c[5], 0, "%s", r->type);
 		cell_set(&c[6], 0, "%s", r->mode);
 		cell_set(&c[7], r->count, "%lu", (unsigned long)r->count);
-		ns_cell(&c[8], r->wait_ns);
-		ns_cell(&c[9], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
-		ns_cell(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
+		cell_ns(&c[8], r->wait_ns);
+		cell_ns(&c[9], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
+		cell_ns(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
 		cell_set(&c[11], r->wait_max_ns, "%s",
 			 format_max(r->wait_max_ns, r->wait_max_bound, m, sizeof(m)));
 	}

@@ -22,13 +22,6 @@ static const struct ui_column cols[] = {
 
 enum { COL_TIME = 7 };
 
-static void ns_cell(struct ui_cell *c, uint64_t ns)
-{
-	char b[16];
-
-	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
-}
-
 /* A maximum: <= where it is a bucket's bound; - where nothing waited. */
 static void max_cell(struct ui_cell *c, uint64_t ns, bool bound)
 {
@@ -44,7 +37,7 @@ static void max_cell(struct ui_cell *c, uint64_t ns, bool bound)
 static void wait_cell(struct ui_cell *c, uint64_t ns)
 {
 	if (ns)
-		ns_cell(c, ns);
+		cell_ns(c, ns);
 	else
 		cell_set(c, 0, "-");
 }
@@ -59,12 +52,12 @@ static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 	cell_set(&c[4], 0, "%s", r->foreign ? "other" : "own");
 	cell_set(&c[5], r->acquired, "%lu", (unsigned long)r->acquired);
 	cell_set(&c[6], r->failed, "%lu", (unsigned long)r->failed);
-	ns_cell(&c[7], r->wait_ns + r->hold_ns);
+	cell_ns(&c[7], r->wait_ns + r->hold_ns);
 	wait_cell(&c[8], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
 	wait_cell(&c[9], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
 	max_cell(&c[10], r->wait_max_ns, r->wait_max_bound);
-	ns_cell(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
-	ns_cell(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
+	cell_ns(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
+	cell_ns(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
 	max_cell(&c[13], r->hold_max_ns, r->hold_max_bound);
 	if (known)
 		return;

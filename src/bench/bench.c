@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,14 +15,16 @@
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	const struct bench_opt *opts;
 } workloads[] = {
-	{ "pft", bench_pft },
-	{ "churn", bench_churn },
-	{ "fork", bench_fork },
-	{ "pcp", bench_pcp },
+	{ "pft", bench_pft, bench_pft_opts },
+	{ "churn", bench_churn, bench_churn_opts },
+	{ "fork", bench_fork, bench_fork_opts },
+	{ "pcp", bench_pcp, bench_pcp_opts },
 };
 
-int bench_record_open(struct bench_record *b, int argc, char **argv)
+/* Start the recording if --record was given; the header names @argv. */
+static int bench_record_open(struct bench_record *b, int argc, char **argv)
 {
 	char header[1024], host[256] = "?", err[512], workload[256] = "";
 	struct utsname u = { 0 };
@@ -47,8 +51,10 @@ int bench_record_open(struct bench_record *b, int argc, char **argv)
 	return 0;
 }
 
-int bench_parse_cpus(const char *list, struct bench_cpus *c)
+/* @list in kernel cpulist syntax into the bench_cpus @cpus; -1 if invalid or empty. */
+static int bench_parse_cpus(const char *list, void *cpus)
 {
+	struct bench_cpus *c = cpus;
 	bool set[BENCH_MAX_CPUS] = { false };
 	int i;
 
@@ -60,7 +66,8 @@ int bench_parse_cpus(const char *list, struct bench_cpus *c)
 	return 0;
 }
 
-void bench_allowed_cpus(struct bench_cpus *c)
+/* The CPUs the calling thread may run on. */
+static void bench_allowed_cpus(struct bench_cpus *c)
 {
 	cpu_set_t set;
 	int i;
@@ -93,11 +100,14 @@ void bench_pin(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-int bench_parse_warmup(const char *arg)
+int bench_parse_warmup(const char *arg, void *warmup)
 {
 	unsigned int n;
 
-	return parse_uint(arg, &n) || n > 100 ? -1 : (int)n;
+	if (parse_uint(arg, &n) || n > 100)
+		return -1;
+	*(int *)warmup = n;
+	return 0;
 }
 
 void bench_iteration_name(const struct bench_record *b, unsigned int i, char *buf,
@@ -132,67 +142,160 @@ void bench_record_close(struct bench_record *b)
 	b->on = false;
 }
 
-/* Each workload's options, a section each, for mmtop --help and bench --help. */
-const char bench_usage[] =
-"PFT options (mmtop bench pft):\n"
-"  -t, --threads N[,N...]    worker threads; a list runs each (default 1)\n"
-"  -s, --size SIZE           memory per thread, e.g. 64M, 1G (default 128M)\n"
-"      --vma shared|per-thread\n"
-"                            one VMA for all threads (default) or one each\n"
-"      --cpu LIST            pin threads round robin to CPUs, e.g. 0 or 0-1\n"
-"  -r, --repeat N            repetitions (default 1)\n"
-"      --warmup N            repetitions first, shown as w1, recorded as\n"
-"                            warmup:faults/..., not counted (1 by default\n"
-"                            with --record, else 0)\n"
-"      --thp                 allow transparent huge pages (default: 4K only)\n"
-"      --record FILE         each repetition's faults/sec-N and faults/cpu-N as\n"
-"                            samples in a recording, for compare\n"
-"      --label NAME          the recording's name in compare (default: kernel)\n"
-"      --iterations N        as -r\n"
-"\n"
-"CHURN options (mmtop bench churn):\n"
-"  -t, --threads N           fault threads (default 1; 0: the churn thread\n"
-"                            alone, not with --paced or --shared-vma)\n"
-"  -n, --rounds N            rounds of mmap, mprotect, mremap, munmap and two\n"
-"                            brk calls (default 2000)\n"
-"      --writers N           churn threads, each making the rounds (default 1;\n"
-"                            beyond one, unpaced)\n"
-"      --chunk SIZE          mapping each fault thread maps afresh, then\n"
-"                            touches (default 1M)\n"
-"      --fork N              also fork N times (child exits at once)\n"
-"      --shared-vma          fault threads fault (THP) in one shared VMA whose\n"
-"                            last page the churn thread mprotects back and forth\n"
-"      --paced               each round and fork waits until a fault thread maps\n"
-"                            a fresh chunk: writers run while faults are in flight\n"
-"      --proc-reader         a second process reads /proc/PID/smaps of this one\n"
-"                            in a loop, holding its mmap_lock from outside\n"
-"\n"
-"FORK options (mmtop bench fork):\n"
-"  -s, --size SIZE           populated anonymous memory (default 256M)\n"
-"  -n, --forks N             forks to time (default 20)\n"
-"      --thp                 back it with THP (MADV_HUGEPAGE); default 4K\n"
-"      --each                a line per fork: fork, the child's pid, its time\n"
-"                            in us\n"
-"      --cpu LIST            rounds' CPUs, round robin (default: all allowed)\n"
-"      --iterations N        rounds of FORKS forks, each in a process of its\n"
-"                            own (default 1)\n"
-"      --warmup N            rounds first, shown as w1, recorded as\n"
-"                            warmup:fork-..., not counted (1 by default\n"
-"                            with --record, else 0)\n"
-"      --record FILE         each round's mean as a sample in a recording, for\n"
-"                            compare; 4K and THP both unless --thp\n"
-"      --label NAME          the recording's name in compare (default: kernel)\n"
-"\n"
-"PCP options (mmtop bench pcp):\n"
-"  -s, --size SIZE           memory each thread maps and touches per round\n"
-"                            (default 32M)\n"
-"  -r, --rounds N            rounds (default 8)\n"
-"      --cpu A[,B]           the two threads' CPUs (default 0,1)\n"
-"\n"
+/* Beside each workload's own: --duration, taken out by bench_main. */
+static const char every_workload[] =
 "Every workload (mmtop bench WORKLOAD):\n"
 "      --duration DURATION   run it again until this long has passed (e.g.\n"
 "                            10s), so a short one can be watched; not for\n"
 "                            recordings\n";
+
+/* "  -s, --size SIZE": an option as its help and usage line show it. */
+static void opt_words(const struct bench_opt *o, bool usage, char *buf, size_t len)
+{
+	const char *sep = o->arg ? " " : "", *arg = o->arg ? o->arg : "";
+
+	if (usage && o->short_name)
+		snprintf(buf, len, "[-%c%s%s]", o->short_name, sep, arg);
+	else if (usage)
+		snprintf(buf, len, "[--%s%s%s]", o->name, sep, arg);
+	else if (o->short_name)
+		snprintf(buf, len, "  -%c, --%s%s%s", o->short_name, o->name, sep, arg);
+	else
+		snprintf(buf, len, "      --%s%s%s", o->name, sep, arg);
+}
+
+#define HELP_COLUMN 28
+
+static void print_section(FILE *f, const char *name, const struct bench_opt *table)
+{
+	const struct bench_opt *o;
+	char words[64];
+	int i;
+
+	for (i = 0; name[i]; i++)
+		fputc(toupper((unsigned char)name[i]), f);
+	fprintf(f, " options (mmtop bench %s):\n", name);
+	for (o = table; o->name; o++) {
+		opt_words(o, false, words, sizeof(words));
+		/* Too long for its column: the help starts on the next line. */
+		if (strlen(words) >= HELP_COLUMN - 1)
+			fprintf(f, "%s\n%*s", words, HELP_COLUMN, "");
+		else
+			fprintf(f, "%-*s", HELP_COLUMN, words);
+		for (i = 0; o->help[i]; i++) {
+			fputc(o->help[i], f);
+			if (o->help[i] == '\n')
+				fprintf(f, "%*s", HELP_COLUMN, "");
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+void bench_print_help(FILE *f, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(workloads); i++)
+		if (!workload || !strcmp(workload, workloads[i].name))
+			print_section(f, workloads[i].name, workloads[i].opts);
+	fputs(every_workload, f);
+}
+
+static int usage_error(const struct bench_opt *table, const char *name)
+{
+	const struct bench_opt *o;
+	char words[64];
+
+	fprintf(stderr, "usage: mmtop bench %s", name);
+	for (o = table; o->name; o++) {
+		opt_words(o, true, words, sizeof(words));
+		fprintf(stderr, " %s", words);
+	}
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* Option @o's argument @arg into its value, in @opts; -1 if invalid. */
+static int set_value(const struct bench_opt *o, void *opts, const char *arg)
+{
+	void *v = (char *)opts + o->at;
+
+	switch (o->kind) {
+	case BENCH_FLAG:
+		*(bool *)v = true;
+		return 0;
+	case BENCH_UINT:
+		return parse_uint(arg, v);
+	case BENCH_COUNT:
+		return parse_uint(arg, v) || !*(unsigned int *)v ? -1 : 0;
+	case BENCH_SIZE:
+		return parse_size(arg, v) || *(uint64_t *)v < 4096 ? -1 : 0;
+	case BENCH_STR:
+		*(const char **)v = arg;
+		return 0;
+	case BENCH_CPUS:
+		return bench_parse_cpus(arg, v);
+	case BENCH_RECORD:
+		((struct bench_record *)v)->path = arg;
+		return 0;
+	case BENCH_CALL:
+		return o->parse(arg, v);
+	}
+	return -1;
+}
+
+/* After the options: the CPUs not given, the recording asked for. */
+static int finish(const struct bench_opt *table, void *opts, int argc, char **argv)
+{
+	const struct bench_opt *o;
+
+	for (o = table; o->name; o++) {
+		void *v = (char *)opts + o->at;
+
+		if (o->kind == BENCH_CPUS && !((struct bench_cpus *)v)->n)
+			bench_allowed_cpus(v);
+		if (o->kind == BENCH_RECORD && bench_record_open(v, argc, argv))
+			return 1;
+	}
+	return 0;
+}
+
+#define BENCH_MAX_OPTS 16
+
+int bench_parse(const struct bench_opt *table, void *opts, int argc, char **argv)
+{
+	struct option longopts[BENCH_MAX_OPTS + 1] = { { 0 } };
+	char shorts[2 * BENCH_MAX_OPTS + 1] = "", *s = shorts;
+	const char *name = argv[0];
+	int i, opt;
+
+	for (i = 0; table[i].name && i < BENCH_MAX_OPTS; i++) {
+		longopts[i] = (struct option){ table[i].name,
+			table[i].arg ? required_argument : no_argument, NULL, 256 + i };
+		if (table[i].short_name) {
+			*s++ = table[i].short_name;
+			if (table[i].arg)
+				*s++ = ':';
+		}
+	}
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		for (i = 0; opt < 256 && table[i].name && table[i].short_name != opt; i++)
+			;
+		if (opt >= 256)
+			i = opt - 256;
+		if (opt == '?' || !table[i].name)
+			return usage_error(table, name);
+		if (set_value(&table[i], opts, optarg)) {
+			fprintf(stderr, "mmtop bench %s: invalid value '%s'\n", name, optarg);
+			return usage_error(table, name);
+		}
+	}
+	if (optind < argc)
+		return usage_error(table, name);
+	return finish(table, opts, argc, argv);
+}
 
 const char *bench_workload(size_t i)
 {

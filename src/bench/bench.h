@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "recorder.h"
 
@@ -36,31 +37,61 @@ struct bench_cpus {
 	int n;
 };
 
-/* @list in kernel cpulist syntax into @c; -1 if invalid or empty. */
-int bench_parse_cpus(const char *list, struct bench_cpus *c);
-/* The CPUs the calling thread may run on. */
-void bench_allowed_cpus(struct bench_cpus *c);
 /* "0,1", or "any" when not pinned. */
 void bench_print_cpus(const struct bench_cpus *c);
 /* Pin the calling thread to @cpu; -1 leaves it where it may run. */
 void bench_pin(int cpu);
 
-/* --warmup's value: 0 to 100; -1 if invalid. */
-int bench_parse_warmup(const char *arg);
+/* --warmup's value, 0 to 100, into the int @warmup; -1 if invalid. */
+int bench_parse_warmup(const char *arg, void *warmup);
 /* Iteration @i (from 0, warm-ups first) as printed: "w1" or "3". */
 void bench_iteration_name(const struct bench_record *b, unsigned int i, char *buf,
 			  size_t len);
 
-/* Start the recording if --record was given; the header names @argv. */
-int bench_record_open(struct bench_record *b, int argc, char **argv);
 /* Iteration @i's value of @metric (a warm-up's as warmup:METRIC). */
 void bench_record_sample(struct bench_record *b, unsigned int i, const char *metric,
 			 double value);
 void bench_record_close(struct bench_record *b);
 
+/*
+ * A workload's option, described once: getopt, the value's parsing, the
+ * usage line, `bench --help` and so the completion come from its entry.
+ */
+enum bench_opt_kind {
+	BENCH_FLAG,	/* bool, set */
+	BENCH_UINT,	/* unsigned int */
+	BENCH_COUNT,	/* unsigned int, at least 1 */
+	BENCH_SIZE,	/* uint64_t bytes, "64M", at least a page */
+	BENCH_STR,	/* const char *, the argument itself */
+	BENCH_CPUS,	/* struct bench_cpus; not given: the allowed CPUs */
+	BENCH_RECORD,	/* struct bench_record's path: opened once parsed */
+	BENCH_CALL,	/* parse(arg, the value): -1 if invalid */
+};
+
+struct bench_opt {
+	const char *name;	/* --name; NULL ends a table */
+	char short_name;	/* -c; 0: none */
+	const char *arg;	/* the argument in words ("SIZE"); NULL: a flag */
+	enum bench_opt_kind kind;
+	size_t at;		/* offsetof the value in the workload's options */
+	int (*parse)(const char *arg, void *value);
+	const char *help;	/* lines after the first start with \n */
+};
+
+extern const struct bench_opt bench_pft_opts[], bench_churn_opts[], bench_fork_opts[],
+	bench_pcp_opts[];
+
+/*
+ * The options of workload argv[0] into @opts by its table @table: 0; 2
+ * with the reason and the usage line on stderr; 1 if its recording
+ * cannot be opened.
+ */
+int bench_parse(const struct bench_opt *table, void *opts, int argc, char **argv);
+
 /* Workload @i's name (pft, churn, ...); NULL past the last. */
 const char *bench_workload(size_t i);
-extern const char bench_usage[];
+/* The options of @workload (NULL: every workload's), a section each. */
+void bench_print_help(FILE *f, const char *workload);
 /* argv[0] is the workload name. Exit status: 0, 1 on failure, 2 on usage. */
 int bench_main(int argc, char **argv);
 int bench_pft(int argc, char **argv);

@@ -15,7 +15,7 @@
  * monitoring agents do: it takes this process's mmap_lock from outside.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -423,76 +423,42 @@ static int churn_run(const struct churn_opts *o)
 	return err ? 1 : 0;
 }
 
-static int churn_usage(FILE *f, int status)
-{
-	fprintf(f, "usage: mmtop bench churn [-t THREADS] [-n ROUNDS] [--writers N] [--chunk SIZE] [--fork N] [--shared-vma] [--paced] [--proc-reader]\n");
-	return status;
-}
+#define AT(field) offsetof(struct churn_opts, field)
+const struct bench_opt bench_churn_opts[] = {
+	{ "threads", 't', "N", BENCH_UINT, AT(threads), NULL,
+	  "fault threads (default 1; 0: the churn thread\nalone, not with --paced or --shared-vma)" },
+	{ "rounds", 'n', "N", BENCH_COUNT, AT(ops), NULL,
+	  "rounds of mmap, mprotect, mremap, munmap and two\nbrk calls (default 2000)" },
+	{ "writers", 0, "N", BENCH_COUNT, AT(writers), NULL,
+	  "churn threads, each making the rounds (default 1;\nbeyond one, unpaced)" },
+	{ "chunk", 0, "SIZE", BENCH_SIZE, AT(chunk), NULL,
+	  "mapping each fault thread maps afresh, then\ntouches (default 1M)" },
+	{ "fork", 0, "N", BENCH_UINT, AT(forks), NULL, "also fork N times (child exits at once)" },
+	{ "shared-vma", 0, NULL, BENCH_FLAG, AT(shared_vma), NULL,
+	  "fault threads fault (THP) in one shared VMA whose\nlast page the churn thread mprotects back and forth" },
+	{ "paced", 0, NULL, BENCH_FLAG, AT(paced), NULL,
+	  "each round and fork waits until a fault thread maps\na fresh chunk: writers run while faults are in flight" },
+	{ "proc-reader", 0, NULL, BENCH_FLAG, AT(proc_reader), NULL,
+	  "a second process reads /proc/PID/smaps of this one\nin a loop, holding its mmap_lock from outside" },
+	{ NULL },
+};
 
 int bench_churn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "rounds", required_argument, NULL, 'n' },
-		{ "chunk", required_argument, NULL, 'C' },
-		{ "fork", required_argument, NULL, 'F' },
-		{ "shared-vma", no_argument, NULL, 'S' },
-		{ "proc-reader", no_argument, NULL, 'P' },
-		{ "paced", no_argument, NULL, 'p' },
-		{ "writers", required_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct churn_opts o = { .threads = 1, .writers = 1, .ops = 2000, .chunk = 1 << 20 };
-	int opt;
+	int ret = bench_parse(bench_churn_opts, &o, argc, argv);
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:n:", longopts, NULL)) != -1) {
-		bool bad = false;
-
-		switch (opt) {
-		case 't':
-			bad = parse_uint(optarg, &o.threads);
-			break;
-		case 'n':
-			bad = parse_uint(optarg, &o.ops) || !o.ops;
-			break;
-		case 'C':
-			bad = parse_size(optarg, &o.chunk) || o.chunk < 4096;
-			break;
-		case 'F':
-			bad = parse_uint(optarg, &o.forks);
-			break;
-		case 'S':
-			o.shared_vma = true;
-			break;
-		case 'P':
-			o.proc_reader = true;
-			break;
-		case 'p':
-			o.paced = true;
-			break;
-		case 'W':
-			bad = parse_uint(optarg, &o.writers) || !o.writers;
-			break;
-		default:
-			return churn_usage(stderr, 2);
-		}
-		if (bad) {
-			fprintf(stderr, "mmtop bench churn: invalid value '%s'\n", optarg);
-			return churn_usage(stderr, 2);
-		}
-	}
-	if (optind < argc)
-		return churn_usage(stderr, 2);
+	if (ret)
+		return ret;
 	/* Paced rounds wait for a fault thread's laps; one shared VMA is theirs. */
 	if (!o.threads && (o.paced || o.shared_vma)) {
 		fprintf(stderr, "mmtop bench churn: --paced and --shared-vma need a fault thread\n");
-		return churn_usage(stderr, 2);
+		return 2;
 	}
 	/* The other writers run unpaced, their chunks of their own. */
 	if (o.writers > 1 && (o.paced || o.shared_vma)) {
 		fprintf(stderr, "mmtop bench churn: --writers is for unpaced rounds without --shared-vma\n");
-		return churn_usage(stderr, 2);
+		return 2;
 	}
 	return churn_run(&o);
 }

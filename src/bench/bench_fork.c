@@ -5,7 +5,7 @@
  * as in the PTE-batching measurements: the parent times each fork() call
  * itself; the child exits at once.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +24,10 @@ struct fork_opts {
 	unsigned int forks;
 	unsigned int iterations;	/* of FORKS forks each */
 	bool thp;
+	bool thp_only;	/* --thp: else a recording holds both backings */
 	bool each;	/* a line per fork: its child and time */
 	struct bench_cpus cpus;	/* iterations' CPUs, round robin */
+	struct bench_record rec;
 };
 
 static bool thp_possible(void)
@@ -190,85 +192,41 @@ static int fork_run(const struct fork_opts *o, struct bench_record *rec)
 	return 0;
 }
 
-static int fork_usage(FILE *f, int status)
-{
-	fprintf(f, "usage: mmtop bench fork [-s SIZE] [-n FORKS] [--thp] [--each] [--cpu LIST] [--iterations N] [--warmup N] [--record FILE [--label NAME]]\n");
-	return status;
-}
+#define AT(field) offsetof(struct fork_opts, field)
+const struct bench_opt bench_fork_opts[] = {
+	{ "size", 's', "SIZE", BENCH_SIZE, AT(size), NULL, "populated anonymous memory (default 256M)" },
+	{ "forks", 'n', "N", BENCH_COUNT, AT(forks), NULL, "forks to time (default 20)" },
+	{ "thp", 0, NULL, BENCH_FLAG, AT(thp_only), NULL, "back it with THP (MADV_HUGEPAGE); default 4K" },
+	{ "each", 0, NULL, BENCH_FLAG, AT(each), NULL,
+	  "a line per fork: fork, the child's pid, its time\nin us" },
+	{ "cpu", 0, "LIST", BENCH_CPUS, AT(cpus), NULL,
+	  "rounds' CPUs, round robin (default: all allowed)" },
+	{ "iterations", 0, "N", BENCH_COUNT, AT(iterations), NULL,
+	  "rounds of FORKS forks, each in a process of its\nown (default 1)" },
+	{ "warmup", 0, "N", BENCH_CALL, AT(rec.warmup), bench_parse_warmup,
+	  "rounds first, shown as w1, recorded as\nwarmup:fork-..., not counted (1 by default\nwith --record, else 0)" },
+	{ "record", 0, "FILE", BENCH_RECORD, AT(rec), NULL,
+	  "each round's mean as a sample in a recording, for\ncompare; 4K and THP both unless --thp" },
+	{ "label", 0, "NAME", BENCH_STR, AT(rec.label), NULL,
+	  "the recording's name in compare (default: kernel)" },
+	{ NULL },
+};
 
 int bench_fork(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "forks", required_argument, NULL, 'n' },
-		{ "thp", no_argument, NULL, 'H' },
-		{ "each", no_argument, NULL, 'E' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "record", required_argument, NULL, 'R' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "warmup", required_argument, NULL, 'W' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1 };
-	struct bench_record rec = BENCH_RECORD_INIT;
-	bool thp_only = false;
-	int opt, ret;
+	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1,
+			       .rec = BENCH_RECORD_INIT };
+	int ret = bench_parse(bench_fork_opts, &o, argc, argv);
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:n:", longopts, NULL)) != -1) {
-		bool bad = false;
-
-		switch (opt) {
-		case 's':
-			bad = parse_size(optarg, &o.size) || o.size < 4096;
-			break;
-		case 'n':
-			bad = parse_uint(optarg, &o.forks) || !o.forks;
-			break;
-		case 'H':
-			thp_only = true;
-			break;
-		case 'E':
-			o.each = true;
-			break;
-		case 'i':
-			bad = parse_uint(optarg, &o.iterations) || !o.iterations;
-			break;
-		case 'R':
-			rec.path = optarg;
-			break;
-		case 'L':
-			rec.label = optarg;
-			break;
-		case 'W':
-			rec.warmup = bench_parse_warmup(optarg);
-			bad = rec.warmup < 0;
-			break;
-		case 'c':
-			bad = bench_parse_cpus(optarg, &o.cpus);
-			break;
-		default:
-			return fork_usage(stderr, 2);
-		}
-		if (bad) {
-			fprintf(stderr, "mmtop bench fork: invalid value '%s'\n", optarg);
-			return fork_usage(stderr, 2);
-		}
-	}
-	if (optind < argc)
-		return fork_usage(stderr, 2);
-	if (!o.cpus.n)
-		bench_allowed_cpus(&o.cpus);
-	if (bench_record_open(&rec, argc, argv))
-		return 1;
+	if (ret)
+		return ret;
 	/* A recording for compare holds both backings, as the seeds did. */
-	o.thp = thp_only;
-	ret = fork_run(&o, &rec);
-	if (!ret && rec.on && !thp_only) {
+	o.thp = o.thp_only;
+	ret = fork_run(&o, &o.rec);
+	if (!ret && o.rec.on && !o.thp_only) {
 		o.thp = true;
-		ret = fork_run(&o, &rec);
+		ret = fork_run(&o, &o.rec);
 	}
-	bench_record_close(&rec);
+	bench_record_close(&o.rec);
 	return ret;
 }

@@ -8,7 +8,7 @@
  * frees mostly refill the list for the next round. Prints the pages each
  * thread allocated and freed.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -98,14 +98,9 @@ static int pcp_run(const struct pcp_opts *o)
 	return 0;
 }
 
-static int pcp_usage(FILE *f, int status)
+static int pcp_cpus(const char *s, void *opts)
 {
-	fprintf(f, "usage: mmtop bench pcp [-s SIZE] [-r ROUNDS] [--cpu A[,B]]\n");
-	return status;
-}
-
-static int pcp_cpus(const char *s, struct pcp_opts *o)
-{
+	struct pcp_opts *o = opts;
 	bool set[PCP_MAX_CPUS] = { false };
 	int i, n = 0;
 
@@ -119,42 +114,22 @@ static int pcp_cpus(const char *s, struct pcp_opts *o)
 	return 0;
 }
 
+#define AT(field) offsetof(struct pcp_opts, field)
+const struct bench_opt bench_pcp_opts[] = {
+	{ "size", 's', "SIZE", BENCH_SIZE, AT(size), NULL,
+	  "memory each thread maps and touches per round\n(default 32M)" },
+	{ "rounds", 'r', "N", BENCH_COUNT, AT(rounds), NULL, "rounds (default 8)" },
+	{ "cpu", 0, "A[,B]", BENCH_CALL, 0, pcp_cpus, "the two threads' CPUs (default 0,1)" },
+	{ NULL },
+};
+
 int bench_pcp(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pcp_opts o = { .size = 32ULL << 20, .rounds = 8, .cpus = { 0, 1 } };
-	int opt;
+	int ret;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		o.cpus[1] = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:r:", longopts, NULL)) != -1) {
-		bool bad = false;
-
-		switch (opt) {
-		case 's':
-			bad = parse_size(optarg, &o.size) || o.size < 4096;
-			break;
-		case 'r':
-			bad = parse_uint(optarg, &o.rounds) || !o.rounds;
-			break;
-		case 'c':
-			bad = pcp_cpus(optarg, &o);
-			break;
-		default:
-			return pcp_usage(stderr, 2);
-		}
-		if (bad) {
-			fprintf(stderr, "mmtop bench pcp: invalid value '%s'\n", optarg);
-			return pcp_usage(stderr, 2);
-		}
-	}
-	if (optind < argc)
-		return pcp_usage(stderr, 2);
-	return pcp_run(&o);
+	ret = bench_parse(bench_pcp_opts, &o, argc, argv);
+	return ret ? ret : pcp_run(&o);
 }

@@ -8,7 +8,7 @@
  * faults/cpu = pages / CPU time (user+system) of all workers.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -33,6 +33,7 @@ struct pft_opts {
 	bool thp;
 	unsigned int repeat;
 	struct bench_cpus cpus;
+	struct bench_record rec;
 };
 
 struct pft_worker {
@@ -176,8 +177,9 @@ static int pft_run(const struct pft_opts *o, struct bench_record *rec)
 }
 
 /* "2" or "1,2,4": the thread counts to run one after the other. */
-static int pft_counts(const char *s, struct pft_opts *o)
+static int pft_counts(const char *s, void *opts)
 {
+	struct pft_opts *o = opts;
 	char buf[128], *tok, *save;
 
 	if (strlen(s) >= sizeof(buf))
@@ -194,85 +196,47 @@ static int pft_counts(const char *s, struct pft_opts *o)
 	return o->nr_counts ? 0 : -1;
 }
 
-static int pft_usage(FILE *f, int status)
+/* --vma shared|per-thread */
+static int pft_vma(const char *arg, void *per_thread)
 {
-	fprintf(f, "usage: mmtop bench pft [-t THREADS[,THREADS...]] [-s SIZE] [--vma shared|per-thread] [--cpu LIST] [-r REPEAT] [--warmup N] [--thp] [--record FILE [--label NAME]]\n");
-	return status;
+	*(bool *)per_thread = !strcmp(arg, "per-thread");
+	return *(bool *)per_thread || !strcmp(arg, "shared") ? 0 : -1;
 }
+
+#define AT(field) offsetof(struct pft_opts, field)
+const struct bench_opt bench_pft_opts[] = {
+	{ "threads", 't', "N[,N...]", BENCH_CALL, 0, pft_counts,
+	  "worker threads; a list runs each (default 1)" },
+	{ "size", 's', "SIZE", BENCH_SIZE, AT(size), NULL,
+	  "memory per thread, e.g. 64M, 1G (default 128M)" },
+	{ "vma", 0, "shared|per-thread", BENCH_CALL, AT(per_thread_vma), pft_vma,
+	  "one VMA for all threads (default) or one each" },
+	{ "cpu", 0, "LIST", BENCH_CPUS, AT(cpus), NULL,
+	  "pin threads round robin to CPUs, e.g. 0 or 0-1" },
+	{ "repeat", 'r', "N", BENCH_COUNT, AT(repeat), NULL, "repetitions (default 1)" },
+	{ "warmup", 0, "N", BENCH_CALL, AT(rec.warmup), bench_parse_warmup,
+	  "repetitions first, shown as w1, recorded as\nwarmup:faults/..., not counted (1 by default\nwith --record, else 0)" },
+	{ "thp", 0, NULL, BENCH_FLAG, AT(thp), NULL, "allow transparent huge pages (default: 4K only)" },
+	{ "record", 0, "FILE", BENCH_RECORD, AT(rec), NULL,
+	  "each repetition's faults/sec-N and faults/cpu-N as\nsamples in a recording, for compare" },
+	{ "label", 0, "NAME", BENCH_STR, AT(rec.label), NULL,
+	  "the recording's name in compare (default: kernel)" },
+	{ "iterations", 0, "N", BENCH_COUNT, AT(repeat), NULL, "as -r" },
+	{ NULL },
+};
 
 int bench_pft(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "size", required_argument, NULL, 's' },
-		{ "vma", required_argument, NULL, 'V' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "iterations", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'W' },
-		{ "record", required_argument, NULL, 'R' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "thp", no_argument, NULL, 'H' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pft_opts o = { .counts = { 1 }, .nr_counts = 1, .size = 128ULL << 20,
-			      .repeat = 1 };
-	struct bench_record rec = BENCH_RECORD_INIT;
-	int i, ret = 0;
-	int opt;
+			      .repeat = 1, .rec = BENCH_RECORD_INIT };
+	int i, ret = bench_parse(bench_pft_opts, &o, argc, argv);
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:s:r:", longopts, NULL)) != -1) {
-		bool bad = false;
-
-		switch (opt) {
-		case 't':
-			bad = pft_counts(optarg, &o);
-			break;
-		case 's':
-			bad = parse_size(optarg, &o.size) || o.size < 4096;
-			break;
-		case 'V':
-			o.per_thread_vma = !strcmp(optarg, "per-thread");
-			bad = !o.per_thread_vma && strcmp(optarg, "shared");
-			break;
-		case 'c':
-			bad = bench_parse_cpus(optarg, &o.cpus);
-			break;
-		case 'r':
-			bad = parse_uint(optarg, &o.repeat) || !o.repeat;
-			break;
-		case 'W':
-			rec.warmup = bench_parse_warmup(optarg);
-			bad = rec.warmup < 0;
-			break;
-		case 'H':
-			o.thp = true;
-			break;
-		case 'R':
-			rec.path = optarg;
-			break;
-		case 'L':
-			rec.label = optarg;
-			break;
-		default:
-			return pft_usage(stderr, 2);
-		}
-		if (bad) {
-			fprintf(stderr, "mmtop bench pft: invalid value '%s'\n", optarg);
-			return pft_usage(stderr, 2);
-		}
-	}
-	if (optind < argc)
-		return pft_usage(stderr, 2);
-	if (!o.cpus.n)
-		bench_allowed_cpus(&o.cpus);
-	if (bench_record_open(&rec, argc, argv))
-		return 1;
+	if (ret)
+		return ret;
 	for (i = 0; i < o.nr_counts && !ret; i++) {
 		o.threads = o.counts[i];
-		ret = pft_run(&o, &rec);
+		ret = pft_run(&o, &o.rec);
 	}
-	bench_record_close(&rec);
+	bench_record_close(&o.rec);
 	return ret;
 }

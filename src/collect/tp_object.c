@@ -8,6 +8,7 @@
 
 #include "prog_probe.h"
 #include "tp_object.h"
+#include "util.h"
 
 static bool has_prefix(const char *s, const char *prefix)
 {
@@ -286,15 +287,14 @@ static void find_refused(struct tp_object *o, void *arg)
 
 int tp_flavour_parse(const char *s, enum tp_flavour *f)
 {
-	if (!strcmp(s, "auto"))
-		*f = TP_AUTO;
-	else if (!strcmp(s, "tp_btf"))
-		*f = TP_BTF;
-	else if (!strcmp(s, "raw_tp"))
-		*f = TP_RAW;
-	else
-		return -1;
-	return 0;
+	static const char *const names[] = {
+		[TP_AUTO] = "auto", [TP_BTF] = "tp_btf", [TP_RAW] = "raw_tp",
+	};
+	int i = parse_name(s, names, ARRAY_SIZE(names));
+
+	if (i >= 0)
+		*f = i;
+	return i < 0 ? -1 : 0;
 }
 
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,

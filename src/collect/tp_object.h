@@ -40,6 +40,23 @@ struct tp_object_ops {
 	void (*destroy)(void *skel);
 };
 
+/*
+ * The ops of skeleton NAME_bpf opened by @open_fn, as NAME_ops: its own
+ * load and destroy, for a family whose load does nothing more.
+ */
+#define TP_OBJECT_SKEL_OPS(name, open_fn)					\
+static int name##_load(void *skel)						\
+{										\
+	return name##_bpf__load(skel);						\
+}										\
+static void name##_destroy(void *skel)						\
+{										\
+	name##_bpf__destroy(skel);						\
+}										\
+static const struct tp_object_ops name##_ops = {				\
+	.open = open_fn, .load = name##_load, .destroy = name##_destroy,	\
+}
+
 struct tp_object {
 	const struct tp_object_ops *ops;
 	void *skel;

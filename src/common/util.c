@@ -22,6 +22,11 @@ uint64_t clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+uint64_t wall_of_mono_ns(uint64_t mono_ns)
+{
+	return mono_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+}
+
 struct unit {
 	const char *suffix;
 	double mult;
@@ -92,6 +97,28 @@ int parse_uint(const char *s, unsigned int *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int realloc_in(void *pp, size_t n, size_t size)
+{
+	void *old, *p;
+
+	memcpy(&old, pp, sizeof(old));
+	p = realloc(old, n * size);
+	if (!p)
+		return -1;
+	memcpy(pp, &p, sizeof(p));
+	return 0;
+}
+
+int parse_name(const char *s, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return i;
+	return -1;
 }
 
 int parse_cpu_list(const char *s, bool *set, int n)

@@ -12,6 +12,11 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 uint64_t clock_ns(clockid_t clock);
+/* A CLOCK_MONOTONIC time (a BPF record's bpf_ktime_get_ns) on the wall clock. */
+uint64_t wall_of_mono_ns(uint64_t mono_ns);
+/* A task's name from a BPF record into @dst, an array: cut and terminated. */
+#define comm_copy(dst, src) \
+	(memcpy((dst), (src), sizeof(dst)), (dst)[sizeof(dst) - 1] = '\0')
 
 /* "1", "0.5", "250ms", "2s", "1m", "1h", "1d", "100us" -> nanoseconds; -1 on error. */
 int parse_duration(const char *s, uint64_t *ns);
@@ -26,6 +31,13 @@ int parse_time(const char *s, uint64_t *ns, bool *tod);
 int parse_size(const char *s, uint64_t *bytes);
 /* Non-negative decimal integer that fits an int; -1 on error. */
 int parse_uint(const char *s, unsigned int *out);
+/*
+ * Reallocate the array whose pointer is at @pp to @n elements of @size:
+ * 0, or -1 with the array left as it was.
+ */
+int realloc_in(void *pp, size_t n, size_t size);
+/* The index of @s among the @n @names; -1 if none. */
+int parse_name(const char *s, const char *const *names, int n);
 /*
  * Kernel cpulist syntax ("0-3,8,10-11") -> set[i] = true for listed i < n.
  * Returns the number of entries set, -1 on a syntax error or i >= n.

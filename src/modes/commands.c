@@ -20,7 +20,7 @@
 /*
  * The synopses, in the help's order: a command's name, its line (more
  * lines after a newline) and what it does, in the help's second column.
- * The bench workloads' options are bench_usage's (src/bench/bench.c).
+ * The bench workloads' options are their tables' (src/bench/bench.h).
  */
 static const struct synopsis {
 	const char *cmd, *line, *what;
@@ -89,20 +89,11 @@ void cli_print_help(enum cli_mode mode)
 	print_synopses(all ? NULL : mode_names[mode]);
 	printf("\nOptions:\n");
 	cli_print_options(stdout, mode, all);
-	if (all)
-		printf("\n%s", bench_usage);
+	if (all) {
+		printf("\n");
+		bench_print_help(stdout, NULL);
+	}
 	printf("\n%s", exit_status);
-}
-
-/* The part of bench_usage from the line starting @title to the blank line after it. */
-static void print_bench_section(const char *title)
-{
-	const char *p = strstr(bench_usage, title), *end;
-
-	if (!p)
-		return;
-	end = strstr(p, "\n\n");
-	fwrite(p, 1, end ? (size_t)(end - p) + 1 : strlen(p), stdout);
 }
 
 static bool is_help(const char *arg)
@@ -112,14 +103,13 @@ static bool is_help(const char *arg)
 
 /*
  * bench --help, or bench WORKLOAD ... --help: the workloads' options (or
- * the one's) from bench_usage; true if help was asked for.
+ * the one's); true if help was asked for.
  */
 static bool bench_help(int argc, char **argv)
 {
 	const char *w;
-	char title[64];
 	bool all = argc > 0 && is_help(argv[0]);
-	int i, j, asked = all;
+	int i, asked = all;
 	size_t k;
 
 	if (!argc)
@@ -132,15 +122,7 @@ static bool bench_help(int argc, char **argv)
 	if (!asked || (!all && !w))
 		return false;
 	printf("usage: mmtop bench %s [OPTIONS]\n\n", all ? "WORKLOAD" : argv[0]);
-	for (k = 0; (w = bench_workload(k)); k++) {
-		if (!all && strcmp(argv[0], w))
-			continue;
-		for (j = 0; w[j]; j++)
-			title[j] = toupper((unsigned char)w[j]);
-		snprintf(title + j, sizeof(title) - j, " options (mmtop bench %s):", w);
-		print_bench_section(title);
-	}
-	print_bench_section("Every workload (mmtop bench WORKLOAD):");
+	bench_print_help(stdout, all ? NULL : argv[0]);
 	return true;
 }
 
@@ -208,6 +190,12 @@ static int serve_cmd(int argc, char **argv, struct live_opts *o)
 	return -1;
 }
 
+/* The recording after the options, and --begin, --end. */
+static struct rec_input input_of(int argc, char **argv, const struct live_opts *o)
+{
+	return (struct rec_input){ argv + optind, argc - optind, o->range };
+}
+
 /* mmtop replay [-b] [-f FORMAT] [-d SECONDS] FILE */
 static int replay_cmd(int argc, char **argv, struct live_opts *o)
 {
@@ -225,8 +213,8 @@ static int replay_cmd(int argc, char **argv, struct live_opts *o)
 	o->batch_opts.path = o->output;
 	stop_signals_catch();
 	r = (struct replay_opts){
-		.paths = argv + optind, .nr_paths = argc - optind, .range = o->range,
-		.batch = o->batch, .color = o->color, .batch_opts = o->batch_opts,
+		.in = input_of(argc, argv, o), .batch = o->batch, .color = o->color,
+		.batch_opts = o->batch_opts,
 	};
 	return replay_run(&r);
 }
@@ -245,8 +233,7 @@ static int report_cmd(int argc, char **argv, struct live_opts *o)
 	if (o->output && !o->given['H'])
 		return usage_error("report: -o FILE is for --html");
 	return report_run(&(struct report_opts){
-		.paths = argv + optind, .nr_paths = argc - optind, .range = o->range,
-		.format = o->batch_opts.format, .html = o->given['H'], .output = o->output });
+		.in = input_of(argc, argv, o), .format = o->batch_opts.format, .html = o->given['H'], .output = o->output });
 }
 
 static const char compare_usage[] =

@@ -116,18 +116,15 @@ int replay_run(const struct replay_opts *o)
 		.position = replay_position, .recorded_interval = replay_interval,
 	};
 	struct batch_opts bo = o->batch_opts;
-	char err[512], buf[32];
+	char buf[32];
 	int ret;
 
 	memset(&p, 0, sizeof(p));
-	ret = rec_set_open(&p.r, o->paths, o->nr_paths, stderr, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "mmtop: %s\n", err);
-		return ret == -2 ? 2 : 1;
-	}
-	p.r.range = o->range;
+	ret = rec_set_open_input(&p.r, &o->in);
+	if (ret)
+		return ret;
 	if (build_index(&p) || !p.nr || !load(&p, 0)) {
-		rec_set_say_empty(&p.r, o->paths[0], o->range.begin_ns || o->range.end_ns, stderr);
+		rec_set_say_empty(&p.r, &o->in, stderr);
 		ret = 1;
 		goto out;
 	}

@@ -9,9 +9,7 @@
 #include "recset.h"
 
 struct replay_opts {
-	char **paths;			/* files, or directories of rotated files */
-	int nr_paths;
-	struct rec_range range;		/* --begin, --end */
+	struct rec_input in;
 	bool batch;
 	bool color;
 	struct batch_opts batch_opts;	/* format; interval 0: as recorded */

@@ -105,8 +105,8 @@ static int html_page(const struct report_opts *o, struct rec_set *rd, struct htm
 	rec_set_header(rd, "label", label, sizeof(label));
 	rec_set_header(rd, "kernel", kernel, sizeof(kernel));
 	rec_set_header(rd, "host", host, sizeof(host));
-	for (i = 0, source[0] = '\0'; i < o->nr_paths && n < (int)sizeof(source); i++)
-		n += snprintf(source + n, sizeof(source) - n, "%s%s", i ? " " : "", o->paths[i]);
+	for (i = 0, source[0] = '\0'; i < o->in.nr_paths && n < (int)sizeof(source); i++)
+		n += snprintf(source + n, sizeof(source) - n, "%s%s", i ? " " : "", o->in.paths[i]);
 	ret = o->output ? replace_file(o->output, 0600, write_page, &p) : write_page(stdout, &p);
 	free(text);
 	return ret;
@@ -140,14 +140,10 @@ int report_run(const struct report_opts *o)
 	struct rates rates = { 0 };
 	struct html_report *html = NULL;
 	struct rec_set rd;
-	char err[512];
-	int ret = rec_set_open(&rd, o->paths, o->nr_paths, stderr, err, sizeof(err));
+	int ret = rec_set_open_input(&rd, &o->in);
 
-	if (ret) {
-		fprintf(stderr, "mmtop: %s\n", err);
-		return ret == -2 ? 2 : 1;
-	}
-	rd.range = o->range;
+	if (ret)
+		return ret;
 	if (o->html && !(html = html_report_new()))
 		goto out_of_memory;
 	while (rec_set_next(&rd, &s) == 1) {
@@ -159,14 +155,14 @@ int report_run(const struct report_opts *o)
 			goto out_of_memory;
 	}
 	if (!rates.n) {
-		rec_set_say_empty(&rd, o->paths[0], o->range.begin_ns || o->range.end_ns, stderr);
+		rec_set_say_empty(&rd, &o->in, stderr);
 		ret = 1;
 	} else {
 		ret = report_out(o, &rd, html, &sum, &rates);
 	}
 	goto out;
 out_of_memory:
-	fprintf(stderr, "mmtop: out of memory reading %s\n", o->paths[0]);
+	fprintf(stderr, "mmtop: out of memory reading %s\n", o->in.paths[0]);
 	ret = 1;
 out:
 	html_report_free(html);

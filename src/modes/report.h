@@ -12,9 +12,7 @@
 #include "recset.h"
 
 struct report_opts {
-	char **paths;			/* files, or directories of rotated files */
-	int nr_paths;
-	struct rec_range range;		/* --begin, --end */
+	struct rec_input in;
 	enum output_format format;
 	bool html;			/* --html */
 	const char *output;		/* -o FILE for the page; NULL: stdout */

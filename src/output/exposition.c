@@ -120,6 +120,18 @@ static void family(struct expo *e, const char *name, const char *type, const cha
 	fprintf(e->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, sfx, help, name, sfx, type);
 }
 
+/* A family of one sample, without labels. */
+static void single(struct expo *e, const char *name, const char *type, const char *help,
+		   const char *value)
+{
+	char sample_name[96];
+
+	family(e, name, type, help);
+	snprintf(sample_name, sizeof(sample_name), "%s%s", name,
+		 strcmp(type, "counter") ? "" : "_total");
+	sample(e, sample_name, value, NULL);
+}
+
 static const char *u64(char *buf, uint64_t v)
 {
 	sprintf(buf, "%" PRIu64, v);
@@ -152,12 +164,11 @@ static void state(struct expo *e, const struct metrics *m)
 	char v[32];
 	int i;
 
-	family(e, "mmtop_intervals", "counter", "Intervals collected since mmtop started.");
-	sample(e, "mmtop_intervals_total", u64(v, m->intervals), NULL);
-	family(e, "mmtop_last_interval_timestamp_seconds", "gauge",
-	       "When the last collected interval ended (Unix time).");
+	single(e, "mmtop_intervals", "counter", "Intervals collected since mmtop started.",
+	       u64(v, m->intervals));
 	sprintf(v, "%.6f", m->last_wall_ns / 1e9);
-	sample(e, "mmtop_last_interval_timestamp_seconds", v, NULL);
+	single(e, "mmtop_last_interval_timestamp_seconds", "gauge",
+	       "When the last collected interval ended (Unix time).", v);
 	family(e, "mmtop_probe_enabled", "gauge",
 	       "1 if the probe family is on, 0 if disabled or unavailable.");
 	for (i = 0; i < FAMILY__COUNT; i++)
@@ -388,8 +399,8 @@ static void forks(struct expo *e, const struct metrics *m)
 	for (i = 0; i < BACKING__COUNT; i++)
 		n += m->forks[i].count;
 	n += m->forks_untimed;
-	family(e, "mmtop_forks", "counter", "Forks of a new mm (fork, vfork, clone without CLONE_VM).");
-	sample(e, "mmtop_forks_total", u64(v, n), NULL);
+	single(e, "mmtop_forks", "counter", "Forks of a new mm (fork, vfork, clone without CLONE_VM).",
+	       u64(v, n));
 	family(e, "mmtop_fork_latency_seconds", "histogram",
 	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown; of the forks timed (from kernel_clone where fentry attaches, else in exact mode).");
 	for (i = 0; i < BACKING__COUNT; i++)
@@ -431,27 +442,27 @@ static void observer(struct expo *e, const struct metrics *m)
 {
 	char v[32];
 
-	family(e, "mmtop_sampled_ratio", "gauge",
-	       "Share of the last interval exact mode was on, the programs run per mmap_lock acquisition attached (1: every acquisition traced; 0: the default set, waits alone).");
 	sprintf(v, "%.6f", m->sampled_ppm / 1e6);
-	sample(e, "mmtop_sampled_ratio", v, NULL);
-	family(e, "mmtop_sampled_throttled", "gauge",
-	       "0; 1 only in the replay of a recording of mmtop 0.1's budget whose window closed early.");
-	sample(e, "mmtop_sampled_throttled", m->throttled ? "1" : "0", NULL);
-	family(e, "mmtop_attach_seconds", "counter",
-	       "CPU time turning exact mode on and off cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).");
-	sample(e, "mmtop_attach_seconds_total", secs(v, m->attach_ns), NULL);
+	single(e, "mmtop_sampled_ratio", "gauge",
+	       "Share of the last interval exact mode was on, the programs run per mmap_lock acquisition attached (1: every acquisition traced; 0: the default set, waits alone).",
+	       v);
+	single(e, "mmtop_sampled_throttled", "gauge",
+	       "0; 1 only in the replay of a recording of mmtop 0.1's budget whose window closed early.",
+	       m->throttled ? "1" : "0");
+	single(e, "mmtop_attach_seconds", "counter",
+	       "CPU time turning exact mode on and off cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).",
+	       secs(v, m->attach_ns));
 	/* Not measured (the kernel's BPF statistics off): no series. */
 	if (!m->bpf_measured)
 		return;
-	family(e, "mmtop_bpf_seconds", "counter",
-	       "CPU time mmtop's BPF programs ran (the kernel's BPF statistics; the hooks' own entry not included).");
-	sample(e, "mmtop_bpf_seconds_total", secs(v, m->bpf_ns), NULL);
-	family(e, "mmtop_bpf_runs", "counter", "Runs of mmtop's BPF programs.");
-	sample(e, "mmtop_bpf_runs_total", u64(v, m->bpf_runs), NULL);
-	family(e, "mmtop_work_cpu_seconds", "counter",
-	       "CPU time the machine's work used (/proc/stat, busy; mmtop's own left out): mmtop_bpf_seconds_total over it is mmtop's share.");
-	sample(e, "mmtop_work_cpu_seconds_total", secs(v, m->busy_ns), NULL);
+	single(e, "mmtop_bpf_seconds", "counter",
+	       "CPU time mmtop's BPF programs ran (the kernel's BPF statistics; the hooks' own entry not included).",
+	       secs(v, m->bpf_ns));
+	single(e, "mmtop_bpf_runs", "counter", "Runs of mmtop's BPF programs.",
+	       u64(v, m->bpf_runs));
+	single(e, "mmtop_work_cpu_seconds", "counter",
+	       "CPU time the machine's work used (/proc/stat, busy; mmtop's own left out): mmtop_bpf_seconds_total over it is mmtop's share.",
+	       secs(v, m->busy_ns));
 }
 
 void expo_write(FILE *f, const struct metrics *m, enum expo_format fmt,

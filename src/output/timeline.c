@@ -5,6 +5,7 @@
 
 #include "html.h"
 #include "timeline.h"
+#include "util.h"
 
 int timeline_init(struct timeline *tl, int nr_series)
 {
@@ -29,28 +30,20 @@ void timeline_free(struct timeline *tl)
 
 static int grow(float **v, size_t old, size_t cap)
 {
-	float *n = realloc(*v, cap * sizeof(*n));
-
-	if (!n)
+	if (realloc_in(v, cap, sizeof(**v)))
 		return -1;
-	memset(n + old, 0, (cap - old) * sizeof(*n));
-	*v = n;
+	memset(*v + old, 0, (cap - old) * sizeof(**v));
 	return 0;
 }
 
 static int grow_all(struct timeline *tl)
 {
 	size_t cap = tl->cap ? tl->cap * 2 : 1024;
-	double *s = realloc(tl->start, cap * sizeof(*s)), *e;
 	int i;
 
-	if (!s)
+	if (realloc_in(&tl->start, cap, sizeof(*tl->start)) ||
+	    realloc_in(&tl->end, cap, sizeof(*tl->end)))
 		return -1;
-	tl->start = s;
-	e = realloc(tl->end, cap * sizeof(*e));
-	if (!e)
-		return -1;
-	tl->end = e;
 	for (i = 0; i < tl->nr; i++)
 		if (tl->s[i].v && grow(&tl->s[i].v, tl->cap, cap))
 			return -1;

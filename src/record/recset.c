@@ -219,6 +219,19 @@ void rec_set_quiet(struct rec_set *set)
 		set->files[i].warn = NULL;
 }
 
+int rec_set_open_input(struct rec_set *set, const struct rec_input *in)
+{
+	char err[512];
+	int ret = rec_set_open(set, in->paths, in->nr_paths, stderr, err, sizeof(err));
+
+	if (ret) {
+		fprintf(stderr, "mmtop: %s\n", err);
+		return ret == -2 ? 2 : 1;
+	}
+	set->range = in->range;
+	return 0;
+}
+
 void rec_set_close(struct rec_set *set)
 {
 	int i;
@@ -229,12 +242,13 @@ void rec_set_close(struct rec_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-void rec_set_say_empty(struct rec_set *set, const char *path, bool ranged, FILE *f)
+void rec_set_say_empty(struct rec_set *set, const struct rec_input *in, FILE *f)
 {
+	const char *path = in->paths[0];
 	const unsigned char *p;
 	size_t len;
 
-	if (ranged) {
+	if (in->range.begin_ns || in->range.end_ns) {
 		fprintf(f, "mmtop: %s: no complete interval in the recording in that time range\n",
 			path);
 		return;

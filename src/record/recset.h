@@ -20,6 +20,13 @@ struct rec_range {
 	bool begin_tod, end_tod;
 };
 
+/* What replay and report read: files or directories, and a time range. */
+struct rec_input {
+	char **paths;
+	int nr_paths;
+	struct rec_range range;		/* --begin, --end */
+};
+
 /* Where an interval is, for seeking back to it. */
 struct rec_pos {
 	int file;
@@ -56,7 +63,9 @@ const char *rec_set_header(const struct rec_set *set, const char *key, char *buf
  * none in the time range (@ranged: one was asked for), or workload samples
  * (bench --record), which are for compare, or none at all.
  */
-void rec_set_say_empty(struct rec_set *set, const char *path, bool ranged, FILE *f);
+void rec_set_say_empty(struct rec_set *set, const struct rec_input *in, FILE *f);
+/* Open @in, its range set: 0, or the exit status (1, 2) with why on stderr. */
+int rec_set_open_input(struct rec_set *set, const struct rec_input *in);
 void rec_set_close(struct rec_set *set);
 /* Stop reporting damage (it was reported once already). */
 void rec_set_quiet(struct rec_set *set);

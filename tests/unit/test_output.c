@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "render.h"
 #include "unit.h"
 #include "util.h"
 
@@ -48,21 +49,6 @@ static void fill(struct snapshot *s)
 	c->wait.bucket[13] = 7;
 	snprintf(s->cont_method, sizeof(s->cont_method), "address table");
 	snapshot_sum(s);
-}
-
-/* Render @s twice in @fmt into a string the caller frees. */
-static char *render(enum output_format fmt, const struct snapshot *s)
-{
-	struct output o;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	output_init(&o, fmt, f);
-	output_snapshot(&o, s);
-	output_snapshot(&o, s);
-	fclose(f);
-	return buf;
 }
 
 /* Fields of one CSV line, honouring double quotes. */

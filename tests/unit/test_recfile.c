@@ -8,6 +8,7 @@
 
 #include "output.h"
 #include "recfile.h"
+#include "render.h"
 #include "unit.h"
 #include "util.h"
 
@@ -66,19 +67,6 @@ static void fill(struct snapshot *s)
 	snapshot_sum(s);
 }
 
-static char *render(const struct snapshot *s)
-{
-	struct output o;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	output_init(&o, OUTPUT_JSON, f);
-	output_snapshot(&o, s);
-	fclose(f);
-	return buf;
-}
-
 /* 1.x payloads (fixed-width integers), 2.1 ones (varints), 2.2 (sized rows). */
 static void compressed(const struct rec_buf *raw);
 
@@ -103,8 +91,8 @@ static void round_trip(bool varint, bool sized)
 	rec_put_snapshot(&b, &s);
 	CHECK(!b.failed && b.len > 0, "%s: a snapshot serialises (%zu bytes)", enc, b.len);
 	CHECK(!rec_get_snapshot(b.data, b.len, layout, &back), "%s: and parses back", enc);
-	a = render(&s);
-	z = render(&back);
+	a = render(OUTPUT_JSON, &s);
+	z = render(OUTPUT_JSON, &back);
 	CHECK(!strcmp(a, z), "%s: identical as JSON, every kind of row included", enc);
 	CHECK(!sized || (strstr(z, "\"wait_max_ns\":15,") &&
 			 strstr(z, "\"wait_max_bound\":true,\"hold_max_bound\":false")),

@@ -3,18 +3,19 @@
 #include <string.h>
 
 #include "fault_source.h"
+#include "util.h"
 
 int fault_source_parse(const char *s, enum fault_source_kind *kind)
 {
-	if (!strcmp(s, "auto"))
-		*kind = FAULT_SOURCE_AUTO;
-	else if (!strcmp(s, "sched"))
-		*kind = FAULT_SOURCE_SCHED;
-	else if (!strcmp(s, "perf"))
-		*kind = FAULT_SOURCE_PERF;
-	else
-		return -1;
-	return 0;
+	static const char *const names[] = {
+		[FAULT_SOURCE_AUTO] = "auto", [FAULT_SOURCE_SCHED] = "sched",
+		[FAULT_SOURCE_PERF] = "perf",
+	};
+	int i = parse_name(s, names, ARRAY_SIZE(names));
+
+	if (i >= 0)
+		*kind = i;
+	return i < 0 ? -1 : 0;
 }
 
 static int try_open(struct fault_source *fs, const struct fault_source_ops *ops,

@@ -44,34 +44,20 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	struct cont_prev *p = (struct cont_prev *)prev;
 	struct cont_stats sum;
 	struct blame_row *r;
-	struct hist wait, all = {};
-	uint64_t m;
-	bool bound;
+	struct hist all = {};	/* a blame row keeps no histogram */
 
-	cont_stats_sum(ls, values, &sum);
-	if (sum.count == p->sum.count)
+	if (!cont_stats_grew(ls, values, p, &sum))
 		return false;
 	/* -p: the rows of the waiting process. */
-	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key))) {
-		hist_add_growth(&all, &wait, sum.wait_hist, p->sum.wait_hist);
-		r->count += grow(sum.count, p->sum.count);
-		r->wait_ns += grow(sum.wait_ns, p->sum.wait_ns);
-		m = interval_max(sum.wait_max_ns, p->sum.wait_max_ns, &wait, &bound,
-				 grow(sum.wait_ns, p->sum.wait_ns));
-		max_keep(&r->wait_max_ns, &r->wait_max_bound, m, bound);
-	}
+	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key)))
+		cont_stats_add(&sum, &p->sum, &all, &r->count, &r->wait_ns, &r->wait_max_ns,
+			       &r->wait_max_bound);
 	p->sum = sum;
 	return true;
 }
 
 void blame_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	struct map_walk_spec spec = {
-		.map = ls->skel->maps.blame_stats, .prev = &ls->blame_prev,
-		.key_size = sizeof(struct blame_key),
-		.tgid_off = offsetof(struct blame_key, tgid),
-	};
-	struct rows_ctx ctx = { ls, s };
-
-	map_walk_run(&ls->walk, &spec, visit, &ctx, drops);
+	rows_walk(ls, s, ls->skel->maps.blame_stats, &ls->blame_prev, struct blame_key, visit,
+		  drops);
 }

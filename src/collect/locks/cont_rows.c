@@ -66,8 +66,8 @@ static struct cont_row *row_of(struct lock_source *ls, struct snapshot *s,
 	return r;
 }
 
-void cont_stats_sum(const struct lock_source *ls, const struct cont_stats *percpu,
-		    struct cont_stats *sum)
+bool cont_stats_grew(const struct lock_source *ls, const struct cont_stats *percpu,
+		     const struct cont_prev *p, struct cont_stats *sum)
 {
 	int cpu, i;
 
@@ -82,21 +82,23 @@ void cont_stats_sum(const struct lock_source *ls, const struct cont_stats *percp
 		for (i = 0; i < MMTOP_HIST_BUCKETS; i++)
 			sum->wait_hist[i] += c->wait_hist[i];
 	}
+	return sum->count != p->sum.count;
 }
 
-static void add_delta(struct cont_row *r, const struct cont_stats *now,
-		      const struct cont_stats *before)
+void cont_stats_add(const struct cont_stats *now, const struct cont_stats *before,
+		    struct hist *hist, uint64_t *count, uint64_t *wait_ns, uint64_t *max_ns,
+		    bool *max_bound)
 {
 	struct hist wait;
 	uint64_t m;
 	bool bound;
 
-	hist_add_growth(&r->wait, &wait, now->wait_hist, before->wait_hist);
-	r->count += grow(now->count, before->count);
-	r->wait_ns += grow(now->wait_ns, before->wait_ns);
+	hist_add_growth(hist, &wait, now->wait_hist, before->wait_hist);
+	*count += grow(now->count, before->count);
+	*wait_ns += grow(now->wait_ns, before->wait_ns);
 	m = interval_max(now->wait_max_ns, before->wait_max_ns, &wait, &bound,
 			 grow(now->wait_ns, before->wait_ns));
-	max_keep(&r->wait_max_ns, &r->wait_max_bound, m, bound);
+	max_keep(max_ns, max_bound, m, bound);
 }
 
 static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
@@ -108,25 +110,19 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	struct cont_stats sum;
 	struct cont_row *r;
 
-	cont_stats_sum(ls, values, &sum);
-	if (sum.count == p->sum.count)
+	if (!cont_stats_grew(ls, values, p, &sum))
 		return false;
 	/* Rows of one process: -p applies to them. */
 	if ((!key->tgid || pid_filter_has(ls->opts.pids, key->tgid)) &&
 	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack))))
-		add_delta(r, &sum, &p->sum);
+		cont_stats_add(&sum, &p->sum, &r->wait, &r->count, &r->wait_ns, &r->wait_max_ns,
+			       &r->wait_max_bound);
 	p->sum = sum;
 	return true;
 }
 
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	struct map_walk_spec spec = {
-		.map = ls->skel->maps.cont_stats, .prev = &ls->cont_prev,
-		.key_size = sizeof(struct cont_key),
-		.tgid_off = offsetof(struct cont_key, tgid),
-	};
-	struct rows_ctx ctx = { ls, s };
-
-	map_walk_run(&ls->walk, &spec, visit, &ctx, drops);
+	rows_walk(ls, s, ls->skel->maps.cont_stats, &ls->cont_prev, struct cont_key, visit,
+		  drops);
 }

@@ -59,12 +59,11 @@ static int on_fork(void *ctx, void *data, size_t size)
 	f = snapshot_push(&ls->forks);
 	if (!f)
 		return 0;
-	f->wall_ns = e->ts_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	f->wall_ns = wall_of_mono_ns(e->ts_ns);
 	f->pid = e->pid;
 	f->tid = e->tid;
 	f->child = e->child;
-	memcpy(f->comm, e->comm, sizeof(f->comm));
-	f->comm[sizeof(f->comm) - 1] = '\0';
+	comm_copy(f->comm, e->comm);
 	snprintf(f->syscall, sizeof(f->syscall), "%s", syscall_name(e->syscall));
 	f->latency_ns = e->latency_ns;
 	f->dup_hold_ns = e->dup_hold_ns;

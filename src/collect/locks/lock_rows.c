@@ -188,14 +188,8 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	struct map_walk_spec spec = {
-		.map = ls->skel->maps.lock_stats, .prev = &ls->lock_prev,
-		.key_size = sizeof(struct lock_key),
-		.tgid_off = offsetof(struct lock_key, tgid),
-	};
-	struct rows_ctx ctx = { ls, s };
-
 	if (index_build(&ls->lock_index, s))
 		return;
-	map_walk_run(&ls->walk, &spec, visit, &ctx, drops);
+	rows_walk(ls, s, ls->skel->maps.lock_stats, &ls->lock_prev, struct lock_key, visit,
+		  drops);
 }

@@ -240,21 +240,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	return skel;
 }
 
-static int skel_load(void *skel)
-{
-	return locks_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	locks_bpf__destroy(skel);
-}
-
-static const struct tp_object_ops skel_ops = {
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
-};
+TP_OBJECT_SKEL_OPS(locks, skel_open);
 
 /* How VMA write-lock waits show; @on: --vma-waits. */
 static const char *vma_wait_method(enum vma_lock kind, bool on)
@@ -315,7 +301,7 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 	unsigned int need;
 	int f;
 
-	while (tp_object_open(&ls->tp, &skel_ops, ls->opts.attach, btf, arg, err, errlen)) {
+	while (tp_object_open(&ls->tp, &locks_ops, ls->opts.attach, btf, arg, err, errlen)) {
 		if (walk_prog(ls->tp.refused) && !arg->no_walk) {
 			arg->no_walk = true;
 			snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", err);
@@ -577,12 +563,11 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (!ev)
 		return 0;
 	site = site_of(&ls->sites, e->stack);
-	ev->wall_ns = e->ts_ns + clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	ev->wall_ns = wall_of_mono_ns(e->ts_ns);
 	ev->pid = e->pid;
 	ev->tid = e->tid;
 	ev->cpu = e->cpu;
-	memcpy(ev->comm, e->comm, sizeof(ev->comm));
-	ev->comm[sizeof(ev->comm) - 1] = '\0';
+	comm_copy(ev->comm, e->comm);
 	ev->write = e->write;
 	ev->foreign = e->foreign;
 	ev->wait_ns = e->wait_ns;

@@ -130,9 +130,29 @@ struct rows_ctx {
 	struct snapshot *s;
 };
 
-/* Sum the per-CPU values @percpu of one wait-statistics key. */
-void cont_stats_sum(const struct lock_source *ls, const struct cont_stats *percpu,
-		    struct cont_stats *sum);
+/*
+ * One map of rows into @s: each key of @key_type (its tgid filtered by
+ * -p) given to @visit with its previous values in @prev.
+ */
+#define rows_walk(ls, s, map, prev, key_type, visit, drops)				\
+	map_walk_run(&(ls)->walk,							\
+		     &(struct map_walk_spec){ (map), (prev), sizeof(key_type),		\
+					      offsetof(key_type, tgid) },		\
+		     (visit), &(struct rows_ctx){ (ls), (s) }, (drops))
+
+/*
+ * Sum the per-CPU values @percpu of one wait-statistics key into @sum:
+ * whether it counted waits since @p, its previous sum.
+ */
+bool cont_stats_grew(const struct lock_source *ls, const struct cont_stats *percpu,
+		     const struct cont_prev *p, struct cont_stats *sum);
+/*
+ * What a wait-statistics key added since @before, into a row's @count,
+ * @wait_ns and maximum (@max_ns, @max_bound), and its histogram @hist.
+ */
+void cont_stats_add(const struct cont_stats *now, const struct cont_stats *before,
+		    struct hist *hist, uint64_t *count, uint64_t *wait_ns, uint64_t *max_ns,
+		    bool *max_bound);
 
 /*
  * The fork reader: started once the object is loaded; drained into @s by

@@ -89,21 +89,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	return skel;
 }
 
-static int skel_load(void *skel)
-{
-	return pcp_bpf__load(skel);
-}
-
-static void skel_destroy(void *skel)
-{
-	pcp_bpf__destroy(skel);
-}
-
-static const struct tp_object_ops skel_ops = {
-	.open = skel_open,
-	.load = skel_load,
-	.destroy = skel_destroy,
-};
+TP_OBJECT_SKEL_OPS(pcp, skel_open);
 
 struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct kernel_has *k,
 				   int nr_cpus, char *err, size_t errlen)
@@ -130,7 +116,7 @@ struct pcp_source *pcp_source_open(enum tp_flavour attach, const struct kernel_h
 	arg.l = &ps->layout;
 	arg.refill_arg = k->pcp_refill_arg;
 	if (!ps->percpu || !ps->prev ||
-	    tp_object_open(&ps->tp, &skel_ops, attach, k->btf, &arg, err, errlen)) {
+	    tp_object_open(&ps->tp, &pcp_ops, attach, k->btf, &arg, err, errlen)) {
 		pcp_source_close(ps);
 		return NULL;
 	}
