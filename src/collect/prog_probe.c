@@ -72,7 +72,10 @@ int prog_probe_tp_btf_id(const struct btf *btf, const char *name)
 bool prog_probe_tp_btf(const struct btf *btf, const char *name)
 {
 	int id = prog_probe_tp_btf_id(btf, name);
-	const char *stage;
+	int fd = id > 0 ? prog_probe_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, id) : -ENOENT;
 
-	return id > 0 && !prog_probe_btf_attach(BPF_TRACE_RAW_TP, id, &stage);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }

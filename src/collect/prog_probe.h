@@ -23,7 +23,12 @@ int prog_probe_btf_attach(enum bpf_attach_type attach, int btf_id, const char **
 int prog_probe_raw_tp(const char *name, const char **stage);
 /* The BTF id of tracepoint @name's btf_trace_ typedef in @btf, or -errno. */
 int prog_probe_tp_btf_id(const struct btf *btf, const char *name);
-/* Whether a tp_btf program attaches to tracepoint @name ("sched_switch"). */
+/*
+ * Whether the kernel takes a tp_btf program for tracepoint @name
+ * ("sched_switch"): loaded, never attached, so that choosing costs no
+ * patching of kernel text (an attach or detach of a tracepoint nobody
+ * else uses flips its static key, under an IPI to every CPU).
+ */
 bool prog_probe_tp_btf(const struct btf *btf, const char *name);
 
 #endif

@@ -59,8 +59,8 @@ static bool use_btf(struct tp_choices *c, enum tp_flavour flavour,
 }
 
 /*
- * Keep one program of each tp_btf/raw_tp pair: the typed one where a
- * tp_btf program attaches to its tracepoint, else the raw one. A program
+ * Keep one program of each tp_btf/raw_tp pair: the typed one where the
+ * kernel loads a tp_btf program for its tracepoint, else the raw one. A program
  * its object left off (a family disabled) stays off.
  */
 static void choose_flavours(struct tp_object *o, struct bpf_object *obj,
