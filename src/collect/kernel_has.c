@@ -190,7 +190,7 @@ int kernel_has_tp(const struct kernel_has *k, const char *name)
 	for (i = 0; i < nr_kernel_tps; i++)
 		if (!strcmp(kernel_tps[i].name, name))
 			return k->tp_nargs[i];
-	/* Every tracepoint a program attaches to is in kernel_tps (test_kernel_has). */
+	/* Every tracepoint a program attaches to is in kernel_tps (probe.sh checks). */
 	return -1;
 }
 
