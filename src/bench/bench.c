@@ -279,6 +279,12 @@ int bench_parse(const struct bench_opt *table, void *opts, int argc, char **argv
 				*s++ = ':';
 		}
 	}
+	/* A table too long for these arrays: said, not cut short in silence. */
+	if (table[i].name) {
+		fprintf(stderr, "mmtop bench %s: more than %d options in its table\n", name,
+			BENCH_MAX_OPTS);
+		return 2;
+	}
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		for (i = 0; opt < 256 && table[i].name && table[i].short_name != opt; i++)
