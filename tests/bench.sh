@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: mmtop's overhead, measured side by side in one run.
-#  1. A matrix: five kinds of work, each run alternately without and with
-#     `mmtop -b` watching (PAIRS pairs, the order alternating), for the
+#  1. A matrix: six kinds of work, each run with `mmtop -b` watching
+#     (PAIRS times) between two runs without (see pair_ratios), for the
 #     default probe set (programs on rare events only), --exact ("exact"), each probe family alone, "none" (two untraced
 #     runs: the machine's noise floor, an A/A row) and "hooks" (empty
 #     programs on the default set's tracepoints, bpf/floor.bpf.c: the cost
@@ -14,11 +14,11 @@
 #     neighbour stealing the CPU moves the first, not the second, and the
 #     programs run in the work's context, so the second holds their cost.
 #     Beside each median, its 95% confidence interval (distribution-free:
-#     two order statistics of the pairs' ratios; min-max below 9 pairs).
-#     Here a work's CPU time for the same operations varies by half from
-#     one run to the next (the host's neighbours), so the A/A row's median
-#     strays several per cent from 1 in 15 pairs: a ratio alone cannot
-#     show 0.99. The verdict line says, per work, whether the default
+#     two order statistics of the ratios; min-max below 9).
+#     Here a work's CPU time for the same operations varies by 5-10% from
+#     one run to the next (the host's neighbours), and no shorter or longer
+#     run changes that, so the A/A row's median strays a per cent or two
+#     from 1 in 24 runs: a ratio alone cannot show 0.99. The verdict line says, per work, whether the default
 #     set's interval lies above 0.98 (its cost is below 2%, shown), below
 #     it (a cost the model figure misses), or across it (noise: the model
 #     figure decides), and the p of a Mann-Whitney test that its ratios
@@ -52,11 +52,11 @@
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
 # Figures are printed, never asserted: this machine is shared and noisy.
-# QUICK=1: 3 pairs (and 3 rounds of the cycle), the default set, the
-# hooks and the A/A row only.
-# PAIRS (the rows none, default and exact; 15), FAMILY_PAIRS (the other
-# rows; 7), SETS and WORKS choose the matrix's pairs, rows and columns;
-# CYCLE_ROUNDS (5), the cycle's rounds.
+# QUICK=1: 3 traced runs a row (and 3 rounds of the cycle), the default
+# set, the hooks and the A/A row only.
+# PAIRS (traced runs of the rows none, default and exact; 24),
+# FAMILY_PAIRS (of the other rows; 5), SETS and WORKS choose the
+# matrix's runs, rows and columns; CYCLE_ROUNDS (5), the cycle's rounds.
 cd "$(dirname "$0")/.." || exit 1
 MMTOP=./mmtop
 FLOOR=build/tests/floor
@@ -65,8 +65,8 @@ if [ -n "${QUICK:-}" ]; then
 	PAIRS=${PAIRS:-3} FAMILY_PAIRS=${FAMILY_PAIRS:-3} SETS=${SETS:-"none hooks default exact"}
 	CYCLE_ROUNDS=${CYCLE_ROUNDS:-3}
 fi
-PAIRS=${PAIRS:-15}
-FAMILY_PAIRS=${FAMILY_PAIRS:-7}
+PAIRS=${PAIRS:-24}
+FAMILY_PAIRS=${FAMILY_PAIRS:-5}
 SETS=${SETS:-"none hooks default exact faults mmap_lock contention fork pcp"}
 SIZE=${SIZE:-256M}
 TMP=$(mktemp -d)
@@ -88,9 +88,14 @@ median() { median_ci | awk '{ print $1 }'; }
 WORKS=${WORKS:-"faults syscalls ctxsw churn fork forkthp"}
 # Each prints one throughput figure, higher is better, for a fixed number
 # of operations, and appends its CPU time to $TMP/cpu.
-cpu() { "$CPUTIME" "$TMP/cpu" "$@"; }
+# Each work runs with its address space's layout fixed (setarch -R, no
+# ASLR): where the kernel puts a process's stack, heap and mappings moves
+# its CPU time run to run through cache and TLB aliasing (churn's spread
+# from one run to the next halved without it, 0.155 to 0.083 here).
+NORAND="setarch -R"
+cpu() { $NORAND "$CPUTIME" "$TMP/cpu" "$@"; }
 work_faults() { cpu "$MMTOP" bench pft -t 2 -s "$SIZE" | awk '$1 ~ /^[0-9]+$/ { print $6 }'; }
-work_syscalls() { cpu perf bench syscall basic -l 2000000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
+work_syscalls() { cpu perf bench syscall basic -l 1000000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
 work_ctxsw() { cpu perf bench sched pipe -l 50000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
 # The churn thread alone, on one CPU: with a fault thread beside it, the
 # two hand mmap_lock back and forth at rates no ratio survives (spread
@@ -99,7 +104,7 @@ work_ctxsw() { cpu perf bench sched pipe -l 50000 2>/dev/null | awk '/ops\/sec/ 
 # row spanned 0.41-2.42). Its CPU time is the churn thread's (cpu-ns).
 churn_rounds() { # churn_rounds N: N rounds
 	t0=$(date +%s%N)
-	taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n "$1" |
+	$NORAND taskset -c "$(nproc --ignore=1)" "$MMTOP" bench churn -t 0 -n "$1" |
 		awk '$1 == "cpu-ns" { printf "%.6f\n", $2 / 1e9 }' >"$TMP/cpu"
 	t1=$(date +%s%N)
 	awk -v d=$((t1 - t0)) -v n="$1" 'BEGIN { printf "%.1f\n", n / (d / 1e9) }'
@@ -144,10 +149,30 @@ run_all() {
 		kill $watch
 		wait $watch 2>/dev/null
 		watch=''
+		quiet
 	fi
 }
 
-# The rows the target is for get PAIRS pairs; a family alone, FAMILY_PAIRS.
+# busy: "busy idle" jiffies of all CPUs so far (/proc/stat).
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+# quiet: wait, at most 5 s, for a 0.1-s window with the CPUs less than a
+# quarter busy. When mmtop exits the kernel frees its maps and programs
+# and unhooks its tracepoints for 0.2-0.3 s here, on any CPU: the run
+# after it paid for that (a churn right after took 11% more CPU).
+quiet() {
+	n=0
+	was=$(busy)
+	while [ $n -lt 50 ]; do
+		sleep 0.1
+		now=$(busy)
+		echo "$was $now" | awk '{ b = $3 - $1; i = $4 - $2; exit !(b + i > 0 && 4 * b < b + i) }' &&
+			return
+		was=$now
+		n=$((n + 1))
+	done
+}
+
+# The rows the target is for get PAIRS traced runs; the others, FAMILY_PAIRS.
 pairs_of() {
 	case $1 in
 	none|default|exact) echo "$PAIRS" ;;
@@ -229,31 +254,40 @@ header() {
 	echo
 }
 
-# pair_ratios SET N: N pairs of run_all, untraced and with SET watching
-# (none: untraced twice), the order alternating: "work wall cpu" ratios in
-# $TMP/ratios, the untraced runs' lines added to $TMP/untraced.
+# pair_ratios SET N: N runs of run_all with SET watching (none: untraced
+# too, the A/A row), each between two untraced runs (U T U T ... U, N + 1
+# untraced): "work wall cpu" ratios of each traced run against the
+# geometric mean of its two untraced neighbours in $TMP/ratios, the
+# untraced runs' lines added to $TMP/untraced. Against both neighbours a
+# drift of the host's over the three runs cancels: the ratios' spread
+# here was 15-25% smaller than against one neighbour. (Neighbouring
+# ratios share an untraced run, so the median's interval is a little
+# narrower than it should be.)
 pair_ratios() {
-	i=0
-	: >"$TMP/ratios"
 	traced=$1
 	[ "$1" = none ] && traced=''
+	: >"$TMP/ratios"
+	: >"$TMP/before"
+	run_all '' "$TMP/before"
+	cat "$TMP/before" >>"$TMP/untraced"
+	i=0
 	while [ $i -lt "$2" ]; do
-		: >"$TMP/base"
 		: >"$TMP/traced"
-		if [ $((i % 2)) -eq 0 ]; then
-			run_all '' "$TMP/base"; run_all "$traced" "$TMP/traced"
-		else
-			run_all "$traced" "$TMP/traced"; run_all '' "$TMP/base"
-		fi
-		cat "$TMP/base" >>"$TMP/untraced"
-		awk 'NR == FNR { b[$1] = $2; c[$1] = $3; next }
-			b[$1] > 0 { printf "%s %s %s\n", $1, $2 / b[$1], ($3 > 0 ? c[$1] / $3 : "") }' \
-			"$TMP/base" "$TMP/traced" >>"$TMP/ratios"
+		: >"$TMP/after"
+		run_all "$traced" "$TMP/traced"
+		run_all '' "$TMP/after"
+		cat "$TMP/after" >>"$TMP/untraced"
+		awk 'FILENAME == ARGV[1] { b[$1] = $2; c[$1] = $3; next }
+			FILENAME == ARGV[2] { a[$1] = $2; d[$1] = $3; next }
+			b[$1] > 0 && a[$1] > 0 { printf "%s %s %s\n", $1, $2 / sqrt(b[$1] * a[$1]),
+				($3 > 0 ? sqrt(c[$1] * d[$1]) / $3 : "") }' \
+			"$TMP/before" "$TMP/after" "$TMP/traced" >>"$TMP/ratios"
+		mv "$TMP/after" "$TMP/before"
 		i=$((i + 1))
 	done
 }
 
-echo "matrix: traced/untraced throughput (wall time), median [95% interval] of $PAIRS pairs ($FAMILY_PAIRS for a family alone or the hooks), order alternating"
+echo "matrix: traced/untraced throughput (wall time), median [95% interval] of $PAIRS traced runs ($FAMILY_PAIRS for a family alone or the hooks), each against its untraced neighbours"
 work_faults >/dev/null	# warm-up: the first touches of guest memory are slow
 header
 : >"$TMP/start"
