@@ -319,18 +319,31 @@ TP_PAIR(sched_process_exit, fork_task_exit, fork_task_exit_fn)
 /*
  * A fork begins: kernel_clone() is every fork's, vfork's and clone's way
  * in (5.10+), and no tracepoint fires before copy_process() copies the mm
- * (task_newtask comes at its end). One program per fork, loaded only where
- * the kernel lets fentry attach (user space probes it); elsewhere forks
- * are timed in exact mode only, from dup_mmap()'s lock.
+ * (task_newtask comes at its end). One program per fork: fork_clone where
+ * the kernel lets fentry attach (user space probes it), else
+ * fork_clone_kprobe where it makes kprobes (arm64 before 6.4); elsewhere
+ * forks are timed in exact mode only, from dup_mmap()'s lock.
  */
-SEC("fentry/kernel_clone")
-int BPF_PROG(fork_clone, struct kernel_clone_args *args)
+static __always_inline void clone_begins(__u64 flags)
 {
 	/* bpf_get_current_task_btf() came in 5.11: one read a fork. */
 	__u64 mm = (__u64)BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), mm);
 
-	if (!(args->flags & FORK_CLONE_VM) && mm)
+	if (!(flags & FORK_CLONE_VM) && mm)
 		fork_begins(current_syscall(), mm, bpf_ktime_get_ns(), 0);
+}
+
+SEC("fentry/kernel_clone")
+int BPF_PROG(fork_clone, struct kernel_clone_args *args)
+{
+	clone_begins(args->flags);
+	return 0;
+}
+
+SEC("kprobe/kernel_clone")
+int BPF_KPROBE(fork_clone_kprobe, struct kernel_clone_args *args)
+{
+	clone_begins(BPF_CORE_READ(args, flags));
 	return 0;
 }
 TP_PAIR(sched_process_fork, fork_sched_fork, fork_sched_fork_fn)

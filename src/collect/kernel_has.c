@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
@@ -139,25 +140,44 @@ static void page_flags_of(const struct btf *btf, struct kernel_has *k)
 }
 
 /*
- * Whether forks can be timed from kernel_clone(): an fentry program
- * attaches there (some kernels refuse fentry: EPERM). Into k->clone_how,
- * where a fork's latency starts, or why it is exact mode's alone.
+ * The kprobe PMU: libbpf makes a BPF program's kprobe through it (the
+ * legacy tracefs way is for kernels before 4.17). No kprobe is made here:
+ * where it is and the attach still fails, the fork programs' open says so
+ * (lock_source.c).
  */
-static void clone_fentry_of(const struct btf *btf, struct kernel_has *k)
+static bool has_kprobes(void)
+{
+	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK);
+}
+
+/*
+ * How forks are timed from kernel_clone(): an fentry program attaches there
+ * (some kernels refuse fentry: EPERM; Debian's 6.1 arm64 has no trampoline,
+ * ENOTSUPP), else a kprobe, else not at all. Into k->clone_how, where a
+ * fork's latency starts, or why it is exact mode's alone.
+ */
+static void clone_hook_of(const struct btf *btf, struct kernel_has *k)
 {
 	int id = btf ? btf__find_by_name_kind(btf, "kernel_clone", BTF_KIND_FUNC) : -ENOENT;
-	const char *stage = "BTF";
+	const char *stage = "BTF", *why;
 	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : id;
 
-	k->clone_fentry = !err;
 	if (!err) {
+		k->clone_hook = CLONE_FENTRY;
 		snprintf(k->clone_how, sizeof(k->clone_how), "forks timed from kernel_clone (fentry)");
 		return;
 	}
-	/* 524, the kernel's own ENOTSUPP: no trampoline there (Debian's 6.1 arm64). */
+	/* 524, the kernel's own ENOTSUPP */
+	why = err == -524 ? "not supported by this kernel" : strerror(-err);
+	if (id > 0 && has_kprobes()) {
+		k->clone_hook = CLONE_KPROBE;
+		snprintf(k->clone_how, sizeof(k->clone_how),
+			 "forks timed from kernel_clone (kprobe; fentry, %s: %s)", stage, why);
+		return;
+	}
 	snprintf(k->clone_how, sizeof(k->clone_how),
-		 "forks timed in exact mode only, from dup_mmap's lock (fentry on kernel_clone, %s: %s)",
-		 stage, err == -524 ? "not supported by this kernel" : strerror(-err));
+		 "forks timed in exact mode only, from dup_mmap's lock (fentry on kernel_clone, %s: %s%s)",
+		 stage, why, id > 0 ? "; no kprobes" : "");
 }
 
 void kernel_has_read(struct kernel_has *k, const struct btf *btf, bool forks)
@@ -178,7 +198,7 @@ void kernel_has_read(struct kernel_has *k, const struct btf *btf, bool forks)
 	k->bpf_allocator = has_bpf_allocator(btf);
 	/* An attach, so only where forks are to be timed. */
 	if (forks)
-		clone_fentry_of(btf, k);
+		clone_hook_of(btf, k);
 	else
 		snprintf(k->clone_how, sizeof(k->clone_how), "fork family off");
 }

@@ -48,6 +48,13 @@ enum vma_lock {
 
 #define KERNEL_TPS_MAX 32
 
+/*
+ * A fork's latency starts at kernel_clone()'s entry: an fentry program
+ * there, else a kprobe (arm64 before 6.4 has no fentry trampolines), else
+ * none (forks are timed in exact mode only).
+ */
+enum clone_hook { CLONE_NONE, CLONE_FENTRY, CLONE_KPROBE };
+
 struct kernel_has {
 	const struct btf *btf;		/* while the collector opens; NULL: none */
 	int tp_nargs[KERNEL_TPS_MAX];	/* kernel_tps[i]'s arguments; -1: lacking */
@@ -63,7 +70,7 @@ struct kernel_has {
 	 * backtrace) when a raw_tp program uses it.
 	 */
 	bool bpf_allocator;
-	bool clone_fentry;		/* an fentry program attaches to kernel_clone */
+	enum clone_hook clone_hook;	/* how a program runs at kernel_clone's entry */
 	char clone_how[160];		/* where a fork's latency starts, or why not there */
 };
 

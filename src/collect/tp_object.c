@@ -146,8 +146,12 @@ static int attach_all(struct tp_object *o, struct bpf_object *obj, char *err,
 	bpf_object__for_each_program(prog, obj) {
 		if (!attachable(prog) || !bpf_program__autoattach(prog))
 			continue;
-		if (tp_object_attach(o, prog, err, errlen))
+		if (tp_object_attach(o, prog, err, errlen)) {
+			/* Refused at attach (a kprobe, say): as at load. */
+			snprintf(o->refused, sizeof(o->refused), "%s", bpf_program__name(prog));
+			snprintf(o->refused_why, sizeof(o->refused_why), "%s", err);
 			return -1;
+		}
 	}
 	return 0;
 }

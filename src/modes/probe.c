@@ -139,7 +139,7 @@ static bool probe_fentry(FILE *f, const struct btf *btf)
 	int err = id > 0 ? prog_probe_btf_attach(BPF_TRACE_FENTRY, id, &stage) : -ENOENT;
 
 	if (err) {
-		item(f, "program type fentry", false, "%s on %s: %s (optional: forks are then timed in exact mode only)",
+		item(f, "program type fentry", false, "%s on %s: %s (optional: forks are then timed from a kprobe, else in exact mode only)",
 		     stage, fn, strerror(-err));
 		return false;
 	}
@@ -181,13 +181,13 @@ static bool probe_kprobe(FILE *f)
 	if (read_small_file("/sys/bus/event_source/devices/kprobe/type", buf,
 			    sizeof(buf))) {
 		item(f, "program type kprobe", false,
-		     "no kprobe PMU: kernel built without CONFIG_KPROBES (optional)");
+		     "no kprobe PMU: kernel built without CONFIG_KPROBES (optional: forks are timed from fentry)");
 		return false;
 	}
 	attr.type = atoi(buf);
 	attr.config1 = (__u64)(unsigned long)"handle_mm_fault";
 	err = try_perf_bpf(&attr, BPF_PROG_TYPE_KPROBE, &stage);
-	item(f, "program type kprobe", !err, err ? "%s: %s (optional)" : "%s%s",
+	item(f, "program type kprobe", !err, err ? "%s: %s (optional: forks are timed from fentry)" : "%s%s",
 	     err ? stage : "attached to handle_mm_fault", err ? strerror(-err) : "");
 	return !err;
 }

@@ -127,7 +127,7 @@ check "default set: every fork's backing found ($back)" test "$back" = "4k "
 holds=$(col "$TMP/dflt.csv" "$rows" dup_hold_ns | grep -c '[0-9]')
 check "default set: no dup_mmap hold (exact mode's) ($holds)" test "$holds" -eq 0
 timed=$(col "$TMP/dflt.csv" "$rows" latency_ns | grep -c '[0-9]')
-if "$MMTOP" probe 2>&1 | grep -q 'forks timed from kernel_clone (fentry)'; then
+if "$MMTOP" probe 2>&1 | grep -q 'forks timed from kernel_clone ('; then
 	ratio=$(awk -F, -v list="$TMP/dflt.out" "BEGIN {
 			while ((getline l < list) > 0)
 				if (split(l, w, \" \") == 3 && w[1] == \"fork\")

@@ -31,7 +31,7 @@ struct open_arg {
 	const struct ksyms *ksyms;
 	bool no_walk;		/* the backing walk refused: leave it out */
 	bool no_exact;		/* exact mode's programs refused: likewise */
-	bool clone_fentry;	/* forks timed from kernel_clone (fork_clone) */
+	enum clone_hook clone_hook;	/* forks timed from kernel_clone: by which program */
 	bool no_release;	/* contended_release lacking or refused */
 };
 
@@ -48,6 +48,16 @@ static bool walk_prog(const char *name)
 static bool has_prefix(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* kernel_clone's programs (bpf/fork.bpf.h): the one of @hook, if any. */
+static bool clone_prog_wanted(const char *name, enum clone_hook hook)
+{
+	if (!strcmp(name, "fork_clone"))
+		return hook == CLONE_FENTRY;
+	if (!strcmp(name, "fork_clone_kprobe"))
+		return hook == CLONE_KPROBE;
+	return true;
 }
 
 /* The default set's exact holders (bpf/holders.bpf.h): without, owners. */
@@ -226,7 +236,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 			    !(a->no_exact && exact_prog(name)) &&
 			    !(a->no_release && release_prog(name)) &&
 			    !tracepoint_missing(a->kernel, prog) &&
-			    (a->clone_fentry || strcmp(name, "fork_clone"));
+			    clone_prog_wanted(name, a->clone_hook);
 
 		bpf_program__set_autoload(prog, load);
 		task_storage |= load && p && p->task_storage;
@@ -313,9 +323,9 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 			snprintf(ls->holders, sizeof(ls->holders), "%s (%.100s)", OWNER_HOLDERS, err);
 			continue;
 		}
-		/* Forks are timed in exact mode then, as without fentry. */
-		if (!strcmp(ls->tp.refused, "fork_clone") && arg->clone_fentry) {
-			arg->clone_fentry = false;
+		/* Forks are timed in exact mode then, as without either hook. */
+		if (has_prefix(ls->tp.refused, "fork_clone") && arg->clone_hook != CLONE_NONE) {
+			arg->clone_hook = CLONE_NONE;
 			snprintf(ls->fork_timing, sizeof(ls->fork_timing),
 				 "forks timed in exact mode only, from dup_mmap's lock (%.100s)", err);
 			continue;
@@ -424,7 +434,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->opts = *opts;
 	arg = (struct open_arg){
 		.opts = &ls->opts, .kernel = k, .ksyms = &ls->ksyms,
-		.clone_fentry = opts->fork && k->clone_fentry,
+		.clone_hook = opts->fork ? k->clone_hook : CLONE_NONE,
 	};
 	snprintf(ls->fork_timing, sizeof(ls->fork_timing), "%s", k->clone_how);
 	ls->opts.kernel = NULL;	/* the collector's, gone once it is open */
