@@ -140,10 +140,10 @@ static void page_flags_of(const struct btf *btf, struct kernel_has *k)
 }
 
 /*
- * The kprobe PMU: libbpf makes a BPF program's kprobe through it (the
- * legacy tracefs way is for kernels before 4.17). No kprobe is made here:
- * where it is and the attach still fails, the fork programs' open says so
- * (lock_source.c).
+ * The kprobe PMU, through which libbpf makes a BPF program's kprobe (the
+ * legacy tracefs way is for kernels before 4.17). Only looked for, no
+ * kprobe made: one that fails to attach all the same is refused as the
+ * fork programs open (lock_source.c), and forks go untimed with its reason.
  */
 static bool has_kprobes(void)
 {

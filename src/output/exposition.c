@@ -402,7 +402,7 @@ static void forks(struct expo *e, const struct metrics *m)
 	single(e, "mmtop_forks", "counter", "Forks of a new mm (fork, vfork, clone without CLONE_VM).",
 	       u64(v, n));
 	family(e, "mmtop_fork_latency_seconds", "histogram",
-	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown; of the forks timed (from kernel_clone where fentry attaches, else in exact mode).");
+	       "Fork latency, by the parent's backing: 4k, thp (half its anon RSS or more), unknown; of the forks timed (from kernel_clone where fentry or a kprobe attaches, else in exact mode).");
 	for (i = 0; i < BACKING__COUNT; i++)
 		if (i != BACKING_UNKNOWN || m->forks[i].count)
 			fork_hist(e, &m->forks[i], backing_names[i]);
