@@ -19,7 +19,8 @@
  * last release of either kind that waiters were queued behind (see
  * on_released), written by the releasing task alone: a
  * release that finds another CPU's in progress leaves the record to it.
- * Kept for mms seen released; LRU, so that a dead mm's entry gives way (a
+ * Kept for mms seen released, 4096 at once; LRU, so that a dead or quiet
+ * mm's entry gives way (a
  * record older than the wait, as any of a freed mm's is, names nobody,
  * unless it is the release of the writer that held the lock when the wait
  * began: the released tracepoint runs before the lock is let go, so a wait
@@ -47,7 +48,7 @@ struct mm_releases {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, 4096);
 	__type(key, __u64);
 	__type(value, struct mm_releases);
 } mm_releases SEC(".maps");

@@ -42,19 +42,26 @@ struct {
 	__type(value, struct cont_wait);
 } cont_spin SEC(".maps");
 
+/*
+ * A sleeping wait's record, in the task's own storage: found without a
+ * hash or a bucket lock at either end of the wait, made once per task
+ * (at its first wait) and freed with it, so that it takes no memory for
+ * tasks that never wait.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct cont_wait);
 } cont_tasks SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, struct cont_key);
-	__type(value, struct cont_stats);
-} cont_stats SEC(".maps");
+static __always_inline struct cont_wait *task_wait(bool create)
+{
+	return bpf_task_storage_get(&cont_tasks, bpf_get_current_task_btf(), 0,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+ROWS_MAP(cont_stats, struct cont_key, struct cont_stats);
 
 /* Zone and pcp lock addresses -> enum cont_class; see lock_addrs_collect. */
 struct {
@@ -126,8 +133,8 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 					     __u64 mm, __u64 own_mm, __u64 now,
 					     const struct rwsem_seen *r)
 {
-	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
-	struct cont_wait *w, fresh = {};
+	__u32 zero = 0;
+	struct cont_wait *w;
 
 	if (spinning(flags)) {
 		w = bpf_map_lookup_elem(&cont_spin, &zero);
@@ -140,11 +147,15 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 			return;
 		}
 	} else {
-		w = bpf_map_lookup_elem(&cont_tasks, &tid);
-		/* A mutex's wait begins twice: spinning, then sleeping. */
-		if (w && w->lock == lock)
+		w = task_wait(true);
+		if (!w) {
+			drop(BPF_DROP_CONT_TASK);
 			return;
-		w = &fresh;
+		}
+		/* A mutex's wait begins twice: spinning, then sleeping. */
+		if (w->lock == lock)
+			return;
+		__builtin_memset(w, 0, sizeof(*w));
 	}
 	w->lock = lock;
 	w->start_ns = now;
@@ -156,8 +167,6 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 		w->foreign = mm != own_mm;
 		owner_holder(w, mm, r);
 	}
-	if (w == &fresh && bpf_map_update_elem(&cont_tasks, &tid, w, BPF_ANY))
-		drop(BPF_DROP_CONT_TASK);
 }
 
 /*
@@ -209,10 +218,9 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 	s = stats_of(w->tgid, &t);
 
 	if (s) {
-		s->wait_ns += wait;
-		if (wait > s->wait_max_ns)
-			s->wait_max_ns = wait;
-		s->wait_hist[log2_bucket(wait)]++;
+		row_add(&s->wait_ns, wait);
+		row_max(&s->wait_max_ns, wait);
+		hist_add(s->wait_hist, wait);
 	}
 	blame(&t, w->tgid);
 	if (wait >= slow_ns)
@@ -221,7 +229,7 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 
 static __always_inline void on_cont_end(__u64 lock)
 {
-	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 zero = 0;
 	struct cont_wait *w = bpf_map_lookup_elem(&cont_spin, &zero);
 	static const struct cont_stats none;
 	struct cont_key key = {};
@@ -230,7 +238,7 @@ static __always_inline void on_cont_end(__u64 lock)
 	__u64 now = bpf_ktime_get_ns(), wait;
 
 	if (!spin) {
-		w = bpf_map_lookup_elem(&cont_tasks, &tid);
+		w = task_wait(false);
 		if (!w || w->lock != lock)
 			return;
 	}
@@ -257,10 +265,7 @@ static __always_inline void on_cont_end(__u64 lock)
 
 		emit_event(now, &i);
 	}
-	if (spin)
-		w->lock = 0;
-	else
-		bpf_map_delete_elem(&cont_tasks, &tid);
+	w->lock = 0;
 }
 
 /* contention_begin(lock, flags) */

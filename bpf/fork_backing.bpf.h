@@ -30,8 +30,12 @@ struct pt_page {
 	__u64 e[PT_ENTRIES];
 };
 
+/*
+ * Not per CPU: the walks run one at a time, from user space's fork reader
+ * (BPF_PROG_TEST_RUN), as thp_walk's result already assumes.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 3);		/* a P4D table, a PUD table, a PMD table */
 	__type(key, __u32);
 	__type(value, struct pt_page);
@@ -51,7 +55,7 @@ struct walk_state {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct walk_state);

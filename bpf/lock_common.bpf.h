@@ -35,6 +35,8 @@ struct task_lock {
 	__u16 holder_hint;	/* enum holder_hint (default set) */
 	__u32 start_writer;	/* tid of the writer holding it as the wait began */
 	__u64 seq;		/* exact_seq when the slot was filled */
+	__u32 fault;		/* exact mode: 1 + enum fault_lock, or 0 (fault_of()) */
+	__u32 pad;
 };
 
 /*
@@ -59,14 +61,17 @@ static __always_inline bool slot_current(const struct task_lock *t)
 }
 
 /*
- * Rows, sized by user space. Preallocated: a map that allocates as keys
- * appear fails under a burst of new keys (per-CPU memory cannot be had in
- * a tracepoint), which is exactly when a storm of short-lived processes
- * makes them.
+ * Rows, sized by user space: one copy of each, shared by every CPU. A row
+ * changes on a wait, a fork or, in exact mode, an acquisition, and CPUs
+ * add to it atomically (row_add(), row_max()): per-CPU copies cost rows x
+ * possible CPUs of kernel memory (1 GiB at 240 CPUs) to spare a cache line
+ * that rare events hardly share. Preallocated: a map that allocates as
+ * keys appear fails under a burst of new keys, which is exactly when a
+ * storm of short-lived processes makes them.
  */
 #define ROWS_MAP(name, key_type, value_type)					\
 struct {									\
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);					\
+	__uint(type, BPF_MAP_TYPE_HASH);					\
 	__uint(max_entries, 1);		/* set by user space */			\
 	__type(key, key_type);							\
 	__type(value, value_type);						\
@@ -102,8 +107,9 @@ struct {
 } stack_scratch SEC(".maps");
 
 /*
- * Keys this CPU knows lock_stacks holds, by their low bits: a hot site's
- * key is found here, not by a hash lookup (stacks are never deleted).
+ * Keys lock_stacks is known to hold, by their low bits: a hot site's key
+ * is found here, not by a hash lookup (stacks are never deleted). Shared
+ * by the CPUs: a slot is one aligned word, read and written whole.
  */
 #define SITE_CACHE 256
 
@@ -112,7 +118,7 @@ struct site_cache {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct site_cache);
@@ -125,12 +131,8 @@ struct {
 	__uint(max_entries, LOCK_EVENTS_SIZE);
 } lock_events SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, BPF_DROP__COUNT);
-	__type(key, __u32);
-	__type(value, __u64);
-} lock_drops SEC(".maps");
+/* What could not be recorded, by enum bpf_drop: read by user space in place. */
+__u64 lock_drops[BPF_DROP__COUNT];
 
 /* One load or store, as written: records other CPUs read while they change. */
 #define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
@@ -138,10 +140,31 @@ struct {
 
 static __always_inline void drop(__u32 kind)
 {
-	__u64 *n = bpf_map_lookup_elem(&lock_drops, &kind);
+	if (kind < BPF_DROP__COUNT)
+		__sync_fetch_and_add(&lock_drops[kind], 1);
+}
 
-	if (n)
-		(*n)++;
+/* @v more in a shared row's counter. */
+static __always_inline void row_add(__u64 *c, __u64 v)
+{
+	__sync_fetch_and_add(c, v);
+}
+
+/*
+ * A shared row's maximum raised to @v. Each failed swap is another CPU's
+ * raise in between: four in a row, on one row, is beyond any wait rate.
+ */
+static __always_inline void row_max(__u64 *m, __u64 v)
+{
+	__u64 seen = READ_ONCE(*m), was;
+	int i;
+
+	for (i = 0; i < 4 && v > seen; i++) {
+		was = __sync_val_compare_and_swap(m, seen, v);
+		if (was == seen)
+			return;
+		seen = was;
+	}
 }
 
 /*
@@ -169,17 +192,22 @@ static __always_inline __u32 log2_bucket(__u64 v)
 	return r < MMTOP_HIST_BUCKETS ? r : MMTOP_HIST_BUCKETS - 1;
 }
 
+/* One more of @v ns in histogram @hist. */
+static __always_inline void hist_add(__u64 *hist, __u64 v)
+{
+	row_add(&hist[log2_bucket(v)], 1);
+}
+
 /* One more wait of @wait ns in @s. */
 static __always_inline void wait_add(struct cont_stats *s, __u64 wait)
 {
-	s->count++;
-	s->wait_ns += wait;
-	if (wait > s->wait_max_ns)
-		s->wait_max_ns = wait;
-	s->wait_hist[log2_bucket(wait)]++;
+	row_add(&s->count, 1);
+	row_add(&s->wait_ns, wait);
+	row_max(&s->wait_max_ns, wait);
+	hist_add(s->wait_hist, wait);
 }
 
-/* The value of @key in per-CPU hash @map, created zeroed if missing. */
+/* The value of @key in rows map @map, created zeroed if missing. */
 static __always_inline void *get_or_create(void *map, const void *key,
 					   const void *zero, __u32 full)
 {

@@ -365,8 +365,11 @@ static __always_inline __u64 window_site(const __u64 *w)
 	return site_bit(w[1]) ? w[1] : 0;
 }
 
-/* The site of an mmap_lock acquisition, as a hash of its return address. */
-static __always_inline __u64 site_hash(void *ctx)
+/*
+ * The site of an mmap_lock acquisition, as a hash of its return address
+ * (that address in @site; 0 where the glue is not known).
+ */
+static __always_inline __u64 site_hash(void *ctx, __u64 *site_ret)
 {
 	__u64 at = READ_ONCE(site_window) - 1, w[WINDOW_WORDS], site = 0;
 
@@ -385,7 +388,29 @@ static __always_inline __u64 site_hash(void *ctx)
 		site = window_site(w);
 	if (!site)
 		site = find_site(ctx);
+	*site_ret = site;
 	return site ? fnv1a(FNV_OFFSET, site) : 0;
+}
+
+/*
+ * The functions whose mmap_lock acquisitions are page faults' (the
+ * per-VMA lock's misses; callsite.c's fault rules), from /proc/kallsyms:
+ * [fault_lo, fault_hi) each, 0 if the kernel lacks it; bit i of
+ * fault_anon set if function i prepares an anonymous fault.
+ */
+const volatile __u64 fault_lo[FAULT_FUNCS];
+const volatile __u64 fault_hi[FAULT_FUNCS];
+const volatile __u32 fault_anon;
+
+/* 1 + enum fault_lock if return address @site is in a fault's function, else 0. */
+static __always_inline __u32 fault_of(__u64 site)
+{
+	int i;
+
+	for (i = 0; i < FAULT_FUNCS; i++)
+		if (site - fault_lo[i] < fault_hi[i] - fault_lo[i])
+			return 1 + ((fault_anon >> i) & 1);
+	return 0;
 }
 
 /* A hash of the whole current kernel stack, in @st; 0 if not taken. */

@@ -80,6 +80,32 @@ static __always_inline void free_slot(struct task_locks *l, struct task_lock *t)
 		l->mm[1] = 0;
 }
 
+/* Per CPU: the fault's per-VMA lock misses are shown per CPU and node. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fault_locks);
+} fault_locks SEC(".maps");
+
+/* An acquisition by a fault, @t, counted on this CPU. */
+static __always_inline void fault_lock_count(const struct task_lock *t)
+{
+	__u32 zero = 0;
+	struct fault_locks *f;
+
+	if (!t->fault)
+		return;
+	f = bpf_map_lookup_elem(&fault_locks, &zero);
+	if (!f)
+		return;
+	/* Constant indices: the verifier would want a bound on a variable one. */
+	if (t->fault == 1 + FAULT_LOCK_FAULT)
+		f->acquired[FAULT_LOCK_FAULT]++;
+	else
+		f->acquired[FAULT_LOCK_ANON]++;
+}
+
 /*
  * The hold of @t ends now: the acquisition, its wait and its hold go to
  * the row it was acquired from, with one lookup (an acquisition is
@@ -91,19 +117,18 @@ static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
 
 	if (s) {
-		s->acquired++;
-		s->wait_ns += t->wait_ns;
-		if (t->wait_ns > s->wait_max_ns)
-			s->wait_max_ns = t->wait_ns;
+		row_add(&s->acquired, 1);
+		row_add(&s->wait_ns, t->wait_ns);
+		row_max(&s->wait_max_ns, t->wait_ns);
 		/* The histogram is of waits, as the default set's. */
 		if (t->wait_ns)
-			s->wait_hist[log2_bucket(t->wait_ns)]++;
-		s->holds++;
-		s->hold_ns += hold;
-		if (hold > s->hold_max_ns)
-			s->hold_max_ns = hold;
-		s->hold_hist[log2_bucket(hold)]++;
+			hist_add(s->wait_hist, t->wait_ns);
+		row_add(&s->holds, 1);
+		row_add(&s->hold_ns, hold);
+		row_max(&s->hold_max_ns, hold);
+		hist_add(s->hold_hist, hold);
 	}
+	fault_lock_count(t);
 	if (hold >= slow_ns)
 		slow_event(now, t, hold);
 }
@@ -153,14 +178,14 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	bool own_write = success && write && mm == own_mm;
 	/* Read once: in the site's key, and a write in a fork is dup_mmap's. */
 	long id = stats_on || own_write ? current_syscall() : -1;
-	__u64 stack;
+	__u64 stack, site = 0;
 
 	if (fork_on && own_write)
 		fork_lock_acquired(mm, now, id);
 	if (!stats_on)
 		return;
 	/* First: the verifier then walks it with one state, not one per path. */
-	stack = stack_of(ctx, site_hash(ctx), id);
+	stack = stack_of(ctx, site_hash(ctx, &site), id);
 	/* Created if new: a request that did not wait has none yet. */
 	t = slot_of(&l, mm, true);
 	if (!t || !l) {
@@ -178,6 +203,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		t->start_ns = 0;
 	}
 	t->stack = stack;
+	t->fault = fault_of(site);
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
 	t->write = write;
 	t->holder_tgid = 0;
@@ -186,7 +212,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	if (!success) {
 		s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
 		if (s)
-			s->failed++;
+			row_add(&s->failed, 1);
 		free_slot(l, t);
 		return;
 	}

@@ -225,7 +225,20 @@ struct pcp_stats {
 	__u64 buddy_pages;	/* taken under zone->lock bypassing the lists */
 };
 
-/* What the BPF side could not record, counted per CPU. */
+/*
+ * Exact mode: mmap_lock acquisitions of page faults, per CPU (the per-VMA
+ * lock's misses), by the function that took the lock: a fault's
+ * (FAULT_LOCK_FAULT) or an anonymous fault's preparation
+ * (FAULT_LOCK_ANON). At most FAULT_FUNCS such functions.
+ */
+enum fault_lock { FAULT_LOCK_FAULT, FAULT_LOCK_ANON };
+#define FAULT_FUNCS 4
+
+struct fault_locks {
+	__u64 acquired[2];	/* by enum fault_lock */
+};
+
+/* What the BPF side could not record. */
 enum bpf_drop {
 	BPF_DROP_TASK_FULL,	/* per-task lock state: no slot, or no storage */
 	BPF_DROP_STATS_FULL,	/* aggregation map full */

@@ -103,6 +103,21 @@ static const char *const plumbing[] = {
 	"schedule*", "__schedule", "io_schedule*", "rcuwait_*",
 };
 
+const char *callsite_fault_func(int i, enum callsite *site)
+{
+	size_t r;
+
+	for (r = 0; r < ARRAY_SIZE(rules); r++) {
+		if (rules[r].site != CALLSITE_FAULT && rules[r].site != CALLSITE_FAULT_ANON)
+			continue;
+		if (i-- == 0) {
+			*site = rules[r].site;
+			return rules[r].pattern;
+		}
+	}
+	return NULL;
+}
+
 static bool matches(const char *name, const char *pattern)
 {
 	size_t n = strlen(pattern), len;

@@ -28,4 +28,11 @@ enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
 enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
 				    int n, char *caller, size_t len, uint64_t *addr);
 
+/*
+ * The @i-th function whose mmap_lock acquisitions are a page fault's, by
+ * the rules (no pattern), its class in @site (CALLSITE_FAULT or
+ * CALLSITE_FAULT_ANON); NULL past the last.
+ */
+const char *callsite_fault_func(int i, enum callsite *site);
+
 #endif

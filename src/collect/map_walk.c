@@ -31,12 +31,28 @@ static bool process_alive(uint32_t tgid)
 	return !kill(tgid, 0) || errno != ESRCH;
 }
 
+static int bpf_batch(void *map, const void *in, void *out, void *keys, void *values,
+		     uint32_t *count)
+{
+	return bpf_map_lookup_batch(bpf_map__fd(map), (void *)in, out, keys, values, count,
+				    NULL) ? -1 : 0;
+}
+
 const struct map_reader map_reader_bpf = {
 	.next_key = bpf_next_key,
 	.lookup = bpf_lookup,
 	.delete = bpf_delete,
 	.alive = process_alive,
+	.batch = bpf_batch,
 };
+
+int map_walk_init(struct map_walk *w, const struct map_reader *reader, size_t value_size)
+{
+	w->reader = reader;
+	w->keys = calloc(MAP_WALK_BATCH, MAP_WALK_MAX_KEY);
+	w->values = calloc(MAP_WALK_BATCH, value_size);
+	return w->keys && w->values ? 0 : -1;
+}
 
 static uint32_t tgid_of(const struct map_walk_spec *spec, const void *key)
 {
@@ -87,33 +103,81 @@ static void forget_doomed(struct map_walk *w, const struct map_walk_spec *spec)
 	w->doomed.nr = 0;
 }
 
-void map_walk_run(struct map_walk *w, const struct map_walk_spec *spec,
-		  map_visit_fn visit, void *ctx, uint64_t *drops)
+/* One key and its value, read. */
+static void visit_key(struct map_walk *w, const struct map_walk_spec *spec,
+		      const void *key, const void *value, map_visit_fn visit, void *ctx,
+		      uint64_t *drops)
+{
+	struct walk_prev *prev = delta_prev(spec->prev, key);
+	bool grew;
+
+	if (!prev) {
+		drops[DROP_READ]++;
+		return;
+	}
+	grew = visit(ctx, key, value, prev);
+	if (grew)
+		prev->idle = 0;
+	doom_if_gone(w, spec, prev, key, grew);
+}
+
+/*
+ * The map in batches; -1 if the kernel cannot (before 5.6) and nothing
+ * was read. A batch that fails later loses the rest of this read.
+ */
+static int walk_batches(struct map_walk *w, const struct map_walk_spec *spec,
+			map_visit_fn visit, void *ctx, uint64_t *drops)
+{
+	char pos[MAP_WALK_POS] = { 0 };
+	bool first = true, end = false;
+	uint32_t n, i;
+
+	while (!end) {
+		n = MAP_WALK_BATCH;
+		if (w->reader->batch(spec->map, first ? NULL : pos, pos, w->keys, w->values, &n)) {
+			if (errno != ENOENT) {
+				if (first)
+					return -1;
+				drops[DROP_READ]++;
+			}
+			end = true;
+		}
+		first = false;
+		for (i = 0; i < n; i++)
+			visit_key(w, spec, (char *)w->keys + i * spec->key_size,
+				  (char *)w->values + i * spec->value_size, visit, ctx, drops);
+	}
+	return 0;
+}
+
+static void walk_keys(struct map_walk *w, const struct map_walk_spec *spec,
+		      map_visit_fn visit, void *ctx, uint64_t *drops)
 {
 	char key[MAP_WALK_MAX_KEY], next[MAP_WALK_MAX_KEY];
 	bool first = true;
 
 	while (!w->reader->next_key(spec->map, first ? NULL : key, next)) {
-		struct walk_prev *prev;
-		bool grew;
-
 		first = false;
 		memcpy(key, next, spec->key_size);
-		prev = delta_prev(spec->prev, key);
-		if (!prev || w->reader->lookup(spec->map, key, w->values)) {
+		if (w->reader->lookup(spec->map, key, w->values)) {
 			drops[DROP_READ]++;
 			continue;
 		}
-		grew = visit(ctx, key, w->values, prev);
-		if (grew)
-			prev->idle = 0;
-		doom_if_gone(w, spec, prev, key, grew);
+		visit_key(w, spec, key, w->values, visit, ctx, drops);
 	}
+}
+
+void map_walk_run(struct map_walk *w, const struct map_walk_spec *spec,
+		  map_visit_fn visit, void *ctx, uint64_t *drops)
+{
+	if (!w->reader->batch || walk_batches(w, spec, visit, ctx, drops))
+		walk_keys(w, spec, visit, ctx, drops);
 	forget_doomed(w, spec);
 }
 
 void map_walk_free(struct map_walk *w)
 {
+	free(w->keys);
 	free(w->values);
 	free(w->doomed.keys);
 	free(w->gone.v);

@@ -7,7 +7,9 @@
  * hold live processes however many come and go.
  *
  * The map is read through struct map_reader: libbpf in mmtop, an
- * in-memory fake in the unit tests.
+ * in-memory fake in the unit tests. Its values are one per key (the rows
+ * maps are shared by the CPUs), read in batches where the kernel can
+ * (5.6+): a few system calls a map, not two a key.
  */
 #ifndef MMTOP_MAP_WALK_H
 #define MMTOP_MAP_WALK_H
@@ -22,11 +24,20 @@
 struct map_reader {
 	/* The key after @key (NULL: the first) into @next; 0, or -1 at the end. */
 	int (*next_key)(void *map, const void *key, void *next);
-	/* @key's values (one per possible CPU for per-CPU maps); 0 or -1. */
-	int (*lookup)(void *map, const void *key, void *values);
+	/* @key's value into @value; 0 or -1. */
+	int (*lookup)(void *map, const void *key, void *value);
 	int (*delete)(void *map, const void *key);
 	/* Whether process @tgid still exists. */
 	bool (*alive)(uint32_t tgid);
+	/*
+	 * Up to *@count keys and their values, from position @in (NULL: the
+	 * start), into @keys and @values, packed; the next position into
+	 * @out (MAP_WALK_POS bytes). 0; or -1 with errno ENOENT at the end,
+	 * *@count still read; else -1 and the walk goes key by key. NULL:
+	 * always key by key.
+	 */
+	int (*batch)(void *map, const void *in, void *out, void *keys, void *values,
+		     uint32_t *count);
 };
 
 extern const struct map_reader map_reader_bpf;	/* map: a struct bpf_map * */
@@ -38,10 +49,15 @@ struct walk_prev {
 };
 
 #define MAP_WALK_MAX_KEY 32
+/* Keys read by one batch, and the size of a batch's position. */
+#define MAP_WALK_BATCH 256
+#define MAP_WALK_POS 8
 
 struct map_walk {
 	const struct map_reader *reader;
-	void *values;		/* lookup buffer, large enough for any map's */
+	/* Buffers for MAP_WALK_BATCH keys and values (one of each without batch). */
+	void *keys;
+	void *values;
 	struct {		/* keys to delete once the walk is over */
 		char *keys;
 		int nr, cap;
@@ -50,12 +66,18 @@ struct map_walk {
 	SNAPSHOT_ARRAY(uint32_t, gone);
 };
 
-/* What to walk: @key_size bytes per key, its tgid at @tgid_off (0: none). */
+/*
+ * What to walk: @key_size bytes per key, its tgid at @tgid_off (0: none),
+ * @value_size per value.
+ */
 struct map_walk_spec {
 	void *map;
 	struct delta_table *prev;
-	size_t key_size, tgid_off;
+	size_t key_size, tgid_off, value_size;
 };
+
+/* The buffers of @w for values of at most @value_size bytes; -1 if no memory. */
+int map_walk_init(struct map_walk *w, const struct map_reader *reader, size_t value_size);
 
 /*
  * @visit gets each key, its values (w->values) and its previous values

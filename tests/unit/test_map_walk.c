@@ -3,16 +3,19 @@
  * The cumulative map walk (src/collect/map_walk.c) over an in-memory map:
  * growth reaches the visitor, keys of processes that are gone are deleted
  * once read (idle ones after a grace of reads), only after the walk, and
- * forgotten by the delta table too.
+ * forgotten by the delta table too; read key by key and in batches
+ * alike.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "map_walk.h"
 #include "unit.h"
 
-#define NR_CPUS 2
 #define NR_KEYS 8
+/* A key's value: two counters, summed by the visitor. */
+#define NR_COUNTERS 2
 
 struct fake_key {
 	uint64_t stack;
@@ -23,7 +26,7 @@ struct fake_key {
 struct fake_map {
 	struct {
 		struct fake_key key;
-		uint64_t cpu[NR_CPUS];
+		uint64_t v[NR_COUNTERS];
 		bool present, unreadable;
 	} e[NR_KEYS];
 	bool ended;			/* next_key returned the end */
@@ -65,7 +68,7 @@ static int fake_lookup(void *map, const void *key, void *values)
 
 	if (i < 0 || the_map->e[i].unreadable)
 		return -1;
-	memcpy(values, the_map->e[i].cpu, sizeof(the_map->e[i].cpu));
+	memcpy(values, the_map->e[i].v, sizeof(the_map->e[i].v));
 	return 0;
 }
 
@@ -89,7 +92,36 @@ static bool fake_alive(uint32_t tgid)
 }
 
 static const struct map_reader fake_reader = {
-	fake_next_key, fake_lookup, fake_delete, fake_alive,
+	fake_next_key, fake_lookup, fake_delete, fake_alive, NULL,
+};
+
+/* Batches of at most 3 keys, so that a walk takes several; positions are slots. */
+static int fake_batch(void *map, const void *in, void *out, void *keys, void *values,
+		      uint32_t *count)
+{
+	struct fake_map *m = map;
+	uint32_t i = in ? *(const uint32_t *)in : 0, n = 0;
+
+	m->ended = false;
+	for (; i < NR_KEYS && n < *count && n < 3; i++) {
+		if (!m->e[i].present)
+			continue;
+		memcpy((char *)keys + n * sizeof(struct fake_key), &m->e[i].key,
+		       sizeof(struct fake_key));
+		memcpy((char *)values + n * sizeof(m->e[i].v), m->e[i].v, sizeof(m->e[i].v));
+		n++;
+	}
+	*count = n;
+	*(uint32_t *)out = i;
+	if (i < NR_KEYS)
+		return 0;
+	m->ended = true;
+	errno = ENOENT;
+	return -1;
+}
+
+static const struct map_reader fake_batch_reader = {
+	fake_next_key, fake_lookup, fake_delete, fake_alive, fake_batch,
 };
 
 struct fake_prev {
@@ -105,10 +137,10 @@ struct seen {
 static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
 {
 	const struct fake_key *key = k;
-	const uint64_t *cpu = values;
+	const uint64_t *v = values;
 	struct fake_prev *p = (struct fake_prev *)prev;
 	struct seen *seen = ctx;
-	uint64_t sum = cpu[0] + cpu[1];
+	uint64_t sum = v[0] + v[1];
 
 	seen->visits++;
 	if (sum == p->sum)
@@ -121,8 +153,8 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 static void put(struct fake_map *m, int i, uint32_t tgid, uint64_t a, uint64_t b)
 {
 	m->e[i].key = (struct fake_key){ .stack = 0x1000 + i, .tgid = tgid };
-	m->e[i].cpu[0] = a;
-	m->e[i].cpu[1] = b;
+	m->e[i].v[0] = a;
+	m->e[i].v[1] = b;
 	m->e[i].present = true;
 }
 
@@ -163,61 +195,84 @@ static void test_delta_table(void)
 	delta_table_free(&t);
 }
 
-int main(void)
+/* The walks over one map, read by @reader, @how: "key by key" or "in batches". */
+static void test_walks(const struct map_reader *reader, const char *how)
 {
 	static struct fake_map m;
-	uint64_t values[NR_CPUS], drops[DROP__COUNT] = { 0 };
-	struct map_walk w = { .reader = &fake_reader, .values = values };
+	uint64_t drops[DROP__COUNT] = { 0 };
+	struct map_walk w = { 0 };
 	struct delta_table t;
 	struct map_walk_spec spec = {
 		.map = &m, .prev = &t, .key_size = sizeof(struct fake_key),
-		.tgid_off = offsetof(struct fake_key, tgid),
+		.tgid_off = offsetof(struct fake_key, tgid), .value_size = sizeof(m.e[0].v),
 	};
 	struct seen seen = { .visits = 0 };
 	struct fake_prev *p;
 
+	memset(&m, 0, sizeof(m));
 	the_map = &m;
+	if (map_walk_init(&w, reader, sizeof(m.e[0].v))) {
+		CHECK(0, "%s: buffers", how);
+		return;
+	}
 	delta_table_init(&t, sizeof(struct fake_key), sizeof(struct fake_prev));
 	put(&m, 0, 10, 3, 4);		/* live */
 	put(&m, 1, 20, 1, 1);		/* gone, grew: deleted at once */
 	put(&m, 2, 0, 5, 0);		/* no process (kernel-wide key) */
 	put(&m, 3, 40, 2, 2);		/* live now, gone and idle later */
+	put(&m, 5, 50, 1, 0);		/* past the first batch */
 	m.dead[20] = true;
 
 	map_walk_run(&w, &spec, visit, &seen, drops);
-	CHECK(seen.visits == 4 && seen.growth[10] == 7 && seen.growth[20] == 2 &&
-	      seen.growth[0] == 5 && seen.growth[40] == 4, "first read: every key's values grew from 0");
+	CHECK(seen.visits == 5 && seen.growth[10] == 7 && seen.growth[20] == 2 &&
+	      seen.growth[0] == 5 && seen.growth[40] == 4 && seen.growth[50] == 1,
+	      "%s, first read: every key's values grew from 0 (%d visits)", how, seen.visits);
 	CHECK(!m.e[1].present && m.e[0].present && m.e[2].present && m.e[3].present,
-	      "the gone process's key is deleted from the map once read");
-	CHECK(m.deletes_mid_walk == 0, "deleted after the walk, not during it");
-	CHECK(w.gone.nr == 1 && w.gone.v[0] == 20, "the gone process is listed once");
-	CHECK(m.alive_calls[0] == 0, "a key without a process is never checked");
+	      "%s: the gone process's key is deleted from the map once read", how);
+	CHECK(m.deletes_mid_walk == 0, "%s: deleted after the walk, not during it", how);
+	CHECK(w.gone.nr == 1 && w.gone.v[0] == 20, "%s: the gone process is listed once", how);
+	CHECK(m.alive_calls[0] == 0, "%s: a key without a process is never checked", how);
 	p = delta_prev(&t, &m.e[1].key);
-	CHECK(p && p->sum == 0, "and forgotten by the delta table (its slot comes back zeroed)");
+	CHECK(p && p->sum == 0, "%s: and forgotten by the delta table (its slot comes back zeroed)",
+	      how);
 
 	/* Process 40 goes; its key stops growing. */
 	m.dead[40] = true;
-	m.e[0].cpu[1] += 6;
+	m.e[0].v[1] += 6;
 	memset(&seen, 0, sizeof(seen));
 	w.gone.nr = 0;
 	map_walk_run(&w, &spec, visit, &seen, drops);
-	CHECK(seen.growth[10] == 6 && seen.growth[40] == 0, "second read: growth only where it grew");
+	CHECK(seen.growth[10] == 6 && seen.growth[40] == 0,
+	      "%s, second read: growth only where it grew", how);
 	CHECK(m.e[3].present && m.alive_calls[40] == 1,
-	      "an idle key is not checked before its second idle read (%d checks)", m.alive_calls[40]);
+	      "%s: an idle key is not checked before its second idle read (%d checks)", how,
+	      m.alive_calls[40]);
 	map_walk_run(&w, &spec, visit, &seen, drops);
 	CHECK(!m.e[3].present && m.alive_calls[40] == 2 && w.gone.nr == 1 && w.gone.v[0] == 40,
-	      "idle twice and gone: deleted");
-	CHECK(m.alive_calls[10] == 2, "a live key is checked each read it grew, not when idle (%d)",
-	      m.alive_calls[10]);
+	      "%s: idle twice and gone: deleted", how);
+	CHECK(m.alive_calls[10] == 2, "%s: a live key is checked each read it grew, not when idle (%d)",
+	      how, m.alive_calls[10]);
 
-	/* A key that cannot be read counts as a drop; the walk goes on. */
-	m.e[2].unreadable = true;
-	m.e[0].cpu[0] += 1;
-	memset(&seen, 0, sizeof(seen));
-	map_walk_run(&w, &spec, visit, &seen, drops);
-	CHECK(drops[DROP_READ] == 1 && seen.growth[10] == 1, "an unreadable key: one read drop, the rest read");
-
+	/* Key by key, a key that cannot be read counts as a drop; the walk goes on. */
+	if (!reader->batch) {
+		m.e[2].unreadable = true;
+		m.e[0].v[0] += 1;
+		memset(&seen, 0, sizeof(seen));
+		map_walk_run(&w, &spec, visit, &seen, drops);
+		CHECK(drops[DROP_READ] == 1 && seen.growth[10] == 1,
+		      "%s: an unreadable key: one read drop, the rest read", how);
+	} else {
+		CHECK(drops[DROP_READ] == 0, "%s: no read drops (%llu)", how,
+		      (unsigned long long)drops[DROP_READ]);
+	}
 	delta_table_free(&t);
+	map_walk_free(&w);
+}
+
+int main(void)
+{
+	test_walks(&fake_reader, "key by key");
+	test_walks(&fake_batch_reader, "in batches");
 	test_delta_table();
 	UNIT_EXIT();
 }

@@ -42,22 +42,22 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	struct snapshot *s = ((struct rows_ctx *)ctx)->s;
 	const struct blame_key *key = k;
 	struct cont_prev *p = (struct cont_prev *)prev;
-	struct cont_stats sum;
+	const struct cont_stats *now = values;
 	struct blame_row *r;
 	struct hist all = {};	/* a blame row keeps no histogram */
 
-	if (!cont_stats_grew(ls, values, p, &sum))
+	if (now->count == p->sum.count)
 		return false;
 	/* -p: the rows of the waiting process. */
 	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key)))
-		cont_stats_add(&sum, &p->sum, &all, &r->count, &r->wait_ns, &r->wait_max_ns,
+		cont_stats_add(now, &p->sum, &all, &r->count, &r->wait_ns, &r->wait_max_ns,
 			       &r->wait_max_bound);
-	p->sum = sum;
+	p->sum = *now;
 	return true;
 }
 
 void blame_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	rows_walk(ls, s, ls->skel->maps.blame_stats, &ls->blame_prev, struct blame_key, visit,
-		  drops);
+	rows_walk(ls, s, ls->skel->maps.blame_stats, &ls->blame_prev, struct blame_key,
+		  struct cont_stats, visit, drops);
 }

@@ -66,25 +66,6 @@ static struct cont_row *row_of(struct lock_source *ls, struct snapshot *s,
 	return r;
 }
 
-bool cont_stats_grew(const struct lock_source *ls, const struct cont_stats *percpu,
-		     const struct cont_prev *p, struct cont_stats *sum)
-{
-	int cpu, i;
-
-	memset(sum, 0, sizeof(*sum));
-	for (cpu = 0; cpu < ls->nr_possible; cpu++) {
-		const struct cont_stats *c = &percpu[cpu];
-
-		sum->count += c->count;
-		sum->wait_ns += c->wait_ns;
-		if (c->wait_max_ns > sum->wait_max_ns)
-			sum->wait_max_ns = c->wait_max_ns;
-		for (i = 0; i < MMTOP_HIST_BUCKETS; i++)
-			sum->wait_hist[i] += c->wait_hist[i];
-	}
-	return sum->count != p->sum.count;
-}
-
 void cont_stats_add(const struct cont_stats *now, const struct cont_stats *before,
 		    struct hist *hist, uint64_t *count, uint64_t *wait_ns, uint64_t *max_ns,
 		    bool *max_bound)
@@ -107,22 +88,22 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	struct snapshot *s = ((struct rows_ctx *)ctx)->s;
 	const struct cont_key *key = k;
 	struct cont_prev *p = (struct cont_prev *)prev;
-	struct cont_stats sum;
+	const struct cont_stats *now = values;
 	struct cont_row *r;
 
-	if (!cont_stats_grew(ls, values, p, &sum))
+	if (now->count == p->sum.count)
 		return false;
 	/* Rows of one process: -p applies to them. */
 	if ((!key->tgid || pid_filter_has(ls->opts.pids, key->tgid)) &&
 	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack))))
-		cont_stats_add(&sum, &p->sum, &r->wait, &r->count, &r->wait_ns, &r->wait_max_ns,
+		cont_stats_add(now, &p->sum, &r->wait, &r->count, &r->wait_ns, &r->wait_max_ns,
 			       &r->wait_max_bound);
-	p->sum = sum;
+	p->sum = *now;
 	return true;
 }
 
 void cont_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
-	rows_walk(ls, s, ls->skel->maps.cont_stats, &ls->cont_prev, struct cont_key, visit,
-		  drops);
+	rows_walk(ls, s, ls->skel->maps.cont_stats, &ls->cont_prev, struct cont_key,
+		  struct cont_stats, visit, drops);
 }

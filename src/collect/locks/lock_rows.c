@@ -118,78 +118,52 @@ static void add_delta(struct lock_row *r, const struct lock_stats *now,
 	max_keep(&r->hold_max_ns, &r->hold_max_bound, m, bound);
 }
 
-/* Sum the per-CPU values @percpu of one key into @sum. */
-static void sum_cpus(const struct lock_source *ls, const struct lock_stats *percpu,
-		     struct lock_stats *sum)
-{
-	int cpu, i;
-
-	memset(sum, 0, sizeof(*sum));
-	for (cpu = 0; cpu < ls->nr_possible; cpu++) {
-		const struct lock_stats *c = &percpu[cpu];
-
-		sum->acquired += c->acquired;
-		sum->failed += c->failed;
-		sum->holds += c->holds;
-		sum->wait_ns += c->wait_ns;
-		sum->hold_ns += c->hold_ns;
-		if (c->wait_max_ns > sum->wait_max_ns)
-			sum->wait_max_ns = c->wait_max_ns;
-		if (c->hold_max_ns > sum->hold_max_ns)
-			sum->hold_max_ns = c->hold_max_ns;
-		for (i = 0; i < MMTOP_HIST_BUCKETS; i++) {
-			sum->wait_hist[i] += c->wait_hist[i];
-			sum->hold_hist[i] += c->hold_hist[i];
-		}
-	}
-}
-
-/* Faults that took mmap_lock, per CPU: the per-VMA lock's misses. */
-static void add_fallbacks(struct lock_source *ls, struct snapshot *s,
-			  const struct lock_stats *percpu, struct lock_prev *p,
-			  enum callsite site)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < ls->nr_possible && cpu < s->nr_cpus; cpu++) {
-		uint64_t d = grow(percpu[cpu].acquired, p->cpu_acquired[cpu]);
-
-		if (site == CALLSITE_FAULT)
-			s->cpus[cpu].fallbacks += d;
-		else
-			s->cpus[cpu].anon += d;
-		p->cpu_acquired[cpu] = percpu[cpu].acquired;
-	}
-}
-
 static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)
 {
 	struct lock_source *ls = ((struct rows_ctx *)ctx)->ls;
 	struct snapshot *s = ((struct rows_ctx *)ctx)->s;
 	const struct lock_key *key = k;
 	struct lock_prev *p = (struct lock_prev *)prev;
-	const struct site *site;
-	struct lock_stats sum;
+	const struct lock_stats *now = values;
 	struct lock_row *r;
 
-	sum_cpus(ls, values, &sum);
 	/* The default set's rows grow by waits alone. */
-	if (sum.acquired == p->sum.acquired && sum.failed == p->sum.failed &&
-	    sum.holds == p->sum.holds && sum.wait_ns == p->sum.wait_ns)
+	if (now->acquired == p->sum.acquired && now->failed == p->sum.failed &&
+	    now->holds == p->sum.holds && now->wait_ns == p->sum.wait_ns)
 		return false;
-	site = site_of(&ls->sites, key->stack);
-	if (site->site == CALLSITE_FAULT || site->site == CALLSITE_FAULT_ANON)
-		add_fallbacks(ls, s, values, p, site->site);
-	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key, site)))
-		add_delta(r, &sum, &p->sum);
-	p->sum = sum;
+	if (pid_filter_has(ls->opts.pids, key->tgid) &&
+	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack))))
+		add_delta(r, now, &p->sum);
+	p->sum = *now;
 	return true;
+}
+
+/*
+ * Exact mode's faults that took mmap_lock, per CPU: the per-VMA lock's
+ * misses (bpf/mmap_lock.bpf.h), into each CPU's fallbacks and anon.
+ */
+static void fault_locks_read(struct lock_source *ls, struct snapshot *s)
+{
+	__u32 zero = 0;
+	int cpu;
+
+	if (bpf_map__lookup_elem(ls->skel->maps.fault_locks, &zero, sizeof(zero), ls->fault_now,
+				 ls->nr_possible * sizeof(*ls->fault_now), 0))
+		return;
+	for (cpu = 0; cpu < ls->nr_possible && cpu < s->nr_cpus; cpu++) {
+		const __u64 *now = ls->fault_now[cpu].acquired, *was = ls->fault_prev[cpu].acquired;
+
+		s->cpus[cpu].fallbacks += grow(now[FAULT_LOCK_FAULT], was[FAULT_LOCK_FAULT]);
+		s->cpus[cpu].anon += grow(now[FAULT_LOCK_ANON], was[FAULT_LOCK_ANON]);
+	}
+	memcpy(ls->fault_prev, ls->fault_now, ls->nr_possible * sizeof(*ls->fault_now));
 }
 
 void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
 	if (index_build(&ls->lock_index, s))
 		return;
-	rows_walk(ls, s, ls->skel->maps.lock_stats, &ls->lock_prev, struct lock_key, visit,
-		  drops);
+	rows_walk(ls, s, ls->skel->maps.lock_stats, &ls->lock_prev, struct lock_key,
+		  struct lock_stats, visit, drops);
+	fault_locks_read(ls, s);
 }

@@ -67,30 +67,45 @@ static bool release_prog(const char *name)
 }
 
 /*
- * Rows the aggregation maps hold. Their values are per CPU and
- * preallocated, so a row costs (value size x possible CPUs) from the
- * start: each map gets ROWS_BUDGET, in ROWS_MIN to ROWS_MAX rows. On two
- * CPUs: 29,000 mmap_lock rows, where a 5000-fork storm (dead processes'
- * rows deleted each interval) needs 11,000.
+ * Rows each aggregation map holds (lock_stats, blame_stats, cont_stats):
+ * one copy of a row, shared by the CPUs, preallocated, so a map's memory
+ * is rows x (key + value + the kernel's element header), whatever the CPU
+ * count. In the default set rows are made by waits alone: a 5000-fork
+ * storm made a few hundred. Exact mode makes one per process and call
+ * site; rows of processes that are gone are deleted at each read, and a
+ * full map counts its drops.
  */
-#define ROWS_BUDGET (32u << 20)
-#define ROWS_MIN 4096u
-#define ROWS_MAX 65536u
-
-static __u32 rows_max(size_t value_size)
-{
-	size_t rows = ROWS_BUDGET / (value_size * libbpf_num_possible_cpus());
-
-	return rows < ROWS_MIN ? ROWS_MIN : rows > ROWS_MAX ? ROWS_MAX : rows;
-}
+#define ROWS 4096u
 
 static void size_rows(struct locks_bpf *skel)
 {
-	__u32 locks = rows_max(sizeof(struct lock_stats));
+	bpf_map__set_max_entries(skel->maps.lock_stats, ROWS);
+	bpf_map__set_max_entries(skel->maps.lock_comms, ROWS);
+	bpf_map__set_max_entries(skel->maps.blame_stats, ROWS);
+	bpf_map__set_max_entries(skel->maps.cont_stats, ROWS);
+}
 
-	bpf_map__set_max_entries(skel->maps.lock_stats, locks);
-	bpf_map__set_max_entries(skel->maps.lock_comms, locks);
-	bpf_map__set_max_entries(skel->maps.blame_stats, rows_max(sizeof(struct cont_stats)));
+/*
+ * The functions whose mmap_lock acquisitions are faults' (callsite.c's
+ * rules), for exact mode's per-CPU count of them.
+ */
+static void fault_funcs(struct locks_bpf *skel, const struct ksyms *ksyms)
+{
+	enum callsite site;
+	const char *name;
+	int i, n = 0;
+
+	for (i = 0; (name = callsite_fault_func(i, &site)) && n < FAULT_FUNCS; i++) {
+		__u64 lo = ksyms_addr(ksyms, name), hi = ksyms_end(ksyms, name);
+
+		if (!lo || hi <= lo)
+			continue;
+		skel->rodata->fault_lo[n] = lo;
+		skel->rodata->fault_hi[n] = hi;
+		if (site == CALLSITE_FAULT_ANON)
+			skel->rodata->fault_anon |= 1u << n;
+		n++;
+	}
 }
 
 /* The tracing glue above an mmap_lock acquisition's site (bpf/lock_sites.bpf.h). */
@@ -130,7 +145,7 @@ static const struct lock_prog {
 } lock_progs[] = {
 	{ "contended_release", MMAP, 0, false, false, OPT_NONE },
 	{ "contention_begin", MMAP | CONT | FORK, CONT, false, true, OPT_NONE },
-	{ "contention_end", MMAP | CONT, CONT, false, false, OPT_NONE },
+	{ "contention_end", MMAP | CONT, CONT, false, true, OPT_NONE },
 	{ "contention_vma_sleep", CONT, 0, true, true, OPT_VMA_WAITS },
 	{ "contention_", CONT, CONT, false, false, OPT_NONE },
 	{ "lock_addrs", CONT, CONT, false, false, OPT_NONE },
@@ -196,7 +211,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	const struct open_arg *a = arg;
 	struct locks_bpf *skel = locks_bpf__open();
 	struct bpf_program *prog;
-	bool task_storage = false;
+	bool task_storage = false, vma_sleeps = false;
 
 	if (!skel)
 		return NULL;
@@ -224,10 +239,12 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	/* The site cache has room for every stack the map can hold. */
 	bpf_map__set_max_entries(skel->maps.lock_stacks, SITES_MAX);
 	size_rows(skel);
+	fault_funcs(skel, a->ksyms);
 	/*
 	 * A family left off: its programs are not even loaded; nor those of
 	 * tracepoints the kernel lacks. Task storage, which older kernels
-	 * lack, is made only for the programs that keep it.
+	 * lack, is made only for the programs that keep it; the VMA sleeps'
+	 * map only for --vma-waits.
 	 */
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
@@ -240,12 +257,15 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 
 		bpf_program__set_autoload(prog, load);
 		task_storage |= load && p && p->task_storage;
+		vma_sleeps |= load && p && p->option == OPT_VMA_WAITS;
 		skel->rodata->released_on |= load && release_prog(name);
 		/* Exact mode's: attached by lock_source_exact() alone. */
 		if (exact_prog(name))
 			bpf_program__set_autoattach(prog, false);
 	}
 	bpf_map__set_autocreate(skel->maps.lock_tasks, task_storage);
+	bpf_map__set_autocreate(skel->maps.cont_tasks, task_storage);
+	bpf_map__set_autocreate(skel->maps.write_sleeps, vma_sleeps);
 	*obj = skel->obj;
 	return skel;
 }
@@ -440,10 +460,9 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	ls->opts.kernel = NULL;	/* the collector's, gone once it is open */
 	ls->nr_cpus = nr_cpus;
 	ls->nr_possible = libbpf_num_possible_cpus();
-	ls->walk.reader = &map_reader_bpf;
-	ls->walk.values = calloc(ls->nr_possible, sizeof(struct lock_stats));
-	delta_table_init(&ls->lock_prev, sizeof(struct lock_key),
-			 sizeof(struct lock_prev) + ls->nr_possible * sizeof(__u64));
+	ls->fault_now = calloc(ls->nr_possible, sizeof(*ls->fault_now));
+	ls->fault_prev = calloc(ls->nr_possible, sizeof(*ls->fault_prev));
+	delta_table_init(&ls->lock_prev, sizeof(struct lock_key), sizeof(struct lock_prev));
 	delta_table_init(&ls->cont_prev, sizeof(struct cont_key),
 			 sizeof(struct cont_prev));
 	delta_table_init(&ls->blame_prev, sizeof(struct blame_key),
@@ -469,7 +488,9 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(err, errlen, "%s", refused[FAMILY_MMAP_LOCK]);
 		goto fail;
 	}
-	if (!ls->walk.values || site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
+	if (map_walk_init(&ls->walk, &map_reader_bpf, sizeof(struct lock_stats)) ||
+	    !ls->fault_now || !ls->fault_prev ||
+	    site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
 	    open_object(ls, k->btf, &arg, refused, err, errlen))
 		goto fail;
 	ls->skel = ls->tp.skel;
@@ -618,18 +639,10 @@ static void read_drops(struct lock_source *ls, uint64_t *drops)
 		[BPF_DROP_HOLDERS] = DROP_BLAME_HOLDERS,
 		[BPF_DROP_BLAME] = DROP_BLAME_STATS,
 	};
-	__u64 *vals = ls->walk.values;	/* large enough for one u64 per CPU */
 	__u32 k;
-	int cpu;
 
-	for (k = 0; k < BPF_DROP__COUNT; k++) {
-		if (bpf_map__lookup_elem(ls->skel->maps.lock_drops, &k, sizeof(k), vals,
-					 ls->nr_possible * sizeof(__u64), 0))
-			continue;
-		drops[map[k]] = 0;
-		for (cpu = 0; cpu < ls->nr_possible; cpu++)
-			drops[map[k]] += vals[cpu];
-	}
+	for (k = 0; k < BPF_DROP__COUNT; k++)
+		drops[map[k]] = __atomic_load_n(&ls->skel->bss->lock_drops[k], __ATOMIC_RELAXED);
 }
 
 void lock_source_describe(const struct lock_source *ls, char *buf, size_t len)
@@ -752,6 +765,8 @@ void lock_source_close(struct lock_source *ls)
 	delta_table_free(&ls->cont_prev);
 	delta_table_free(&ls->blame_prev);
 	free(ls->lock_index.slot);
+	free(ls->fault_now);
+	free(ls->fault_prev);
 	map_walk_free(&ls->walk);
 	free(ls->gone_last.v);
 	site_cache_free(&ls->sites);

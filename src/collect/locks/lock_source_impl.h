@@ -24,8 +24,7 @@
 /* Previous cumulative values, kept in the delta tables. */
 struct lock_prev {
 	struct walk_prev head;
-	struct lock_stats sum;		/* over CPUs */
-	__u64 cpu_acquired[];		/* per CPU */
+	struct lock_stats sum;
 };
 
 struct cont_prev {
@@ -91,9 +90,11 @@ struct lock_source {
 	struct delta_table cont_prev;	/* cont_key -> cont_stats */
 	struct row_index lock_index;	/* of the snapshot's lock rows */
 	struct delta_table blame_prev;	/* blame_key -> cont_stats */
-	struct map_walk walk;		/* its buffer: a key's per-CPU values */
+	struct map_walk walk;
 	SNAPSHOT_ARRAY(uint32_t, gone_last);	/* found gone by the last read */
 	int nr_possible, nr_cpus;
+	/* Exact mode's fault acquisitions per possible CPU: now and as last read. */
+	struct fault_locks *fault_now, *fault_prev;
 	/*
 	 * Records taken off the ring buffers since the last read, moved
 	 * into the snapshot at the read: slow events by lock_source_poll,
@@ -134,18 +135,12 @@ struct rows_ctx {
  * One map of rows into @s: each key of @key_type (its tgid filtered by
  * -p) given to @visit with its previous values in @prev.
  */
-#define rows_walk(ls, s, map, prev, key_type, visit, drops)				\
+#define rows_walk(ls, s, map, prev, key_type, value_type, visit, drops)		\
 	map_walk_run(&(ls)->walk,							\
 		     &(struct map_walk_spec){ (map), (prev), sizeof(key_type),		\
-					      offsetof(key_type, tgid) },		\
+					      offsetof(key_type, tgid),			\
+					      sizeof(value_type) },			\
 		     (visit), &(struct rows_ctx){ (ls), (s) }, (drops))
-
-/*
- * Sum the per-CPU values @percpu of one wait-statistics key into @sum:
- * whether it counted waits since @p, its previous sum.
- */
-bool cont_stats_grew(const struct lock_source *ls, const struct cont_stats *percpu,
-		     const struct cont_prev *p, struct cont_stats *sum);
 /*
  * What a wait-statistics key added since @before, into a row's @count,
  * @wait_ns and maximum (@max_ns, @max_bound), and its histogram @hist.
