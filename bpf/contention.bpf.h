@@ -147,6 +147,8 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 			return;
 		}
 	} else {
+		if (skipped(SKIP_SLOT))
+			return;
 		w = task_wait(true);
 		if (!w) {
 			drop(BPF_DROP_CONT_TASK);
@@ -160,12 +162,14 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->lock = lock;
 	w->start_ns = now;
 	w->flags = flags;
-	w->stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
+	w->stack = skipped(SKIP_SITE) ? 0 :
+		   stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
 	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
 	w->mmap = mm && stats_on && !exact_on();
 	if (w->mmap) {
 		w->foreign = mm != own_mm;
-		owner_holder(w, mm, r);
+		if (!skipped(SKIP_OWNER))
+			owner_holder(w, mm, r);
 	}
 }
 
@@ -184,7 +188,8 @@ static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
 	if (flags & (LCB_F_READ | LCB_F_WRITE))
 		mm = mmap_lock_mm(lock, own_mm);
 	if (mm) {
-		rwsem_look(lock, &r);
+		if (!skipped(SKIP_OWNER))
+			rwsem_look(lock, &r);
 		if (fork_on && mm == own_mm && nr_forking > 0)
 			fork_stall(mm, now);
 	}
@@ -243,6 +248,10 @@ static __always_inline void on_cont_end(__u64 lock)
 			return;
 	}
 	wait = now - w->start_ns;
+	if (skipped(SKIP_ROWS)) {
+		w->lock = 0;
+		return;
+	}
 	if (w->mmap)
 		mmap_wait_ends(w, wait, now);
 	key.stack = w->stack;

@@ -20,9 +20,13 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Faults accounted to each CPU, indexed by CPU: others' are added to. */
+/*
+ * Faults accounted to each CPU, indexed by CPU: others' are added to.
+ * Mapped into user space, which reads it in place: no system call per CPU.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);		/* set by user space: possible CPUs */
 	__type(key, __u32);
 	__type(value, struct proc_fault);

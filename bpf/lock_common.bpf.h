@@ -15,6 +15,17 @@ const volatile bool fork_on = true;	/* fork cost */
 const volatile bool cont_on = true;	/* lock contention by class */
 /* mmap_lock waits from the request (start_locking), spins included. */
 const volatile bool spin_waits = false;
+/*
+ * make bench's breakdown of a wait's cost (MMTOP_BENCH_SKIP): the steps of
+ * the default set's wait left out, enum bench_skip's bits. 0 in every
+ * other run, where the verifier drops the tests as dead code.
+ */
+const volatile __u32 bench_skip = 0;
+
+static __always_inline bool skipped(__u32 step)
+{
+	return bench_skip & step;
+}
 
 /*
  * One mmap_lock wait or hold of a task: exact mode keeps it per task from

@@ -238,6 +238,14 @@ struct fault_locks {
 	__u64 acquired[2];	/* by enum fault_lock */
 };
 
+/* The steps of a wait make bench can leave out (MMTOP_BENCH_SKIP). */
+enum bench_skip {
+	SKIP_OWNER = 1 << 0,	/* the rwsem's owner and the holder's name */
+	SKIP_SITE = 1 << 1,	/* the waiter's call site */
+	SKIP_ROWS = 1 << 2,	/* the rows, blame and contention, at the end */
+	SKIP_SLOT = 1 << 3,	/* the wait's record (and so all of the above) */
+};
+
 /* What the BPF side could not record. */
 enum bpf_drop {
 	BPF_DROP_TASK_FULL,	/* per-task lock state: no slot, or no storage */

@@ -47,7 +47,8 @@
 #     with 2000 more processes alive, with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
 #     per scrape, and together at Prometheus' default 15 s scrape interval;
-#     and against the possible CPUs, in guests of 2 and of many CPUs (tests/vm/vm.sh).
+#     and against the possible CPUs (start-up, CPU an interval, RSS, the
+#     maps' kernel memory), in guests of 2, 64 and 128 CPUs (tests/vm/vm.sh).
 #  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
@@ -483,6 +484,98 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 
+# The price of a wait: a contended churn (two writers, a fault thread that
+# maps its chunks afresh, and a /proc reader holding the process's
+# mmap_lock from outside: the writers queue behind it and each other,
+# thousands of waits), watched by each of: the floor (empty programs on
+# contention_begin and _end: the cost of being called, and bpf_stats' own
+# clock reads), the default set with a step of its wait left out
+# (MMTOP_BENCH_SKIP: what each step costs is the difference to the whole),
+# the default set, and exact mode. Per set, by the kernel's statistics of
+# the watcher's own programs (another mmtop may run): ns per program run,
+# runs, and their time over the work's CPU time (user + system, the /proc
+# reader included); and the work's CPU time untraced over traced, each
+# traced run against its two untraced neighbours, with the A/A row
+# ("none"). Medians of WAIT_PAIRS runs. Target for the default set: 500 ns a run, 2% of the
+# work's CPU.
+WAIT_PAIRS=${WAIT_PAIRS:-7}
+contended() {
+	cpu "$MMTOP" bench churn -t 1 --writers 2 --proc-reader -n 20000 >/dev/null
+}
+# own_stats PID: "id run_time_ns run_cnt" of each BPF program PID holds.
+own_stats() {
+	for fd in $(ls -l "/proc/$1/fd" 2>/dev/null | awk '/bpf-prog/ { print $9 }'); do
+		awk '/^prog_id/ { i = $2 } /^run_time_ns/ { t = $2 } /^run_cnt/ { c = $2 }
+			END { print i, t, c }' "/proc/$1/fdinfo/$fd"
+	done
+}
+# wait_watched SET: one contended run under SET, "ns runs cpu_s" appended
+# to $TMP/wait_SET (cpu_s alone for none: untraced).
+wait_watched() {
+	skip='' args='' ready=',total,'
+	case $1 in
+	none) : >"$TMP/cpu"; contended; cat "$TMP/cpu" >>"$TMP/wait_none"; return ;;
+	floor) set -- floor "$FLOOR" contention mmap_lock; ready='^ready' ;;
+	exact) set -- exact "$MMTOP" -b -d 1 -f csv --exact ;;
+	default) set -- default "$MMTOP" -b -d 1 -f csv ;;
+	*) skip=${1#-}; set -- "$1" "$MMTOP" -b -d 1 -f csv ;;
+	esac
+	name=$1
+	shift
+	MMTOP_BENCH_SKIP=$skip "$@" >"$TMP/watch.csv" 2>/dev/null &
+	watch=$!
+	until grep -q "$ready" "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
+	own_stats $watch >"$TMP/s0"
+	: >"$TMP/cpu"
+	contended
+	own_stats $watch >"$TMP/s1"
+	kill $watch
+	wait $watch 2>/dev/null
+	watch=''
+	quiet
+	# The untraced run before it, by its line: the one after is the next.
+	awk -v cpu="$(cat "$TMP/cpu")" -v before="$(wc -l <"$TMP/wait_none")" \
+		'NR == FNR { t[$1] = $2; c[$1] = $3; next }
+		{ ns += $2 - t[$1]; runs += $3 - c[$1] }
+		END { print ns, runs, cpu, before }' "$TMP/s0" "$TMP/s1" >>"$TMP/wait_$name"
+}
+WAIT_SETS="floor -owner -site -rows -slot default exact"
+stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
+if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
+	for set in none $WAIT_SETS; do : >"$TMP/wait_$set"; done
+	i=0
+	while [ $i -lt "$WAIT_PAIRS" ]; do
+		for set in $WAIT_SETS; do
+			wait_watched none
+			wait_watched "$set"
+		done
+		i=$((i + 1))
+	done
+	wait_watched none
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+	untraced=$(awk '{ print $1 }' "$TMP/wait_none" | median)
+	echo "the price of a wait: contended churn (bench churn -t 1 --writers 2 --proc-reader), median of $WAIT_PAIRS runs each (untraced: $untraced s CPU)"
+	printf "%-16s %12s %10s %14s %22s\n" set "ns a run" runs "share of CPU" "CPU untraced/traced"
+	# The A/A row: each untraced run against its neighbours'.
+	awk '{ v[NR] = $1 } END { for (i = 2; i < NR; i++) print sqrt(v[i - 1] * v[i + 1]) / v[i] }' \
+		"$TMP/wait_none" | median_ci >"$TMP/ci"
+	printf "%-16s %12s %10s %14s %22s\n" "none (A/A)" - - - \
+		"$(awk '{ printf "%.3f [%.2f-%.2f]", $1, $2, $3 }' "$TMP/ci")"
+	for set in $WAIT_SETS; do
+		case $set in -*) label="default ${set}" ;; *) label=$set ;; esac
+		ns=$(awk '$2 > 0 { print $1 / $2 }' "$TMP/wait_$set" | median)
+		runs=$(awk '{ print $2 }' "$TMP/wait_$set" | median)
+		share=$(awk '$3 > 0 { print 100 * $1 / ($3 * 1e9) }' "$TMP/wait_$set" | median)
+		# Against the geometric mean of its two untraced neighbours.
+		awk 'NR == FNR { u[NR] = $1; next }
+			$3 > 0 && u[$4] > 0 && u[$4 + 1] > 0 { print sqrt(u[$4] * u[$4 + 1]) / $3 }' \
+			"$TMP/wait_none" "$TMP/wait_$set" | median_ci >"$TMP/ci"
+		printf "%-16s %12.0f %10.0f %13.2f%% %22s\n" "$label" "${ns:-0}" "${runs:-0}" "${share:-0}" \
+			"$(awk '{ printf "%.3f [%.2f-%.2f]", $1, $2, $3 }' "$TMP/ci")"
+	done
+	echo "(a step's cost: the default set's ns a run less the row without it; target for the default set: 500 ns a run, 2% of the work's CPU)"
+fi
+
 # mmtop's own cost: CPU time on the clock of the scheduler (schedstat, in
 # ns) over N intervals while one pft process keeps faulting, counted from
 # its first interval (start-up excluded), and its memory: peak (start-up
@@ -585,26 +678,32 @@ if command -v tmux >/dev/null; then
 			c / n / 1e6, c / n / 1e7, r / 1024 }'
 fi
 
-# mmtop's own cost against the machine's possible CPUs (its per-CPU maps
-# and reads grow with them): tests/vm/cost.sh in two guests of one kernel
-# under TCG, 2 CPUs and the many-CPU guest of the kernel matrix
-# (tests/vm/vm.sh). Emulated CPU time is slower than this machine's: the
-# ratio between the two guests is the figure, and RSS is real.
+# mmtop's own cost against the machine's possible CPUs: tests/vm/cost.sh
+# in guests of one kernel under TCG, of 2 CPUs and of two nodes of
+# GUEST_CPUS (64 and 128: single-threaded TCG boots them here; 240 took
+# minutes). Emulated CPU time is slower than this machine's: the ratio
+# to the 2-CPU guest is the figure; memory is real. Target: flat (start-up
+# and CPU an interval within 1.2x at 64 CPUs; the maps 16 MiB at most).
+GUEST_CPUS=${GUEST_CPUS:-"64 128"}
 if [ "$(uname -m)" = x86_64 ] && command -v qemu-system-x86_64 >/dev/null; then
 	. tests/vm/vm.sh
 	kernel=$(vm_kernel $VM_MACHINE_KERNEL 2>"$TMP/err")
 	if [ -n "$kernel" ] &&
 	   vm_initramfs "$TMP/initrd.gz" "$MMTOP" tests/lib.sh tests/vm/cost.sh 2>"$TMP/err"; then
-		vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 600 CHECKS=tests/vm/cost.sh |
-			grep "^# mmtop's own cost" >"$TMP/cost"
-		vm_two_nodes $VM_MACHINE_CPUS
-		vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 600 CHECKS=tests/vm/cost.sh |
-			grep "^# mmtop's own cost" >>"$TMP/cost"
+		: >"$TMP/cost"
+		for cpus in 2 $GUEST_CPUS; do
+			VM_SMP= VM_MEM= VM_QEMU=
+			[ "$cpus" = 2 ] || vm_two_nodes "$cpus"
+			vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 900 CHECKS=tests/vm/cost.sh |
+				grep "^# mmtop's own cost" >>"$TMP/cost"
+		done
 		VM_SMP= VM_MEM= VM_QEMU=
-		sed 's/^# /guest (TCG): /' "$TMP/cost"
-		awk '{ cpus[NR] = $5; ms[NR] = $8; rss[NR] = $15 }
-			END { if (NR == 2) printf "own cost, %d against %d possible CPUs: CPU an interval x%.2f, peak RSS x%.2f\n",
-				cpus[2], cpus[1], ms[2] / ms[1], rss[2] / rss[1] }' "$TMP/cost"
+		echo "own cost against possible CPUs ($(vm_release "$kernel"), TCG guests; x: against 2 CPUs, the CPU time in units of the guest's yardstick loop (tests/vm/cost.sh), start-up in wall time)"
+		printf "%6s %18s %22s %14s %20s\n" CPUs start-up "CPU an interval" "peak RSS" "maps (kernel)"
+		sed 's/[,:]/ /g' "$TMP/cost" | awk '{ cpus = $5; st = $9; ms = $11; rss = $18; b = $21; ref = $24
+			if (NR == 1) { st1 = st; ms1 = ms / ref; rss1 = rss; b1 = b }
+			printf "%6d %10d ms x%.2f %13.2f ms x%.2f %7d MiB x%.2f %11.2f MiB x%.3f\n",
+				cpus, st, st / st1, ms, ms / ref / ms1, rss, rss / rss1, b / 1048576, b / b1 }'
 	else
 		echo "own cost against possible CPUs: no guest ($(cat "$TMP/err"))"
 	fi

@@ -38,8 +38,8 @@ const char *family_na(const struct ui_state *st, enum probe_family f)
  * The observer in plain sight: "waits" (the default set: press x for
  * exact mode), "exact", or the share of the interval exact mode was on
  * (a recording of 0.1's --budget: "~3.3% sampled", its figures marked ~
- * estimates), and mmtop's BPF share of the CPU in use, exact mode's
- * turning on or off included.
+ * estimates), mmtop's BPF share of the CPU in use, exact mode's turning
+ * on or off included, and the kernel memory its maps hold.
  */
 static void observer_text(const struct snapshot *s, char *buf, size_t len)
 {
@@ -53,7 +53,9 @@ static void observer_text(const struct snapshot *s, char *buf, size_t len)
 	if (s->bpf_measured && s->busy_ns && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
 	if (s->attach_ns && s->busy_ns && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " +x %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
+		n += snprintf(buf + n, len - n, " +x %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
+	if (s->bpf_map_bytes && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "  maps %.1fM", s->bpf_map_bytes / 1048576.0);
 }
 
 static void draw_header(const struct ui_state *st)

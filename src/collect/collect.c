@@ -287,6 +287,7 @@ static void account_cost(struct collector *c, struct snapshot *s)
 	s->bpf_measured = c->stats_fd >= 0 || all.runs;
 	s->bpf_runs = delta(all.runs, c->cost_all.runs);
 	s->bpf_ns = delta(all.ns, c->cost_all.ns);
+	s->bpf_map_bytes = all.map_bytes;
 	proc_busy_ns(&busy);
 	s->busy_ns = delta(delta(busy, c->busy_ns), delta(self, c->self_ns));
 	c->cost_all = all;

@@ -36,13 +36,7 @@ const size_t nr_kernel_tps = ARRAY_SIZE(kernel_tps);
  */
 static bool test_lacks(const char *name)
 {
-	const char *list = getenv("MMTOP_TEST_LACKS"), *at;
-	size_t n = strlen(name);
-
-	for (at = list; at && (at = strstr(at, name)); at += n)
-		if ((at == list || at[-1] == ',') && (!at[n] || at[n] == ','))
-			return true;
-	return false;
+	return env_list_has("MMTOP_TEST_LACKS", name);
 }
 
 int kernel_tp_nargs(const struct btf *btf, const char *name, int *proto_id)

@@ -340,13 +340,35 @@ void tp_object_close(struct tp_object *o)
 		detach(o);
 }
 
+/* The kernel memory map @fd holds, by its own account; 0 if not said. */
+static uint64_t map_memlock(int fd)
+{
+	unsigned long long v = 0;
+	char path[64], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
 		    struct prog_cost *c)
 {
 	struct bpf_program *prog;
+	struct bpf_map *map;
 
 	if (!o->skel)
 		return;
+	bpf_object__for_each_map(map, o->obj)
+		if (!want && bpf_map__fd(map) >= 0)
+			c->map_bytes += map_memlock(bpf_map__fd(map));
 	bpf_object__for_each_program(prog, o->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);

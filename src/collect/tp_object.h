@@ -98,16 +98,21 @@ int tp_object_hook(struct tp_object *o, bool (*want)(const char *name), bool on,
 		   char *err, size_t errlen);
 void tp_object_close(struct tp_object *o);
 
-/* What programs have run, by the kernel's count (bpf_stats on). */
+/*
+ * What programs have run, by the kernel's count (bpf_stats on), and the
+ * kernel memory the objects' maps hold, by its own account.
+ */
 struct prog_cost {
 	uint64_t runs;
 	uint64_t ns;
+	uint64_t map_bytes;
 };
 
 /*
  * Add the run count and run time of the object's loaded programs that
  * @want accepts (by name; NULL: all) to @c. Both stay 0 while the kernel's
- * BPF statistics are off.
+ * BPF statistics are off. With @want NULL, its maps' memory too
+ * (/proc/self/fdinfo's memlock: what the kernel charges for them).
  */
 void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
 		    struct prog_cost *c);

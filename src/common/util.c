@@ -341,3 +341,14 @@ uint64_t next_tick(uint64_t deadline, uint64_t interval)
 		deadline += (now - deadline) / interval * interval + interval;
 	return deadline;
 }
+
+bool env_list_has(const char *var, const char *name)
+{
+	const char *list = getenv(var), *at;
+	size_t n = strlen(name);
+
+	for (at = list; at && (at = strstr(at, name)); at += n)
+		if ((at == list || at[-1] == ',') && (!at[n] || at[n] == ','))
+			return true;
+	return false;
+}

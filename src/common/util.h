@@ -68,6 +68,8 @@ int text_char(const char *s, bool *plain, unsigned int *cp);
 const char *text_safe(const char *s, char *buf, size_t len);
 /* Read a small sysfs/procfs file into buf, NUL-terminated; -errno on error. */
 int read_small_file(const char *path, char *buf, size_t len);
+/* Whether environment variable @var, a comma-separated list, has @name. */
+bool env_list_has(const char *var, const char *name);
 
 /*
  * The tick after @deadline (CLOCK_MONOTONIC) on the grid of @interval,

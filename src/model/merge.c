@@ -54,6 +54,9 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 	sum->bpf_runs += s->bpf_runs;
 	sum->bpf_ns += s->bpf_ns;
 	sum->busy_ns += s->busy_ns;
+	/* The most the maps held over the intervals merged. */
+	if (s->bpf_map_bytes > sum->bpf_map_bytes)
+		sum->bpf_map_bytes = s->bpf_map_bytes;
 	sum->attach_ns += s->attach_ns;
 	sum->interval_ns += s->interval_ns;
 	sum->slow_ns = s->slow_ns;

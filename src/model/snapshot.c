@@ -434,6 +434,9 @@ void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
 	if (s->budget_ppm)
 		snprintf(buf + strlen(buf), len - strlen(buf), " (budget %.4g%%)",
 			 s->budget_ppm / 1e4);
+	if (s->bpf_map_bytes)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; its maps hold %.1f MiB",
+			 s->bpf_map_bytes / 1048576.0);
 	if (s->attach_ns) {
 		format_ns(s->attach_ns, t, sizeof(t));
 		snprintf(buf + strlen(buf), len - strlen(buf),

@@ -294,6 +294,11 @@ struct snapshot {
 	bool bpf_measured;
 	uint64_t bpf_runs, bpf_ns, busy_ns;
 	/*
+	 * The kernel memory mmtop's BPF maps held at the interval's end, by
+	 * the kernel's own account (fdinfo memlock); 0: not known (replay).
+	 */
+	uint64_t bpf_map_bytes;
+	/*
 	 * Exact mode turned on or off in the interval (0: not): the CPU mmtop
 	 * took to attach or detach its programs, plus, on each other online
 	 * CPU, at most as long as that lasted (the kernel patches its text

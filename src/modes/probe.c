@@ -393,6 +393,9 @@ static bool probe_families(FILE *f, const struct kernel_has *k, char *na, size_t
 			item(f, family_items[i], true, "%s", names);
 	}
 	probe_exact(f, &c);
+	item(f, "kernel memory of mmtop's maps", s.bpf_map_bytes > 0,
+	     "%.1f MiB with every family above (the kernel's account: fdinfo memlock), %d possible CPUs",
+	     s.bpf_map_bytes / 1048576.0, libbpf_num_possible_cpus());
 	if (ret > 0)
 		item(f, "fallbacks taken", true, "%s", msg);
 	na[0] = '\0';

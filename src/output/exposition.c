@@ -452,6 +452,10 @@ static void observer(struct expo *e, const struct metrics *m)
 	single(e, "mmtop_attach_seconds", "counter",
 	       "CPU time turning exact mode on and off cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).",
 	       secs(v, m->attach_ns));
+	if (m->bpf_map_bytes)
+		single(e, "mmtop_bpf_map_bytes", "gauge",
+		       "Kernel memory mmtop's BPF maps hold, by the kernel's own account (fdinfo memlock).",
+		       u64(v, m->bpf_map_bytes));
 	/* Not measured (the kernel's BPF statistics off): no series. */
 	if (!m->bpf_measured)
 		return;

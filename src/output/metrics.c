@@ -344,6 +344,7 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 	m->bpf_runs += s->bpf_runs;
 	m->bpf_ns += s->bpf_ns;
 	m->busy_ns += s->busy_ns;
+	m->bpf_map_bytes = s->bpf_map_bytes;
 	m->attach_ns += s->attach_ns;
 	m->intervals++;
 	m->last_wall_ns = s->wall_ns;

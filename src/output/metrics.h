@@ -85,6 +85,7 @@ struct metrics {
 	bool throttled;			/* and snapshot.throttled */
 	bool bpf_measured;		/* the last interval's (snapshot.bpf_measured) */
 	uint64_t bpf_runs, bpf_ns, busy_ns;	/* since start */
+	uint64_t bpf_map_bytes;			/* the last interval's; 0: not known */
 	uint64_t attach_ns;		/* since start (snapshot.attach_ns) */
 	uint64_t drops[DROP__COUNT];
 	bool family_on[FAMILY__COUNT];

@@ -324,8 +324,13 @@ static void json_header(FILE *f, const struct snapshot *s)
 		fprintf(f, ",\"bpf_runs\":%" PRIu64 ",\"bpf_ns\":%" PRIu64, s->bpf_runs, s->bpf_ns);
 	else
 		fputs(",\"bpf_runs\":null,\"bpf_ns\":null", f);
-	fprintf(f, ",\"busy_ns\":%" PRIu64 ",\"attach_ns\":%" PRIu64 ",\"drops\":{",
-		s->busy_ns, s->attach_ns);
+	fprintf(f, ",\"busy_ns\":%" PRIu64 ",\"attach_ns\":%" PRIu64, s->busy_ns, s->attach_ns);
+	/* null: not known (a replay: recordings do not keep it). */
+	if (s->bpf_map_bytes)
+		fprintf(f, ",\"bpf_map_bytes\":%" PRIu64, s->bpf_map_bytes);
+	else
+		fputs(",\"bpf_map_bytes\":null", f);
+	fputs(",\"drops\":{", f);
 	for (i = 0; i < DROP__COUNT; i++)
 		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", drop_name(i), s->drops[i]);
 	fprintf(f, "},\"total\":{");

@@ -36,6 +36,7 @@ want="default probe set: can run"
 [ -n "$lacks_families" ] && want="$want in part (n/a: $(echo $lacks_families | sed 's/ /, /g'))"
 check "probe: $summary (exit $rc)" test "$summary" = "$want"
 grep ' no  ' "$TMP/probe" | grep -E '^(default|opt-in|exact)' | sed 's/^/# /'
+maps_held
 
 # A family the kernel lacks names the tracepoint it lacks and the first
 # kernel that has it, in probe and in every interval's n/a; so does exact

@@ -1,38 +1,56 @@
 # mmtop's own cost in a guest, against its possible CPUs (run by
 # tests/vm/machine.sh, and alone by make bench in guests of 2 and of many
-# CPUs): its CPU time an interval and its peak RSS over 10 intervals of the
-# default set, as a # line; a check that it ran them.
-#
-# The CPU time is time's (busybox's here); the peak RSS is the kernel's
-# VmHWM of mmtop itself, read while it runs: busybox's time printed four
-# times that (112 MiB against VmHWM's 28 in a 6.12 guest), as if
-# ru_maxrss, in KiB, were in 4 KiB pages.
+# CPUs), the default set at -d 0.2: its start-up (from its start to its
+# first interval's line, less the interval), its CPU time an interval
+# after the first (the kernel's schedstat of the process, in ns), its peak
+# RSS (the kernel's VmHWM of mmtop itself, read while it runs) and its
+# maps' kernel memory (maps_held), as # lines; a check that it ran its
+# intervals. Under single-threaded TCG a guest's CPUs take turns on one
+# host thread, so a task's clock runs on while the others' turns are
+# emulated: its CPU time grows with the guest's CPUs whatever it does (a
+# fixed loop took 0.37-0.43 s of CPU at 2 CPUs, 0.75 s at 64). That loop,
+# timed the same way, is the yardstick (ref): CPU times over it compare
+# across guests. Wall time (the start-up) does not grow so.
 . tests/lib.sh
 
+N=20
 possible=$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
-time -f "%U %S" -o "$TMP/time" "$MMTOP" -b -n 10 -d 0.2 -f json >"$TMP/cost.json" 2>&1 &
-timer=$!
-# The mmtop below @timer (time, or a subshell running it): its VmHWM.
-hwm_below() {
-	awk -v top="$1" 'FNR == 1 { split($0, f, ") "); split(f[2], g, " ");
-			pid = FILENAME; sub("/proc/", "", pid); sub("/stat", "", pid);
-			ppid[pid] = g[2]; comm[pid] = substr(f[1], index(f[1], "(") + 1) }
-		END { for (p in ppid)
-			if (comm[p] == "mmtop" && (ppid[p] == top || ppid[ppid[p]] == top))
-				print p }' /proc/[0-9]*/stat 2>/dev/null |
-	while read -r p; do awk '/^VmHWM/ { print $2 }' /proc/$p/status 2>/dev/null; done
-}
-hwm=0
-while kill -0 $timer 2>/dev/null; do
-	now=$(hwm_below $timer | head -n 1)
-	[ "${now:-0}" -gt "$hwm" ] && hwm=$now
+# Seconds since boot, in ms, and the CPU ns @pid has run.
+uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+cpu_ns() { cut -d' ' -f1 "/proc/$1/schedstat" 2>/dev/null; }
+hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# The yardstick: 20000 rounds of the shell's arithmetic, in CPU ns.
+ref0=$(cpu_ns $$)
+i=0
+while [ $i -lt 20000 ]; do i=$((i + 1)); done
+ref=$(($(cpu_ns $$) - ref0))
+
+t0=$(uptime_ms)
+"$MMTOP" -b -n $N -d 0.2 -f json >"$TMP/cost.json" 2>"$TMP/cost.err" &
+pid=$!
+peak=0 first= cpu1=
+while kill -0 $pid 2>/dev/null; do
+	lines=$(grep -c '"seq"' "$TMP/cost.json")
+	if [ -z "$first" ] && [ "$lines" -ge 1 ]; then
+		first=$(($(uptime_ms) - t0 - 200)) cpu1=$(cpu_ns $pid) at1=$lines
+	fi
+	if [ -n "$cpu1" ] && [ "$lines" -ge $((N - 1)) ] && [ -z "${cpu2:-}" ]; then
+		cpu2=$(cpu_ns $pid) at2=$lines
+	fi
+	now=$(hwm $pid)
+	[ "${now:-0}" -gt "$peak" ] && peak=$now
 	sleep 0.05
 done
-wait $timer
+wait $pid
 rc=$?
 n=$(grep -c '"seq"' "$TMP/cost.json")
-check "mmtop ran 10 intervals with $possible possible CPUs (exit $rc, $n intervals)" \
-	test "$rc" -eq 0 -a "$n" -eq 10
-check "its peak RSS was read while it ran ($hwm KiB)" test "$hwm" -gt 0
-read -r user sys <"$TMP/time"
-echo "# mmtop's own cost, $possible possible CPUs: $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", (u + s) * 1000 / 10 }') ms CPU an interval, peak RSS $((hwm / 1024)) MiB"
+check "mmtop ran $N intervals with $possible possible CPUs (exit $rc, $n intervals)" \
+	test "$rc" -eq 0 -a "$n" -eq $N
+check "its peak RSS was read while it ran ($peak KiB)" test "$peak" -gt 0
+check "its CPU time was read at two intervals (${cpu1:-none} ns at ${at1:-?}, ${cpu2:-none} at ${at2:-?})" \
+	test -n "${cpu1:-}" -a -n "${cpu2:-}" -a "${at2:-0}" -gt "${at1:-0}"
+per=$(awk -v a="${cpu1:-0}" -v b="${cpu2:-0}" -v n=$((${at2:-1} - ${at1:-0})) \
+	'BEGIN { printf "%.2f", (n > 0) ? (b - a) / n / 1e6 : 0 }')
+maps_held
+echo "# mmtop's own cost, $possible possible CPUs: start-up $first ms, $per ms CPU an interval, peak RSS $((peak / 1024)) MiB, maps $bytes bytes, ref $ref ns"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -20,6 +21,8 @@ struct sched_priv {
 	struct tp_object tp;
 	struct bpf_link *walk;		/* the task iterator */
 	int nr_possible;
+	const struct proc_fault *cpus;	/* fault_cpus, mapped */
+	size_t cpus_len;
 	struct proc_faults *procs;	/* drained at the last read */
 	int nr_procs, cap_procs;
 	struct proc_fault_key *keys;	/* scratch for draining */
@@ -91,6 +94,8 @@ static void sched_close(struct fault_source *fs)
 	if (!p)
 		return;
 	bpf_link__destroy(p->walk);
+	if (p->cpus)
+		munmap((void *)p->cpus, p->cpus_len);
 	tp_object_close(&p->tp);
 	free(p->procs);
 	free(p->keys);
@@ -115,6 +120,15 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 	p->nr_possible = libbpf_num_possible_cpus();
 	if (tp_object_open(&p->tp, &faults_ops, fs->attach, fs->kernel->btf, (void *)fs->kernel, err,
 			   errlen)) {
+		sched_close(fs);
+		return -1;
+	}
+	p->cpus_len = p->nr_possible * sizeof(*p->cpus);
+	p->cpus = mmap(NULL, p->cpus_len, PROT_READ, MAP_SHARED,
+		       bpf_map__fd(((struct faults_bpf *)p->tp.skel)->maps.fault_cpus), 0);
+	if (p->cpus == MAP_FAILED) {
+		p->cpus = NULL;
+		snprintf(err, errlen, "mapping fault_cpus: %s", strerror(errno));
 		sched_close(fs);
 		return -1;
 	}
@@ -195,7 +209,6 @@ static void sched_read(struct fault_source *fs, bool *online,
 	struct sched_priv *p = fs->priv;
 	struct faults_bpf *skel = p->tp.skel;
 	__u32 closed = skel->bss->proc_epoch & 1;
-	struct proc_fault c;
 	int cpu;
 
 	/* A failed walk leaves the counts where they are: they come later. */
@@ -207,17 +220,10 @@ static void sched_read(struct fault_source *fs, bool *online,
 	drops[DROP_PROC_FAULTS] += skel->bss->marks_full - p->marks_full;
 	p->marks_full = skel->bss->marks_full;
 	for (cpu = 0; cpu < fs->nr_cpus && cpu < p->nr_possible; cpu++) {
-		__u32 key = cpu;
-
 		if (!online[cpu])
 			continue;
-		if (bpf_map__lookup_elem(skel->maps.fault_cpus, &key, sizeof(key),
-					 &c, sizeof(c), 0)) {
-			drops[DROP_READ]++;
-			continue;
-		}
-		cum[cpu].min_flt = c.min_flt;
-		cum[cpu].maj_flt = c.maj_flt;
+		cum[cpu].min_flt = __atomic_load_n(&p->cpus[cpu].min_flt, __ATOMIC_RELAXED);
+		cum[cpu].maj_flt = __atomic_load_n(&p->cpus[cpu].maj_flt, __ATOMIC_RELAXED);
 	}
 }
 

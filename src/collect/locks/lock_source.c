@@ -206,6 +206,28 @@ static bool tracepoint_missing(const struct kernel_has *k, const struct bpf_prog
 	return tp && kernel_has_tp(k, tp) < 0;
 }
 
+/*
+ * MMTOP_BENCH_SKIP: the steps of the default set's wait that make bench
+ * leaves out to measure each (owner, site, rows, slot: enum bench_skip).
+ */
+static __u32 bench_skip(void)
+{
+	static const struct {
+		const char *name;
+		__u32 bit;
+	} steps[] = {
+		{ "owner", SKIP_OWNER }, { "site", SKIP_SITE },
+		{ "rows", SKIP_ROWS }, { "slot", SKIP_SLOT },
+	};
+	__u32 skip = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++)
+		if (env_list_has("MMTOP_BENCH_SKIP", steps[i].name))
+			skip |= steps[i].bit;
+	return skip;
+}
+
 static void *skel_open(void *arg, struct bpf_object **obj)
 {
 	const struct open_arg *a = arg;
@@ -223,6 +245,7 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	skel->rodata->cont_on = a->opts->contention;
 	skel->rodata->spin_waits = a->opts->spin_waits;
 	skel->rodata->spawns_on = a->opts->pids && a->opts->pids->tree;
+	skel->rodata->bench_skip = bench_skip();
 	/* Call sites are told apart by return addresses into kernel text. */
 	skel->rodata->text_lo = ksyms_addr(a->ksyms, "_stext");
 	skel->rodata->text_hi = ksyms_addr(a->ksyms, "_etext");
