@@ -163,7 +163,8 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->start_ns = now;
 	w->flags = flags;
 	w->stack = skipped(SKIP_SITE) ? 0 :
-		   stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
+		   stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS, HOOK_CONT_BEGIN),
+			    current_syscall());
 	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
 	w->mmap = mm && stats_on && !exact_on();
 	if (w->mmap) {

@@ -118,7 +118,8 @@ static __always_inline void on_contended_release(void *ctx, __u64 lock, __u64 ow
 	t.write = released_write(&r, h, tid);
 	if (t.write && READ_ONCE(h->writer_seen) == tid)
 		WRITE_ONCE(h->writer_seen, 0);
-	t.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
+	t.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS, HOOK_RELEASE),
+			   current_syscall());
 	note_release(mm, bpf_ktime_get_ns(), &t);
 	name_holder();
 }

@@ -162,20 +162,19 @@ static __always_inline void row_add(__u64 *c, __u64 v)
 }
 
 /*
- * A shared row's maximum raised to @v. Each failed swap is another CPU's
- * raise in between: four in a row, on one row, is beyond any wait rate.
+ * A shared row's maximum raised to @v. A failed swap is another CPU's
+ * raise in between: tried again once, as two in a row, on one row, are
+ * beyond any wait rate. No loop: each of its ways the verifier walks.
  */
 static __always_inline void row_max(__u64 *m, __u64 v)
 {
 	__u64 seen = READ_ONCE(*m), was;
-	int i;
 
-	for (i = 0; i < 4 && v > seen; i++) {
-		was = __sync_val_compare_and_swap(m, seen, v);
-		if (was == seen)
-			return;
-		seen = was;
-	}
+	if (v <= seen)
+		return;
+	was = __sync_val_compare_and_swap(m, seen, v);
+	if (was != seen && v > was)
+		__sync_val_compare_and_swap(m, was, v);
 }
 
 /*

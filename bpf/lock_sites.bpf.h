@@ -70,12 +70,18 @@ const volatile __u64 text_hi;
 #define SCAN_WORDS 64
 
 /* 1 if @a lies in kernel text, else 0; without a branch (see below). */
-static __always_inline __u64 text_bit(__u64 a)
+/* 1 if @a lies in [@lo, @hi), else 0; without a branch (see text_bit()). */
+static __always_inline __u64 in_range(__u64 a, __u64 lo, __u64 hi)
 {
-	__u64 d = a - text_lo, range = text_hi - text_lo;
+	__u64 d = a - lo, range = hi - lo;
 
 	/* d < range, both below 2^63: d - range is negative. */
 	return ((d - range) >> 63) & ~(d >> 63) & 1;
+}
+
+static __always_inline __u64 text_bit(__u64 a)
+{
+	return in_range(a, text_lo, text_hi);
 }
 
 /*
@@ -97,7 +103,19 @@ static __always_inline __u64 text_bit(__u64 a)
 struct stack_words {
 	__u64 w[SCAN_WORDS];	/* the words above the arguments */
 	__u64 first;		/* where the walk began, plus 1; 0: no walk */
+	__u32 hook;		/* whose arguments (enum site_hook) */
+	__u32 n;		/* how many were read: the rest are zero */
 };
+
+/*
+ * The hooks whose call sites are found by return_addrs_hash(). Above each
+ * one's arguments the first return address lies at one place (the same
+ * glue calls every program of a tracepoint): where, plus 1, once a full
+ * stack has shown it to be one (learn_frames()); 0: searched for.
+ */
+enum site_hook { HOOK_CONT_BEGIN, HOOK_RELEASE, HOOK_SWITCH, HOOK_MMAP, SITE_HOOKS };
+
+__u64 first_ret[SITE_HOOKS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -113,6 +131,37 @@ struct {
 	__type(key, __u64);
 	__type(value, __u32);
 } ret_frames SEC(".maps");
+
+/*
+ * ret_frames' entries as a wait finds them, by their return address's low
+ * bits: an array read where a hash lookup costs tens of ns a frame. Each
+ * slot one word, the address's low 56 bits and the distance (below 256),
+ * written and read whole: kernel text's top 8 bits are all set.
+ */
+#define RET_CACHE 4096
+#define RET_LOW(a) ((a) & ((1ULL << 56) - 1))
+
+__u64 ret_cache[RET_CACHE];
+
+/*
+ * The words from return address @ret's slot to its caller's, plus 1; 0 if
+ * not learnt. A global function, verified once: inlined, its two ways at
+ * each frame of a walk doubled what the verifier walked.
+ */
+__noinline __u64 ret_words(__u64 ret)
+{
+	__u64 *slot = &ret_cache[(ret ^ (ret >> 12)) & (RET_CACHE - 1)];
+	__u64 seen = READ_ONCE(*slot);
+	__u32 *d;
+
+	if (seen >> 8 == RET_LOW(ret))
+		return (seen & 0xff) + 1;
+	d = bpf_map_lookup_elem(&ret_frames, &ret);
+	if (!d)
+		return 0;
+	WRITE_ONCE(*slot, RET_LOW(ret) << 8 | (*d & 0xff));
+	return (*d & 0xff) + 1;
+}
 
 /* bpf_loop step: word @i of the scratch; the first text word ends it. */
 static long first_text_step(__u64 i, void *data)
@@ -130,20 +179,67 @@ static long first_text_step(__u64 i, void *data)
 }
 
 /*
- * The words above @ctx into @sw, and where the first text word is, plus 1
- * (0: none, or unreadable). A loop the verifier walks once: unrolled, it
- * was walked again on every path to it (over its million instructions).
+ * The words above @ctx into @sw: SCAN_WORDS, or where they would cross the
+ * top of the stack (an interrupt's, or a task's a few frames deep: 300 of
+ * a contended churn's 20,000 waits, each a full stack before), a quarter
+ * of them, the rest zero. False if none could be read.
  */
-static __always_inline __u64 first_text_word(void *ctx, struct stack_words *sw)
+static __always_inline bool read_words(void *ctx, struct stack_words *sw)
 {
-	__u64 first = 0;
+	long err;
+
+	if (bpf_probe_read_kernel(sw->w, sizeof(sw->w) / 4, ctx))
+		return false;
+	/* A read that fails zeroes what it was to fill. */
+	err = bpf_probe_read_kernel(&sw->w[SCAN_WORDS / 4], sizeof(sw->w) / 4 * 3,
+				    (void *)(ctx_addr(ctx) + sizeof(sw->w) / 4));
+	/* Without a branch: the verifier would walk what follows twice. */
+	sw->n = SCAN_WORDS / 4 + (SCAN_WORDS / 4 * 3) * (((err | -err) >> 63) ^ 1);
+	return true;
+}
+
+/*
+ * The words above @ctx, @hook's arguments, into @sw, and where the first
+ * return address is, plus 1 (0: none, or unreadable): where it was found
+ * before, else the first text word. The search is a loop the verifier
+ * walks once: unrolled, it was walked again on every path to it (over its
+ * million instructions).
+ */
+static __always_inline __u64 first_text_word(void *ctx, struct stack_words *sw,
+					     enum site_hook hook)
+{
+	__u64 first = READ_ONCE(first_ret[hook & (SITE_HOOKS - 1)]);
 
 	sw->first = 0;
-	if (!text_hi || bpf_probe_read_kernel(sw->w, sizeof(sw->w), ctx))
+	sw->hook = hook;
+	if (!text_hi || !read_words(ctx, sw))
 		return 0;
-	bpf_loop(SCAN_WORDS, first_text_step, &first, 0);
+	if (!first || first > SCAN_WORDS || !text_bit(sw->w[(first - 1) & (SCAN_WORDS - 1)])) {
+		first = 0;
+		bpf_loop(SCAN_WORDS, first_text_step, &first, 0);
+	}
 	sw->first = first;
-	return first;
+	/* Read back: one state after either way, for the verifier. */
+	return READ_ONCE(sw->first);
+}
+
+/*
+ * Where the return address expected at word @at of @sw is: there, or a
+ * word above or below. A function that realigns its stack (an over-aligned
+ * local: rwsem_down_write_slowpath) has a frame a word longer or shorter
+ * with its caller's alignment, and its caller's return address lies a
+ * word away from where it was learnt (600 of a contended churn's 20,000
+ * waits took a full stack for it). Without branches: with them, the
+ * verifier walked each of the three ways at every frame.
+ */
+static __always_inline __u64 realigned(const struct stack_words *sw, __u64 at)
+{
+	__u64 here = text_bit(sw->w[at & (SCAN_WORDS - 1)]);
+	/* at + 1 < n and at > 0, as 1 or 0: both below 2^63. */
+	__u64 up = text_bit(sw->w[(at + 1) & (SCAN_WORDS - 1)]) & ((at + 1 - sw->n) >> 63);
+	__u64 down = text_bit(sw->w[(at - 1) & (SCAN_WORDS - 1)]) & ((at | -at) >> 63);
+
+	return at + (~here & up & 1) - (~here & ~up & down & 1);
 }
 
 /*
@@ -152,15 +248,22 @@ static __always_inline __u64 first_text_word(void *ctx, struct stack_words *sw)
  * at every wait at a site); 0 if the stack was not read or a distance is
  * not yet known (the words stay in the scratch for learn_frames()).
  */
-static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
+/*
+ * The walk of return_addrs_hash() over the words in scan_scratch, from
+ * where the first return address is. A global function, verified once:
+ * inlined, the verifier walked it again for every way into it, and each
+ * of its ends on every way out (contention_begin: 154,949 instructions
+ * walked, most of mmtop's start-up).
+ */
+__noinline __u64 walk_words(int want)
 {
-	__u64 h = FNV_OFFSET, at, ret;
+	__u64 h = FNV_OFFSET, at, ret, next;
 	struct stack_words *sw;
-	__u32 zero = 0, *next;
+	__u32 zero = 0;
 	int i;
 
 	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
-	if (!sw || !first_text_word(ctx, sw))
+	if (!sw || !sw->first)
 		return 0;
 	at = sw->first - 1;
 #pragma unroll
@@ -169,21 +272,33 @@ static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want)
 			break;
 		barrier_var(at);
 		/* The caller's is above the words read: the walk ends. */
-		if (at >= SCAN_WORDS)
+		if (at >= sw->n)
 			break;
+		at = realigned(sw, at);
 		ret = sw->w[at & (SCAN_WORDS - 1)];
 		if (!text_bit(ret))
 			return 0;
 		h = fnv1a(h, ret);
 		if (i + 1 >= want)
 			break;
-		next = bpf_map_lookup_elem(&ret_frames, &ret);
+		next = ret_words(ret);
 		if (!next)
 			return 0;
-		at += *next;
+		at += next - 1;
 	}
 	sw->first = 0;		/* nothing to learn */
 	return h;
+}
+
+static __always_inline __u64 return_addrs_hash(void *ctx, __s64 want, enum site_hook hook)
+{
+	struct stack_words *sw;
+	__u32 zero = 0;
+
+	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
+	if (!sw || !first_text_word(ctx, sw, hook))
+		return 0;
+	return walk_words(want);
 }
 
 /* Learning: the frame of ips[j] was found at word @at. */
@@ -277,6 +392,8 @@ static __always_inline void learn_frames(bool taken)
 	bpf_loop(MMTOP_STACK_DEPTH, find_first_frame, &l, 0);
 	if (l.j >= MMTOP_STACK_DEPTH)
 		return;
+	/* A return address: where the next wait at this hook reads first. */
+	WRITE_ONCE(first_ret[sw->hook & (SITE_HOOKS - 1)], l.at + 1);
 	bpf_loop(SCAN_WORDS, learn_step, &l, 0);
 	learn_beyond(&l);
 }
@@ -374,7 +491,7 @@ static __always_inline __u64 site_hash(void *ctx, __u64 *site_ret)
 	__u64 at = READ_ONCE(site_window) - 1, w[WINDOW_WORDS], site = 0;
 
 	if (!hook_hi)
-		return return_addrs_hash(ctx, MMAP_SITE_RETS);
+		return return_addrs_hash(ctx, MMAP_SITE_RETS, HOOK_MMAP);
 	/*
 	 * The bound is checked on the very register that is added to the
 	 * context pointer: clang would otherwise test at and add a copy of
@@ -402,15 +519,22 @@ const volatile __u64 fault_lo[FAULT_FUNCS];
 const volatile __u64 fault_hi[FAULT_FUNCS];
 const volatile __u32 fault_anon;
 
-/* 1 + enum fault_lock if return address @site is in a fault's function, else 0. */
+/*
+ * 1 + enum fault_lock if return address @site is in a fault's function,
+ * else 0. Without a branch: on every acquisition, each would double what
+ * the verifier walks after it.
+ */
 static __always_inline __u32 fault_of(__u64 site)
 {
+	__u64 r = 0, in;
 	int i;
 
-	for (i = 0; i < FAULT_FUNCS; i++)
-		if (site - fault_lo[i] < fault_hi[i] - fault_lo[i])
-			return 1 + ((fault_anon >> i) & 1);
-	return 0;
+#pragma unroll
+	for (i = 0; i < FAULT_FUNCS; i++) {
+		in = in_range(site, fault_lo[i], fault_hi[i]);
+		r |= in * (1 + ((fault_anon >> i) & 1));
+	}
+	return r;
 }
 
 /* A hash of the whole current kernel stack, in @st; 0 if not taken. */

@@ -48,7 +48,8 @@ static __always_inline void sleep_begins(void *ctx, const struct switch_info *i)
 	if (!t || !t->acquired_ns || !t->write || t->foreign || !slot_current(t))
 		return;
 	w.start_ns = bpf_ktime_get_ns();
-	w.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS), current_syscall());
+	w.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS, HOOK_SWITCH),
+			   current_syscall());
 	if (!bpf_map_update_elem(&write_sleeps, &i->prev_tid, &w, BPF_NOEXIST)) {
 		__sync_fetch_and_add(&nr_write_sleeps, 1);
 		return;

@@ -539,7 +539,7 @@ wait_watched() {
 		{ ns += $2 - t[$1]; runs += $3 - c[$1] }
 		END { print ns, runs, cpu, before }' "$TMP/s0" "$TMP/s1" >>"$TMP/wait_$name"
 }
-WAIT_SETS="floor -owner -site -rows -slot default exact"
+WAIT_SETS=${WAIT_SETS:-"floor -owner -site -rows -slot default exact"}
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
 if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
 	for set in none $WAIT_SETS; do : >"$TMP/wait_$set"; done
