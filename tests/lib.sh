@@ -72,16 +72,18 @@ online_cpus() {
 		/sys/devices/system/cpu/online
 }
 
-# maps_held: the kernel memory of the default set's BPF maps (JSON
-# bpf_map_bytes of one interval), checked against the 16 MiB mmtop(8)'s
-# COST promises at any CPU count, and printed as "# maps: RELEASE
-# POSSIBLE_CPUS BYTES" for kernels.sh, which compares CPU counts.
+# maps_held [MIB WHY]: the kernel memory of the default set's BPF maps
+# (JSON bpf_map_bytes of one interval), checked against the 16 MiB
+# mmtop(8)'s COST promises at any CPU count (or MIB, WHY), and printed as
+# "# maps: RELEASE POSSIBLE_CPUS BYTES" for kernels.sh, which compares CPU
+# counts.
 maps_held() {
+	cap=${1:-16} why=${2:-}
 	possible=$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 	"$MMTOP" -b -n 1 -d 0.2 -f json >"$TMP/maps.json" 2>&1
 	bytes=$(sed -n 's/.*"bpf_map_bytes":\([0-9]*\).*/\1/p' "$TMP/maps.json" | head -n 1)
-	check "the default set's BPF maps hold at most 16 MiB at $possible possible CPUs (${bytes:-none} bytes)" \
-		test "${bytes:-0}" -gt 0 -a "${bytes:-0}" -le $((16 << 20))
+	check "the default set's BPF maps hold at most $cap MiB at $possible possible CPUs (${bytes:-none} bytes)${why:+: $why}" \
+		test "${bytes:-0}" -gt 0 -a "${bytes:-0}" -le $((cap << 20))
 	echo "# maps: $(uname -r) $possible ${bytes:-0}"
 }
 

@@ -17,7 +17,8 @@
 # vm_refcnt from 6.15) and what it cannot have: 5.10 has no mmap_lock
 # tracepoints (5.11) nor contention_begin (5.19), and no bpf_loop (5.17)
 # for the fork backing's page-table walk; only sid's kernels have
-# lock:contended_release, for the default set's exact holders (release).
+# lock:contended_release, for the default set's exact holders (release);
+# before 6.4 a map's fdinfo memlock is its charge, not its use (memusage).
 # LEVELS, its page tables': 5 for sid's arm64 kernel (52-bit virtual
 # addresses with LPA2, which qemu's CPU has), and for 6.12 on x86, booted
 # on a CPU with 5-level paging (la57: qemu's -cpu max, under TCG); 4 for
@@ -25,11 +26,11 @@
 # balances the lanes' time (TCG, seconds here with the other lane busy:
 # 5.10 50, 6.1 60-100, 6.12 80-100, 7.2 95-110; arm64 6.1 150, 7.2 170);
 # lane 1 also boots the two-node guest of many CPUs (55).
-MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release 4 1
-linux-image-cloud-amd64 none release 4 2
+MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release,memusage 4 1
+linux-image-cloud-amd64 none release,memusage 4 2
 linux-image-6.12-cloud-amd64 rwsem release 5 2
 linux-image-cloud-amd64@sid refcnt - 4 1
-linux-image-cloud-arm64:arm64 none release 4 1
+linux-image-cloud-arm64:arm64 none release,memusage 4 1
 linux-image-cloud-arm64:arm64@sid refcnt - 5 2"
 
 label() { sed "s/^\(PASS\|FAIL\|SKIP\) /\1 [$1] /"; }
@@ -48,6 +49,7 @@ else
 	echo "$btf" | grep -q "'btf_trace_contention_begin'" || lacks=mmap_lock,contention
 	echo "$btf" | grep -q "'BPF_FUNC_loop' val" || lacks="$lacks,backing"
 	echo "$btf" | grep -q "'btf_trace_contended_release'" || lacks="$lacks,release"
+	echo "$btf" | grep -q "'map_mem_usage' type_id" || lacks="$lacks,memusage"
 	levels=4
 	grep -qw la57 /proc/cpuinfo && levels=5
 	VMA_LOCKS=$vma LACKS=$lacks PT_LEVELS=$levels sh tests/vm/checks.sh 2>&1 |
