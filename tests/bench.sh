@@ -512,7 +512,7 @@ own_stats() {
 # wait_watched SET: one contended run under SET, "ns runs cpu_s" appended
 # to $TMP/wait_SET (cpu_s alone for none: untraced).
 wait_watched() {
-	skip='' args='' ready=',total,'
+	skip='' ready=',total,'
 	case $1 in
 	none) : >"$TMP/cpu"; contended; cat "$TMP/cpu" >>"$TMP/wait_none"; return ;;
 	floor) set -- floor "$FLOOR" contention mmap_lock; ready='^ready' ;;
@@ -692,12 +692,12 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-system-x86_64 >/dev/null; then
 	   vm_initramfs "$TMP/initrd.gz" "$MMTOP" tests/lib.sh tests/vm/cost.sh 2>"$TMP/err"; then
 		: >"$TMP/cost"
 		for cpus in 2 $GUEST_CPUS; do
-			VM_SMP= VM_MEM= VM_QEMU=
+			VM_SMP='' VM_MEM='' VM_QEMU=''
 			[ "$cpus" = 2 ] || vm_two_nodes "$cpus"
 			vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 900 CHECKS=tests/vm/cost.sh |
 				grep "^# mmtop's own cost" >>"$TMP/cost"
 		done
-		VM_SMP= VM_MEM= VM_QEMU=
+		VM_SMP='' VM_MEM='' VM_QEMU=''
 		echo "own cost against possible CPUs ($(vm_release "$kernel"), TCG guests; x: against 2 CPUs, the CPU time in units of the guest's yardstick loop (tests/vm/cost.sh), start-up in wall time)"
 		printf "%6s %18s %22s %14s %20s\n" CPUs start-up "CPU an interval" "peak RSS" "maps (kernel)"
 		sed 's/[,:]/ /g' "$TMP/cost" | awk '{ cpus = $5; st = $9; ms = $11; rss = $18; b = $21; ref = $24
