@@ -103,26 +103,28 @@ static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
 	struct task_struct *task = (struct task_struct *)(r->owner & ~RWSEM_OWNER_FLAGS);
 	bool reader = r->owner & RWSEM_READER_OWNED;
 	char comm[MMTOP_COMM_LEN];
-	__u32 tgid;
+	__u32 pid, tgid;
 
 	if (!task)
 		return;
 	if (r->count & RWSEM_WRITER_LOCKED ? reader : !reader || !(r->count & RWSEM_READERS_MASK))
 		return;
-	if ((__u32)BPF_CORE_READ(task, pid) == (__u32)bpf_get_current_pid_tgid())
+	pid = BPF_CORE_READ(task, pid);
+	if (pid == (__u32)bpf_get_current_pid_tgid())
 		return;
 	tgid = BPF_CORE_READ(task, tgid);
 	if (!reader) {
-		w->start_writer = BPF_CORE_READ(task, pid);
-		writer_seen(mm, w->start_writer);
+		w->start_writer = pid;
+		writer_seen(mm, pid);
 	}
 	w->holder_tgid = tgid;
 	w->holder_write = !reader;
 	w->holder_hint = reader ? HOLDER_LAST_READER : HOLDER_EXACT;
-	if (bpf_map_lookup_elem(&lock_comms, &tgid))
+	if (named(tgid))
 		return;
 	BPF_CORE_READ_STR_INTO(&comm, task, comm);
-	bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_NOEXIST);
+	if (!bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_NOEXIST))
+		name_kept(tgid);
 }
 
 /*
@@ -221,7 +223,7 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 	struct lock_stats *s;
 
 	exact_holder(w->lock - bpf_core_field_offset(struct mm_struct, mmap_lock), &t);
-	s = stats_of(w->tgid, &t);
+	s = stats_of(w->tgid, &t, true);
 
 	if (s) {
 		row_add(&s->wait_ns, wait);
@@ -259,7 +261,9 @@ static __always_inline void on_cont_end(__u64 lock)
 	key.tgid = w->tgid;
 	key.cls = w->cls;
 	key.flags = w->flags;
-	s = cont_on ? get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS) : NULL;
+	/* The default set's mmap_lock wait: its lock row is this row too. */
+	s = cont_on && !w->mmap ?
+	    get_or_create(&cont_stats, &key, &none, BPF_DROP_CONT_STATS) : NULL;
 	if (s)
 		wait_add(s, wait);
 	/*

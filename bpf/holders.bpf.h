@@ -44,7 +44,13 @@ struct rwsem_seen {
 static __always_inline void rwsem_look(__u64 lock, struct rwsem_seen *r)
 {
 	struct rw_semaphore *sem = (struct rw_semaphore *)lock;
+	__u64 count = bpf_core_field_offset(struct rw_semaphore, count);
 
+	/* Side by side (every layout since 5.3): one read, not two. */
+	if (bpf_core_field_offset(struct rw_semaphore, owner) == count + 8) {
+		bpf_probe_read_kernel(r, sizeof(*r), (void *)(lock + count));
+		return;
+	}
 	r->count = BPF_CORE_READ(sem, count.counter);
 	r->owner = BPF_CORE_READ(sem, owner.counter);
 }
@@ -85,10 +91,11 @@ static __always_inline void name_holder(void)
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	char comm[MMTOP_COMM_LEN];
 
-	if (bpf_map_lookup_elem(&lock_comms, &tgid))
+	if (named(tgid))
 		return;
 	bpf_get_current_comm(comm, sizeof(comm));
-	bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_NOEXIST);
+	if (!bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_NOEXIST))
+		name_kept(tgid);
 }
 
 /*

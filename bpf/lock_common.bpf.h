@@ -233,12 +233,35 @@ static __always_inline void *get_or_create(void *map, const void *key,
 	return bpf_map_lookup_elem(map, key);
 }
 
+/*
+ * Processes lock_comms is known to name, by their pid's low bits: a
+ * holder seen again costs an array read, not a hash lookup. User space
+ * clears a slot as it forgets the name (a pid may come back).
+ */
+__u32 named_tgids[NAMED_SLOTS];
+
+static __always_inline void name_kept(__u32 tgid)
+{
+	WRITE_ONCE(named_tgids[tgid & (NAMED_SLOTS - 1)], tgid);
+}
+
+/* Whether lock_comms names @tgid. */
+static __always_inline bool named(__u32 tgid)
+{
+	if (READ_ONCE(named_tgids[tgid & (NAMED_SLOTS - 1)]) == tgid)
+		return true;
+	if (!bpf_map_lookup_elem(&lock_comms, &tgid))
+		return false;
+	name_kept(tgid);
+	return true;
+}
+
 static __always_inline struct lock_stats *stats_of(__u32 tgid,
-						   const struct task_lock *t)
+						   const struct task_lock *t, bool waits)
 {
 	struct lock_key key = {
 		.stack = t->stack, .tgid = tgid,
-		.write = t->write, .foreign = t->foreign,
+		.write = t->write, .foreign = t->foreign, .waits = waits,
 	};
 	static const struct lock_stats zero;
 	struct lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
@@ -248,7 +271,8 @@ static __always_inline struct lock_stats *stats_of(__u32 tgid,
 		return s;
 	/* A new row: remember the process's name while it is alive. */
 	bpf_get_current_comm(comm, sizeof(comm));
-	bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY);
+	if (!bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY))
+		name_kept(tgid);
 	return get_or_create(&lock_stats, &key, &zero, BPF_DROP_STATS_FULL);
 }
 

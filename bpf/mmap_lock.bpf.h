@@ -114,7 +114,7 @@ static __always_inline void fault_lock_count(const struct task_lock *t)
 static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 {
 	__u64 hold = now - t->acquired_ns;
-	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
+	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t, false);
 
 	if (s) {
 		row_add(&s->acquired, 1);
@@ -210,7 +210,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
 	t->foreign = mm != own_mm;
 	if (!success) {
-		s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
+		s = stats_of(bpf_get_current_pid_tgid() >> 32, t, false);
 		if (s)
 			row_add(&s->failed, 1);
 		free_slot(l, t);

@@ -34,12 +34,19 @@ struct proc_fault {
 #define MMTOP_STACK_DEPTH 16
 #define MMTOP_COMM_LEN 16
 
-/* One aggregation row: a process taking mmap_lock from one kernel stack. */
+/*
+ * One aggregation row: a process taking mmap_lock from one kernel stack.
+ * The default set's waits have rows of their own (waits), which are also
+ * the contention family's rows of the mmap_lock classes (one map update a
+ * wait, not two; lock_rows.c makes both).
+ */
 struct lock_key {
 	__u64 stack;		/* hash of the kernel stack; 0: not taken */
 	__u32 tgid;
-	__u16 write;		/* 1: taken for write */
-	__u16 foreign;		/* 1: another mm than the task's own */
+	__u8 write;		/* 1: taken for write */
+	__u8 foreign;		/* 1: another mm than the task's own */
+	__u8 waits;		/* 1: the default set's waits (contention_end) */
+	__u8 pad;
 };
 
 /* A kernel stack, innermost frame first, zero-padded. */
@@ -245,6 +252,9 @@ enum bench_skip {
 	SKIP_ROWS = 1 << 2,	/* the rows, blame and contention, at the end */
 	SKIP_SLOT = 1 << 3,	/* the wait's record (and so all of the above) */
 };
+
+/* Slots of the cache of named processes (bpf/lock_common.bpf.h). */
+#define NAMED_SLOTS 1024
 
 /* What the BPF side could not record. */
 enum bpf_drop {

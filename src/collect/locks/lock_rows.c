@@ -132,8 +132,11 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	    now->holds == p->sum.holds && now->wait_ns == p->sum.wait_ns)
 		return false;
 	if (pid_filter_has(ls->opts.pids, key->tgid) &&
-	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack))))
+	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack)))) {
 		add_delta(r, now, &p->sum);
+		if (key->waits)
+			cont_rows_add_waits(ls, s, key, now, &p->sum);
+	}
 	p->sum = *now;
 	return true;
 }

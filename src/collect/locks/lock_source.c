@@ -712,9 +712,13 @@ static void move_events(struct lock_source *ls, struct snapshot *s)
 	ls->events.nr = 0;
 }
 
+/* The name gone, then its slot in BPF's cache of named processes. */
 static void forget_name(struct lock_source *ls, uint32_t tgid)
 {
+	__u32 *slot = &ls->skel->bss->named_tgids[tgid & (NAMED_SLOTS - 1)], was = tgid;
+
 	bpf_map__delete_elem(ls->skel->maps.lock_comms, &tgid, sizeof(tgid), 0);
+	__atomic_compare_exchange_n(slot, &was, 0, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /*

@@ -142,6 +142,13 @@ struct rows_ctx {
 					      sizeof(value_type) },			\
 		     (visit), &(struct rows_ctx){ (ls), (s) }, (drops))
 /*
+ * The default set's mmap_lock waits of lock row @k (its waits: the
+ * contention rows of the mmap_lock classes, which BPF does not count
+ * again), since @before, into the contention rows of @s.
+ */
+void cont_rows_add_waits(struct lock_source *ls, struct snapshot *s, const struct lock_key *k,
+			 const struct lock_stats *now, const struct lock_stats *before);
+/*
  * What a wait-statistics key added since @before, into a row's @count,
  * @wait_ns and maximum (@max_ns, @max_bound), and its histogram @hist.
  */
