@@ -38,8 +38,10 @@ check "churn: faults on fresh VMAs took mmap_lock (fallbacks $fb + anon_vma $an 
 	test $((fb + an)) -gt 0
 cpu_fb=$(csv_sum_where "$TMP/churn.csv" fallbacks "\$c[\"kind\"] == \"cpu\"")
 all_fb=$(csv_sum_where "$TMP/churn.csv" acquired "\$c[\"kind\"] == \"mmap_lock\" && \$c[\"site\"] == \"fault\"")
-check "per-CPU fallbacks add up to the fault-site acquisitions ($cpu_fb = $all_fb)" \
-	test "$cpu_fb" -eq "$all_fb"
+# A CPU's are told by the site's function; an acquisition whose site
+# was not found (a full unwind: one in a few thousand) is in no CPU's.
+check "per-CPU fallbacks add up to the fault-site acquisitions, but for those whose site was not found ($cpu_fb of $all_fb, at most 1% fewer)" \
+	awk -v c="$cpu_fb" -v a="$all_fb" 'BEGIN { exit !(a > 0 && c <= a && (a - c) * 100 <= a) }'
 # --spin-waits watched the same acquisitions, but for any an observer
 # counted as dropped (its task storage busy: see Drops in the man page).
 acq=$(csv_sum_where "$TMP/churn.csv" acquired "$own")

@@ -166,7 +166,13 @@ void lock_rows_read(struct lock_source *ls, struct snapshot *s, uint64_t *drops)
 {
 	if (index_build(&ls->lock_index, s))
 		return;
+	/*
+	 * Before the rows: an acquisition is added to its row, then to its
+	 * CPU's count, so the CPUs' then never hold one that the rows of the
+	 * same read do not (a fault's per-VMA lock miss shows in its CPU's
+	 * interval or the next).
+	 */
+	fault_locks_read(ls, s);
 	rows_walk(ls, s, ls->skel->maps.lock_stats, &ls->lock_prev, struct lock_key,
 		  struct lock_stats, visit, drops);
-	fault_locks_read(ls, s);
 }
