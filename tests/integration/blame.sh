@@ -108,12 +108,16 @@ check "exact, proc reader: churn waits behind the reader, marked foreign ($n wai
 
 # (c) Forks while a thread faults: the fault waits behind the parent's
 #     dup_mmap write hold. Paced, each fork starts as the fault thread
-#     begins a fresh chunk, so it is faulting while dup_mmap holds the lock
-#     (unpaced, of 40 forks once in a few dozen runs none overlapped).
-watched ec churn -t 1 -n 1000 --chunk 64K --paced --fork 100
+#     begins a fresh chunk. With 64 KiB chunks the lap (16 faults) was
+#     often over before copy_process reached dup_mmap: 0-36 waits in 100
+#     forks, none one run in eight. A 1 MiB lap outlasts that prelude, so
+#     the fault thread is faulting (its VMA write-locked by dup_mmap) while
+#     the fork holds the lock: 100-102 waits in 100 forks in 8 runs here.
+#     At least a quarter of the forks must show it.
+watched ec churn -t 1 -n 300 --chunk 1M --paced --fork 100
 pid=$PID
 n=$(blame_sum "$TMP/ec.csv" acquired "\$c[\"pid\"] == $pid && \$c[\"site\"] ~ /^fault/ && \$c[\"holder_site\"] == \"fork\" && \$c[\"holder_mode\"] == \"write\" && \$c[\"holder_pid\"] == $pid")
-check "exact, fork: faults waited behind dup_mmap ($n waits)" test "$n" -gt 0
+check "exact, fork: faults waited behind dup_mmap in 100 forks ($n waits, at least 25)" test "$n" -ge 25
 WATCH_OPTS=
 
 # (d) No contention, and no observer contention (the default set): a
