@@ -212,9 +212,14 @@ check "--exact: every interval exact" grep -q '"sampled":1.000000,"budget":null,
 # --exact-every 3: the intervals 3, 6, ... in exact mode, most of each
 #    (all but its attach), the rest of the default set, each saying its
 #    share; the exact ones count churn's acquisitions, paying an attach
-#    and a detach (attach_ns), the others none.
-"$MMTOP" -b -f json -d 0.3 -n 6 --exact-every 3 -- "$MMTOP" bench churn -t 1 -n 100000 --chunk 64K \
-	>"$TMP/every.json" 2>/dev/null
+#    and a detach (attach_ns), the others none. The churn must outlast
+#    the six intervals (100000 rounds ended within five, one run in two,
+#    once waits got cheaper), so it is given rounds for minutes and ended
+#    once mmtop is done (mmtop leaves a command running when -n ends it).
+"$MMTOP" -b -f json -d 0.3 -n 6 --exact-every 3 -- "$MMTOP" bench churn -t 1 -n 100000000 --chunk 64K \
+	>"$TMP/every.json" 2>"$TMP/every.err"
+churn=$(pid_of "$TMP/every.err")
+[ -n "$churn" ] && kill "$churn"
 check "--exact-every 3: intervals 3 and 6 exact for most of them, with their cost; the others not, none" \
 	python3 -c '
 import json, sys
