@@ -143,7 +143,12 @@ static bool is_plumbing(const char *name)
 
 /*
  * Resolve @ips into @names; the first frame past the machinery goes to
- * @symbol. Returns the number of names.
+ * @symbol. Returns the number of names. A stack taken in BPF begins in
+ * the program itself, JIT-compiled outside the kernel's text and loaded
+ * after the symbols were read: such a frame would take the name of
+ * whatever symbol lies below it (_einittext, when no module or earlier
+ * program does), so the frames before the first in the kernel's text are
+ * left out.
  */
 static int frames(const struct ksyms *k, const uint64_t *ips, int n,
 		  const char **names, int max, char *symbol, size_t len,
@@ -156,7 +161,7 @@ static int frames(const struct ksyms *k, const uint64_t *ips, int n,
 	for (i = 0; i < n && ips[i] && nr < max; i++) {
 		const char *name = ksyms_name(k, ips[i]);
 
-		if (!name)
+		if (!name || (!nr && !ksyms_in_text(k, ips[i])))
 			continue;
 		names[nr++] = name;
 		if (!symbol[0] && !is_plumbing(name)) {

@@ -85,6 +85,11 @@ static void data_symbol(struct ksyms *k, char *line)
 			k->data[i] = addr;
 }
 
+bool ksyms_in_text(const struct ksyms *k, uint64_t addr)
+{
+	return !k->text_hi || (addr >= k->text_lo && addr < k->text_hi);
+}
+
 uint64_t ksyms_data(const struct ksyms *k, const char *name)
 {
 	int i;
@@ -118,6 +123,10 @@ int ksyms_load(struct ksyms *k, const char *path)
 			continue;
 		}
 		nonzero += addr != 0;
+		if (!strcmp(name, "_stext"))
+			k->text_lo = addr;
+		else if (!strcmp(name, "_etext"))
+			k->text_hi = addr;
 		off = add_name(k, &len, &cap, name);
 		if (off < 0 || add_sym(k, &sym_cap, addr, off)) {
 			fclose(f);

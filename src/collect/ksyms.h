@@ -3,6 +3,7 @@
 #ifndef MMTOP_KSYMS_H
 #define MMTOP_KSYMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ksym {
@@ -22,6 +23,7 @@ struct ksyms {
 	int nr;
 	char *names;		/* one block holding every name */
 	uint64_t data[KSYMS_NR_DATA];	/* KSYMS_DATA's addresses; 0: not listed */
+	uint64_t text_lo, text_hi;	/* _stext, _etext; 0: not listed */
 };
 
 /* Load text symbols (and KSYMS_DATA's) from @path; -errno on error, -ENODATA if all are 0. */
@@ -29,6 +31,12 @@ int ksyms_load(struct ksyms *k, const char *path);
 void ksyms_free(struct ksyms *k);
 /* Name of the function containing @addr, or NULL. */
 const char *ksyms_name(const struct ksyms *k, uint64_t addr);
+
+/*
+ * Whether @addr is in the kernel image's text; true where the table does
+ * not say where that is.
+ */
+bool ksyms_in_text(const struct ksyms *k, uint64_t addr);
 
 /* Address of KSYMS_DATA's data symbol @name, or 0. */
 uint64_t ksyms_data(const struct ksyms *k, const char *name);

@@ -125,12 +125,35 @@ static void test_kallsyms(void)
 	unlink(path);
 }
 
+/*
+ * A stack taken in BPF begins in the program, past the kernel's text and
+ * past every symbol read: it would take the last symbol's name (el0_da
+ * here), not be left out.
+ */
+static void test_program_frames(struct ksyms k)
+{
+	uint64_t ips[16] = { 0x1000 * (ARRAY_SIZE(names) + 8), at("lock_mm_and_find_vma"),
+			     at("do_user_addr_fault"), at("exc_page_fault") }, addr;
+	char sym[SNAPSHOT_SYMBOL_LEN];
+
+	k.text_lo = 0x1000;
+	k.text_hi = 0x1000 * (ARRAY_SIZE(names) + 1);
+	CHECK(callsite_classify(&k, ips, 16, sym, sizeof(sym), &addr) == CALLSITE_FAULT &&
+	      !strcmp(sym, "lock_mm_and_find_vma") && addr == ips[1],
+	      "a BPF program's own frame, outside the text, is not the call site");
+	ips[2] = ips[0];
+	CHECK(callsite_classify(&k, ips, 16, sym, sizeof(sym), &addr) == CALLSITE_FAULT &&
+	      !strcmp(sym, "lock_mm_and_find_vma"),
+	      "only the frames before the text are left out");
+}
+
 int main(void)
 {
 	struct ksym syms[ARRAY_SIZE(names)];
 	struct ksyms k = fake(syms);
 	char sym[SNAPSHOT_SYMBOL_LEN];
 
+	test_program_frames(k);
 	CHECK(classify(&k, STACK("__bpf_trace_mmap_lock_acquire_returned",
 				 "__mmap_lock_do_trace_acquire_returned",
 				 "lock_mm_and_find_vma", "do_user_addr_fault",
