@@ -152,10 +152,14 @@ int rec_open_buffer(struct rec_reader *r, const unsigned char *data, size_t size
 	return 0;
 }
 
-/* The whole file into memory; -errno. */
+/*
+ * The whole file into memory; -errno, -EINVAL if it is not a regular file.
+ * Opened without blocking: opening a FIFO waits for a writer, in a call
+ * that a stop signal (restarted, see stop.c) would not end.
+ */
 static int read_file(const char *path, unsigned char **data, size_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err = 0;
 	unsigned char *d = NULL;
 	size_t len = 0, cap;
 	struct stat st;

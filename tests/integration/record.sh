@@ -95,6 +95,17 @@ check "newer major version: exit 2 (got $rc)" test "$rc" -eq 2
 check "newer major version: names both versions" grep -q "format 3\.[0-9]* is newer than this mmtop reads (2\.[0-9]*)" "$TMP/future.err"
 "$MMTOP" replay -b /etc/hostname >/dev/null 2>"$TMP/not.err"
 check "not a recording: exit 1 with a reason" sh -c "test $? -eq 1 && grep -q 'not an mmtop recording' '$TMP/not.err'"
+# A FIFO is refused, not waited on: opening it would block until a writer
+# came, in a call the stop signals do not end (they restart it). 5 s ends a
+# hang (exit 124) that would fail the check.
+mkfifo "$TMP/in.fifo"
+for cmd in "replay -b" report compare; do
+	# shellcheck disable=SC2086
+	timeout 5 "$MMTOP" $cmd "$TMP/in.fifo" "$TMP/in.fifo" >/dev/null 2>"$TMP/fifo.err"
+	rc=$?
+	check "$cmd of a FIFO: exit 1 at once (got $rc), said why ($(cat "$TMP/fifo.err"))" \
+		sh -c "test $rc -eq 1 && grep -q 'in.fifo: not a regular file' '$TMP/fifo.err'"
+done
 
 # 6. A full disk: the recording stops with a message, intact up to there.
 mkdir -p "$TMP/small"
