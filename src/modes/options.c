@@ -187,7 +187,7 @@ static int set_duration(struct live_opts *o, const char *arg)
 static int set_rotate(struct live_opts *o, const char *arg)
 {
 	if (rotation_parse(arg, &o->rotate))
-		return usage_error("invalid --rotate '%s' (a duration of 1s or more, e.g. 1h, or a size of 4K or more, e.g. 100M)", arg);
+		return usage_error("invalid --rotate '%s' (a duration of 1s or more, e.g. 1h; or a size of 4K, 4096 bytes, or more, in k or K, M or G, e.g. 100M: 1m is a minute)", arg);
 	o->rotating = true;
 	return -1;
 }

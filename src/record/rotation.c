@@ -18,8 +18,11 @@ int rotation_parse(const char *arg, struct rotation *r)
 {
 	size_t n = strlen(arg);
 
-	/* Sizes in capitals (or KiB, MiB, GiB): "1m" is a minute, "1M" a MiB. */
-	if (n && (strchr("KMG", arg[n - 1]) || (n > 2 && !strcmp(arg + n - 2, "iB"))))
+	/*
+	 * Sizes in K (or k: no duration's unit), M, G, KiB, MiB or GiB: "1m"
+	 * is a minute, "1M" a MiB.
+	 */
+	if (n && (strchr("kKMG", arg[n - 1]) || (n > 2 && !strcmp(arg + n - 2, "iB"))))
 		return parse_size(arg, &r->max_bytes) || r->max_bytes < 4096 ? -1 : 0;
 	return parse_duration(arg, &r->every_ns) || r->every_ns < NSEC_PER_SEC ? -1 : 0;
 }

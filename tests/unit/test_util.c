@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include "rotation.h"
 #include "unit.h"
 #include "util.h"
 
@@ -29,6 +30,19 @@ static void test_size(void)
 	CHECK(!parse_size("1G", &b) && b == 1ULL << 30, "size 1G");
 	CHECK(!parse_size("2KiB", &b) && b == 2048, "size 2KiB");
 	CHECK(parse_size("12Q", &b), "unknown size unit refused");
+}
+
+/* --rotate: a size ends in a size's unit, any other a duration. */
+static void test_rotation(void)
+{
+	struct rotation r = { 0 };
+
+	CHECK(!rotation_parse("50k", &r) && r.max_bytes == 50 << 10, "--rotate 50k: 50 KiB");
+	CHECK(!rotation_parse("4K", &r) && r.max_bytes == 4096, "--rotate 4K: the least size");
+	CHECK(!rotation_parse("4095", &r) && r.every_ns == 4095 * NSEC_PER_SEC,
+	      "--rotate 4095: no unit, a duration in seconds");
+	CHECK(rotation_parse("3K", &r), "--rotate 3K: under the least size");
+	CHECK(!rotation_parse("1m", &r) && r.every_ns == 60 * NSEC_PER_SEC, "--rotate 1m: a minute");
 }
 
 static void test_uint(void)
@@ -90,6 +104,7 @@ int main(void)
 	test_next_tick();
 	test_duration();
 	test_size();
+	test_rotation();
 	test_uint();
 	test_cpu_list();
 	UNIT_EXIT();
