@@ -126,7 +126,17 @@ static void cell(struct row *r, int c, const char *fmt, ...)
 }
 
 /*
- * A string cell: made one printable line of valid UTF-8 (text_safe), and
+ * Whether a spreadsheet would read cell @s as a formula: it begins with =,
+ * +, - or @ (a lone -, the mark of a figure not collected, is text).
+ */
+static bool formula_like(const char *s)
+{
+	return (s[0] && strchr("=+@", s[0])) || (s[0] == '-' && s[1]);
+}
+
+/*
+ * A string cell: made one printable line of valid UTF-8 (text_safe), a
+ * leading ' when it would be a formula (any user names a process), and
  * quoted (RFC 4180) when it holds a comma, quote, CR or LF.
  */
 static void str(struct row *r, int c, const char *raw)
@@ -136,10 +146,10 @@ static void str(struct row *r, int c, const char *raw)
 
 	at(r, c);
 	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, r->f);
+		fprintf(r->f, "%s%s", formula_like(s) ? "'" : "", s);
 		return;
 	}
-	fputc('"', r->f);
+	fputs(formula_like(s) ? "\"'" : "\"", r->f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', r->f);

@@ -37,7 +37,7 @@ static void fill(struct snapshot *s)
 	v = snapshot_push(&s->vmas);
 	*v = (struct vma_row){ .pid = 42, .comm = "w", .faults = 100, .fallbacks = 3, .anon = 2 };
 	v = snapshot_push(&s->vmas);
-	*v = (struct vma_row){ .pid = 43, .comm = "x", .faults = -1, .fallbacks = 1 };
+	*v = (struct vma_row){ .pid = 43, .comm = "=1+2", .faults = -1, .fallbacks = 1 };
 	e = snapshot_push(&s->events);
 	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 42, .tid = 44, .cpu = 1,
 				  .comm = "w", .site = CALLSITE_OTHER, .symbol = "zap_foo",
@@ -96,8 +96,9 @@ static void test_csv(const struct snapshot *s)
 	      "CSV: the p90 wait column (the table's derived field) before schema, filled on the lock row");
 	CHECK(strstr(out, ",42,\"a,\"\"b\"\"\",munmap,__vm_munmap,write,own,10,0,10,5000,") != NULL,
 	      "CSV lock row quotes a comm with a comma and quotes");
-	CHECK(strstr(out, ",vma,-1,-1,-1,,,,,1,faults:tp_btf;mmap_lock:tp_btf,1,0,,43,x,") != NULL,
-	      "CSV VMA row with unknown faults leaves them and the ratio empty");
+	CHECK(strstr(out, ",vma,-1,-1,-1,,,,,1,faults:tp_btf;mmap_lock:tp_btf,1,0,,43,'=1+2,") != NULL,
+	      "CSV VMA row with unknown faults leaves them and the ratio empty; "
+	      "a name that a spreadsheet would take for a formula gets a leading '");
 	CHECK(strstr(out, ",event,1,") && strstr(out, ",zap_foo,read,own,") &&
 	      strstr(out, ",44,1500000,0,mmap_lock,"), "CSV event row");
 	CHECK(strstr(out, ",contention,-1,-1,-1,") &&
@@ -138,7 +139,7 @@ static void test_json(const struct snapshot *s)
 	      "JSON lock row ends with its p90 wait (the table's derived field)");
 	CHECK(strstr(out, "\"contention\":[{\"class\":\"zone\",\"classified_by\":\"address\",\"pid\":0,") != NULL,
 	      "JSON contention row");
-	CHECK(strstr(out, "{\"pid\":43,\"comm\":\"x\",\"faults\":null,\"fallbacks\":1,\"anon\":0,\"vma_ok\":null}") != NULL,
+	CHECK(strstr(out, "{\"pid\":43,\"comm\":\"=1+2\",\"faults\":null,\"fallbacks\":1,\"anon\":0,\"vma_ok\":null}") != NULL,
 	      "JSON VMA row with unknown faults");
 	free(out);
 }
