@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +285,20 @@ static int get_snapshot(struct rec_reader *r, size_t at, struct snapshot *s)
 	return rec_get_snapshot(r->inflated.data, r->inflated.len, layout | REC_VARINT, s);
 }
 
+/*
+ * Interval numbers grow along a file: one that repeats or goes back is a
+ * second recording in it (two files concatenated), said where. Reading
+ * again from an earlier place (a seek back) is not that.
+ */
+static void check_order(struct rec_reader *r, size_t at, uint64_t seq)
+{
+	if (r->warn && r->last_at && at > r->last_at && seq <= r->last_seq)
+		fprintf(r->warn, "mmtop: %s: interval %" PRIu64 " at offset %zu comes after interval %" PRIu64 ": the recording repeats or goes back (two recordings in one file?)\n",
+			r->path[0] ? r->path : "recording", seq, at, r->last_seq);
+	r->last_seq = seq;
+	r->last_at = at;
+}
+
 int rec_next(struct rec_reader *r, struct snapshot *s)
 {
 	size_t at;
@@ -294,8 +309,10 @@ int rec_next(struct rec_reader *r, struct snapshot *s)
 
 		if (type != REC_SNAPSHOT && type != REC_SNAPSHOT_Z)
 			continue;
-		if (!get_snapshot(r, at, s))
+		if (!get_snapshot(r, at, s)) {
+			check_order(r, at, s->seq);
 			return 1;
+		}
 		report(r, at, "malformed snapshot", r->off);
 	}
 	return 0;

@@ -25,6 +25,8 @@ struct rec_reader {
 	char header[4096];		/* the HEADER frame's text */
 	FILE *warn;			/* where damage is reported */
 	unsigned long damaged;		/* frames reported */
+	uint64_t last_seq;		/* the last interval read in order */
+	size_t last_at;			/* its frame's offset; 0: none yet */
 	struct rec_buf inflated;	/* the last SNAPSHOT_Z frame, inflated */
 };
 

@@ -55,6 +55,12 @@ check "torn last frame: the others replay ($m = $n - 1)" test "$m" -eq $((n - 1)
 check "torn last frame: one warning" test "$(grep -c 'torn frame' "$TMP/replay.err")" -eq 1
 "$MMTOP" replay -b "$TMP/torn.rec" >/dev/null 2>&1
 check "torn last frame: exit 0" test $? -eq 0
+# Two recordings in one file: the second's intervals start again at 1,
+# which is said once, where.
+cat "$TMP/pft.rec" "$TMP/pft.rec" >"$TMP/twice.rec"
+n=$(frames "$TMP/twice.rec")
+check "a recording twice in one file: both read ($n intervals), the repeat said once, where ($(grep -c 'comes after' "$TMP/replay.err") warnings)" \
+	sh -c "test $n -eq 20 && test \$(grep -c 'twice.rec: interval 1 at offset [0-9]* comes after interval 10: the recording repeats or goes back' '$TMP/replay.err') -eq 1"
 
 # 3. Bytes flipped in a middle frame: reported, the later frames replay.
 # The bytes are in the middle of the payload of the middle frame (frames
