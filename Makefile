@@ -150,7 +150,7 @@ run: deps
 	./mmtop
 
 test: deps
-	@$(MAKE) --no-print-directory $(BIN) $(UNITS) $(TOOLS)
+	@$(MAKE) --no-print-directory $(BIN) $(UNITS) $(TOOLS) $(FUZZERS)
 	@SANITIZE=$(SANITIZE) sh tests/run.sh
 
 bench: deps
@@ -162,22 +162,23 @@ $(OUT)/tests/floor: tests/bench/floor.c $(OUT)/floor.skel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(OUT) -o $@ $< -lbpf -lelf -lz
 
-# Two libFuzzer targets with ASan and UBSan, FUZZ_SECONDS each: the
+# libFuzzer targets with ASan and UBSan (tests/fuzz/fuzz_*.c): the
 # recording reader from real recordings (tests/fuzz/corpus), and the
 # snapshot parser past the frame CRC from real payloads
-# (tests/fuzz/corpus-snapshot). New inputs go to build/corpus*.
+# (tests/fuzz/corpus-snapshot). make test builds them and runs each for a
+# short time (tests/integration/fuzz.sh); make fuzz runs each for
+# FUZZ_SECONDS, new inputs going to build/corpus*.
 FUZZ_SECONDS ?= 60
+FUZZERS  := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB := src/record/reader.c src/record/recfile.c src/record/crc32.c \
-	    src/model/snapshot.c src/common/util.c
-FUZZ_CC  := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE $(INC_record)
-fuzz: | $(OUT)
-	@sh scripts/deps.sh libclang-rt-14-dev
-	$(FUZZ_CC) tests/fuzz/fuzz_recording.c $(FUZZ_LIB) -lz -lm -o $(OUT)/fuzz_recording
-	$(FUZZ_CC) tests/fuzz/fuzz_snapshot.c $(FUZZ_LIB) -lz -lm -o $(OUT)/fuzz_snapshot
-	@mkdir -p $(OUT)/corpus $(OUT)/corpus-snapshot
-	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus tests/fuzz/corpus
-	$(OUT)/fuzz_snapshot -max_total_time=$(FUZZ_SECONDS) $(OUT)/corpus-snapshot \
-		tests/fuzz/corpus-snapshot
+	    src/model/snapshot.c src/model/row_fields.c src/common/util.c
+FUZZ_CC  := $(CLANG) -g -O1 -fno-strict-aliasing -fsanitize=fuzzer,address,undefined \
+	    -D_GNU_SOURCE $(INC_record)
+$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $(wildcard src/record/*.h src/model/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $< $(FUZZ_LIB) -lz -lm -o $@
+fuzz: deps $(FUZZERS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP=$(OUT) sh tests/fuzz/run.sh
 
 # What install puts in place; uninstall removes exactly these.
 INSTALLED := $(SBINDIR)/mmtop $(MANDIR)/man8/mmtop.8.gz $(COMPDIR)/mmtop \

@@ -10,7 +10,7 @@ set -eu
 build="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libncurses-dev \
 libnuma-dev libmicrohttpd-dev pkg-config"
 tests="linux-perf python3 util-linux tmux curl strace chromium fonts-dejavu-core \
-qemu-system-x86 busybox-static cpio"
+qemu-system-x86 busybox-static cpio libclang-rt-dev"
 # A cross build for arm64: the compiler and arm64's own -dev packages
 # (multiarch, next to the host's), and qemu to boot it. On an x86_64 host
 # the tests need them (the kernel matrix builds for arm64 and boots it).
