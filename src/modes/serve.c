@@ -16,11 +16,12 @@
 #include "exposition.h"
 #include "metrics.h"
 #include "serve.h"
+#include "serve_room.h"
 #include "util.h"
 
 struct serve {
 	int fd;
-	struct MHD_Daemon *httpd;
+	struct serve_room *room;
 	pthread_mutex_t lock;		/* guards m */
 	struct metrics m;
 	char kernel[65];
@@ -176,19 +177,21 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 }
 
 /*
- * Room for scrapes beside clients that hold connections and send nothing
- * (or half a request): at 64 connections, 100 such clients kept a scrape
- * waiting in the backlog until the timeout freed a slot, some 15 s. 256,
- * each with a small request pool (a scrape's request is a few hundred
- * bytes; the reply is not built in it), and idle ones closed after 5 s.
+ * Each connection with a small request pool (a scrape's request is a few
+ * hundred bytes; the reply is not built in it); idle ones closed after
+ * 5 s. How many are held, and which is let go for a new one: serve_room.h.
  */
-#define HTTP_CONNECTIONS 256
 #define HTTP_CONNECTION_MEMORY (16 * 1024)
 #define HTTP_IDLE_TIMEOUT_S 5
 
-/* The HTTP thread must not take the stop signals meant for collection. */
+/* The HTTP threads must not take the stop signals meant for collection. */
 static int start_httpd(struct serve *sv)
 {
+	const struct MHD_OptionItem options[] = {
+		{ MHD_OPTION_CONNECTION_TIMEOUT, HTTP_IDLE_TIMEOUT_S, NULL },
+		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, HTTP_CONNECTION_MEMORY, NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
 	sigset_t block, old;
 
 	sigemptyset(&block);
@@ -197,14 +200,9 @@ static int start_httpd(struct serve *sv)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	sv->httpd = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, answer, sv,
-				     MHD_OPTION_LISTEN_SOCKET, sv->fd,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_TIMEOUT_S,
-				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_CONNECTIONS,
-				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
-				     MHD_OPTION_END);
+	sv->room = serve_room_start(sv->fd, answer, sv, options);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return sv->httpd ? 0 : -1;
+	return sv->room ? 0 : -1;
 }
 
 struct serve *serve_open(const char *listen, int top, bool by_pid)
@@ -258,8 +256,7 @@ void serve_close(struct serve *sv)
 {
 	if (!sv)
 		return;
-	if (sv->httpd)
-		MHD_stop_daemon(sv->httpd);
+	serve_room_stop(sv->room);
 	if (sv->fd >= 0)
 		close(sv->fd);
 	metrics_free(&sv->m);

@@ -2,7 +2,8 @@
 /*
  * `mmtop serve`: the collector's intervals added up (metrics.h) and served
  * over HTTP at /metrics for Prometheus, with no terminal. The HTTP side is
- * libmicrohttpd's own thread; it renders the totals under a mutex that the
+ * libmicrohttpd's own thread, fed connections by one that keeps room for
+ * scrapes (serve_room.h); it renders the totals under a mutex that the
  * collection holds only to add an interval, so slow or many scrapers never
  * hold up collection.
  */
