@@ -11,12 +11,18 @@
 int proc_read_comm(int pid, char *buf, size_t len)
 {
 	char path[64];
+	size_t n;
 	int err;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	err = read_small_file(path, buf, len);
-	if (!err)
-		buf[strcspn(buf, "\n")] = '\0';
+	/*
+	 * The kernel ends the name with one newline; a name may hold others
+	 * (prctl(PR_SET_NAME) takes any byte), which are kept.
+	 */
+	n = err ? 0 : strlen(buf);
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
 	return err;
 }
 

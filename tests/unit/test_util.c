@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
 
+#include "proc.h"
 #include "rotation.h"
 #include "unit.h"
 #include "util.h"
@@ -43,6 +46,16 @@ static void test_rotation(void)
 	      "--rotate 4095: no unit, a duration in seconds");
 	CHECK(rotation_parse("3K", &r), "--rotate 3K: under the least size");
 	CHECK(!rotation_parse("1m", &r) && r.every_ns == 60 * NSEC_PER_SEC, "--rotate 1m: a minute");
+}
+
+/* A name holding a newline is read whole: only the kernel's last one goes. */
+static void test_comm(void)
+{
+	char comm[16];
+
+	prctl(PR_SET_NAME, "a\nb", 0, 0, 0);
+	CHECK(!proc_read_comm(getpid(), comm, sizeof(comm)) && !strcmp(comm, "a\nb"),
+	      "a comm with a newline read whole, not cut at it");
 }
 
 static void test_uint(void)
@@ -105,6 +118,7 @@ int main(void)
 	test_duration();
 	test_size();
 	test_rotation();
+	test_comm();
 	test_uint();
 	test_cpu_list();
 	UNIT_EXIT();
