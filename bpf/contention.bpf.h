@@ -164,9 +164,14 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 	w->lock = lock;
 	w->start_ns = now;
 	w->flags = flags;
+	/*
+	 * The syscall tells exec's mmap_lock sites from mmap(2)'s; for any
+	 * other lock it is noise (a softirq's spin lock took the syscall of
+	 * whichever task it interrupted: a key each).
+	 */
 	w->stack = skipped(SKIP_SITE) ? 0 :
 		   stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS, HOOK_CONT_BEGIN),
-			    current_syscall());
+			    mm ? current_syscall() : 0);
 	w->cls = cont_classify(lock, mm, own_mm, &w->tgid);
 	w->mmap = mm && stats_on && !exact_on();
 	if (w->mmap) {

@@ -537,7 +537,20 @@ static __always_inline __u32 fault_of(__u64 site)
 	return r;
 }
 
-/* A hash of the whole current kernel stack, in @st; 0 if not taken. */
+/*
+ * Frames of a full stack taken into its key: the program's own and the
+ * tracing glue's (three or four), the lock's slow path and entry, and the
+ * callers past them, as many as a learnt walk takes (CONT_SITE_RETS).
+ * The deeper frames are left out: a spin lock taken in an interrupt or a
+ * softirq sits on whatever stack it interrupted, and keyed by all 16
+ * frames each such wait made a key of its own. Under 50 short-lived
+ * processes a second, rows and stored stacks then grew by 2-3 a second
+ * without end (74 rows in 40 s, 59 of them seen once: rcu_core's wake-ups
+ * over random stacks), and each interval read them all.
+ */
+#define KEY_FRAMES 10
+
+/* The current kernel stack, in @st, and a hash of its innermost frames; 0 if not taken. */
 static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
 {
 	__u64 h = FNV_OFFSET;
@@ -547,7 +560,7 @@ static __always_inline __u64 full_stack_hash(void *ctx, struct lock_stack *st)
 		return 0;
 	/* bpf_get_stack() zeroes what it did not fill. */
 #pragma unroll
-	for (i = 0; i < MMTOP_STACK_DEPTH; i++)
+	for (i = 0; i < KEY_FRAMES; i++)
 		h = fnv1a(h, st->ips[i]);
 	return h;
 }
