@@ -26,6 +26,11 @@ static int bpf_delete(void *map, const void *key)
 	return bpf_map_delete_elem(bpf_map__fd(map), key) ? -1 : 0;
 }
 
+static int bpf_take(void *map, const void *key, void *value)
+{
+	return bpf_map_lookup_and_delete_elem(bpf_map__fd(map), key, value) ? -1 : 0;
+}
+
 static bool process_alive(uint32_t tgid)
 {
 	return !kill(tgid, 0) || errno != ESRCH;
@@ -42,6 +47,7 @@ const struct map_reader map_reader_bpf = {
 	.next_key = bpf_next_key,
 	.lookup = bpf_lookup,
 	.delete = bpf_delete,
+	.take = bpf_take,
 	.alive = process_alive,
 	.batch = bpf_batch,
 };
@@ -64,32 +70,49 @@ static uint32_t tgid_of(const struct map_walk_spec *spec, const void *key)
 	return tgid;
 }
 
+/* Keep @key (@size bytes) for after the walk. */
+static void keep_key(struct walk_keys *l, const void *key, size_t size)
+{
+	if (l->nr == l->cap &&
+	    snapshot_grow((void **)&l->keys, &l->cap, MAP_WALK_MAX_KEY))
+		return;
+	memcpy(l->keys + l->nr++ * MAP_WALK_MAX_KEY, key, size);
+}
+
+/* A key of a process that is gone, or none, its growth in @grew. */
+static bool process_gone(struct map_walk *w, uint32_t tgid, const struct walk_prev *prev,
+			 bool grew)
+{
+	return tgid && (grew || prev->idle >= IDLE_READS) && !w->reader->alive(tgid);
+}
+
 /*
  * A key of a process that is gone: its values are final once read, so it
  * goes now; a storm of short-lived processes must not fill the map. Keys
  * that did not grow are looked at after IDLE_READS reads only, to spare a
- * kill() per idle key and read.
+ * kill() per idle key and read. A key idle for MAP_WALK_EVICT_READS reads is taken
+ * out.
  */
-static void doom_if_gone(struct map_walk *w, const struct map_walk_spec *spec,
+static void doom_if_done(struct map_walk *w, const struct map_walk_spec *spec,
 			 struct walk_prev *prev, const void *key, bool grew)
 {
 	uint32_t tgid = tgid_of(spec, key);
 
-	if (!tgid || (!grew && ++prev->idle < IDLE_READS) || w->reader->alive(tgid))
-		return;
-	if (!w->gone.nr || w->gone.v[w->gone.nr - 1] != tgid) {
-		uint32_t *g = snapshot_push(&w->gone);
+	prev->idle = grew ? 0 : prev->idle + 1;
+	if (process_gone(w, tgid, prev, grew)) {
+		if (!w->gone.nr || w->gone.v[w->gone.nr - 1] != tgid) {
+			uint32_t *g = snapshot_push(&w->gone);
 
-		if (g)
-			*g = tgid;
+			if (g)
+				*g = tgid;
+		}
+		keep_key(&w->doomed, key, spec->key_size);
+	} else if (prev->idle >= MAP_WALK_EVICT_READS && w->reader->take && !w->no_take) {
+		keep_key(&w->idle, key, spec->key_size);
 	}
-	if (w->doomed.nr == w->doomed.cap &&
-	    snapshot_grow((void **)&w->doomed.keys, &w->doomed.cap, MAP_WALK_MAX_KEY))
-		return;
-	memcpy(w->doomed.keys + w->doomed.nr++ * MAP_WALK_MAX_KEY, key, spec->key_size);
 }
 
-/* Deleted after the walk: a deleted key would restart the key order. */
+/* After the walk: a deleted key would restart the key order. */
 static void forget_doomed(struct map_walk *w, const struct map_walk_spec *spec)
 {
 	int i;
@@ -101,6 +124,40 @@ static void forget_doomed(struct map_walk *w, const struct map_walk_spec *spec)
 		delta_forget(spec->prev, key);
 	}
 	w->doomed.nr = 0;
+}
+
+/* Whether errno says the kernel cannot take a key out of a hash map. */
+static bool cannot_take(void)
+{
+	return errno == EINVAL || errno == EOPNOTSUPP || errno == 524 /* ENOTSUPP */;
+}
+
+/*
+ * Idle keys out: each read and deleted in one step, and what it grew since
+ * the walk read it (an event in between) given to @visit, so that nothing
+ * is lost. One thing can be: an event whose program had already found
+ * the row and adds to it as it goes (nanoseconds, on a row idle for
+ * MAP_WALK_EVICT_READS reads).
+ */
+static void take_idle(struct map_walk *w, const struct map_walk_spec *spec,
+		      map_visit_fn visit, void *ctx)
+{
+	int i;
+
+	for (i = 0; i < w->idle.nr && !w->no_take; i++) {
+		const char *key = w->idle.keys + i * MAP_WALK_MAX_KEY;
+		struct walk_prev *prev;
+
+		if (w->reader->take(spec->map, key, w->values)) {
+			w->no_take = cannot_take();
+			if (w->no_take)
+				break;
+		} else if ((prev = delta_prev(spec->prev, key))) {
+			visit(ctx, key, w->values, prev);
+		}
+		delta_forget(spec->prev, key);
+	}
+	w->idle.nr = 0;
 }
 
 /* One key and its value, read. */
@@ -116,9 +173,7 @@ static void visit_key(struct map_walk *w, const struct map_walk_spec *spec,
 		return;
 	}
 	grew = visit(ctx, key, value, prev);
-	if (grew)
-		prev->idle = 0;
-	doom_if_gone(w, spec, prev, key, grew);
+	doom_if_done(w, spec, prev, key, grew);
 }
 
 /*
@@ -173,6 +228,7 @@ void map_walk_run(struct map_walk *w, const struct map_walk_spec *spec,
 	if (!w->reader->batch || walk_batches(w, spec, visit, ctx, drops))
 		walk_keys(w, spec, visit, ctx, drops);
 	forget_doomed(w, spec);
+	take_idle(w, spec, visit, ctx);
 }
 
 void map_walk_free(struct map_walk *w)
@@ -180,6 +236,7 @@ void map_walk_free(struct map_walk *w)
 	free(w->keys);
 	free(w->values);
 	free(w->doomed.keys);
+	free(w->idle.keys);
 	free(w->gone.v);
 	memset(w, 0, sizeof(*w));
 }

@@ -4,7 +4,9 @@
  * read and handed, with the key's previous values (a delta table), to a
  * visitor that reports the growth. Keys of processes that are gone are
  * deleted once read, in the kernel and in the table, so that the maps
- * hold live processes however many come and go.
+ * hold live processes however many come and go; keys that stopped
+ * growing are taken out (read and deleted at once, what they grew
+ * meanwhile counted), so that they hold what is active.
  *
  * The map is read through struct map_reader: libbpf in mmtop, an
  * in-memory fake in the unit tests. Its values are one per key (the rows
@@ -27,6 +29,12 @@ struct map_reader {
 	/* @key's value into @value; 0 or -1. */
 	int (*lookup)(void *map, const void *key, void *value);
 	int (*delete)(void *map, const void *key);
+	/*
+	 * @key's value into @value and the key deleted, in one step; 0, or
+	 * -1 with errno (EINVAL, ENOTSUPP or EOPNOTSUPP: the kernel cannot,
+	 * before 5.14). NULL: cannot.
+	 */
+	int (*take)(void *map, const void *key, void *value);
 	/* Whether process @tgid still exists. */
 	bool (*alive)(uint32_t tgid);
 	/*
@@ -49,19 +57,35 @@ struct walk_prev {
 };
 
 #define MAP_WALK_MAX_KEY 32
+
+/*
+ * Keys that did not grow for this many reads in a row are taken out: rows
+ * of kernel-wide keys (a spin lock's call chain in a softirq, over any
+ * stack) and of live but idle processes piled up otherwise, each read at
+ * every interval: under 50 short-lived processes a second, 559 rows after
+ * ten minutes, and the read's CPU half as much again as at first. The
+ * next event of a key taken out makes its row again. A minute at the
+ * default interval.
+ */
+#define MAP_WALK_EVICT_READS 60
 /* Keys read by one batch, and the size of a batch's position. */
 #define MAP_WALK_BATCH 256
 #define MAP_WALK_POS 8
+
+/* Keys kept for after a walk (a key deleted mid-walk restarts its order). */
+struct walk_keys {
+	char *keys;		/* MAP_WALK_MAX_KEY bytes each */
+	int nr, cap;
+};
 
 struct map_walk {
 	const struct map_reader *reader;
 	/* Buffers for MAP_WALK_BATCH keys and values (one of each without batch). */
 	void *keys;
 	void *values;
-	struct {		/* keys to delete once the walk is over */
-		char *keys;
-		int nr, cap;
-	} doomed;
+	/* Once the walk is over: keys to delete, and idle keys to take out. */
+	struct walk_keys doomed, idle;
+	bool no_take;		/* the kernel cannot take a key out */
 	/* Processes found gone, until map_walk_forget_gone(). */
 	SNAPSHOT_ARRAY(uint32_t, gone);
 };

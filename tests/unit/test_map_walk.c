@@ -3,8 +3,9 @@
  * The cumulative map walk (src/collect/map_walk.c) over an in-memory map:
  * growth reaches the visitor, keys of processes that are gone are deleted
  * once read (idle ones after a grace of reads), only after the walk, and
- * forgotten by the delta table too; read key by key and in batches
- * alike.
+ * forgotten by the delta table too; keys idle for MAP_WALK_EVICT_READS
+ * reads are taken out, what they grew meanwhile counted; read key by key
+ * and in batches alike.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -85,6 +86,29 @@ static int fake_delete(void *map, const void *key)
 	return 0;
 }
 
+/* Read and delete; growth @take_growth added first (an event between). */
+static uint64_t take_growth;
+static int take_errno;
+
+static int fake_take(void *map, const void *key, void *values)
+{
+	struct fake_map *m = map;
+	int i = find(m, key);
+
+	if (take_errno) {
+		errno = take_errno;
+		return -1;
+	}
+	if (i < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	m->e[i].v[0] += take_growth;
+	memcpy(values, m->e[i].v, sizeof(m->e[i].v));
+	m->e[i].present = false;
+	return 0;
+}
+
 static bool fake_alive(uint32_t tgid)
 {
 	the_map->alive_calls[tgid]++;
@@ -92,7 +116,7 @@ static bool fake_alive(uint32_t tgid)
 }
 
 static const struct map_reader fake_reader = {
-	fake_next_key, fake_lookup, fake_delete, fake_alive, NULL,
+	fake_next_key, fake_lookup, fake_delete, fake_take, fake_alive, NULL,
 };
 
 /* Batches of at most 3 keys, so that a walk takes several; positions are slots. */
@@ -121,7 +145,7 @@ static int fake_batch(void *map, const void *in, void *out, void *keys, void *va
 }
 
 static const struct map_reader fake_batch_reader = {
-	fake_next_key, fake_lookup, fake_delete, fake_alive, fake_batch,
+	fake_next_key, fake_lookup, fake_delete, fake_take, fake_alive, fake_batch,
 };
 
 struct fake_prev {
@@ -195,6 +219,51 @@ static void test_delta_table(void)
 	delta_table_free(&t);
 }
 
+/*
+ * Keys idle for MAP_WALK_EVICT_READS reads: taken out (process 10's grows
+ * each read and stays), an event between the read and the take counted;
+ * where the kernel cannot take, left in the map.
+ */
+static void test_idle(struct map_walk *w, const struct map_walk_spec *spec,
+		      struct fake_map *m, const char *how)
+{
+	uint64_t drops[DROP__COUNT] = { 0 };
+	struct seen seen = { .visits = 0 };
+	int i;
+
+	m->e[2].unreadable = false;
+	m->e[2].v[0]++;		/* grows once more, then idles */
+	m->e[5].v[0]++;
+	for (i = 0; i < MAP_WALK_EVICT_READS; i++) {
+		m->e[0].v[0]++;
+		map_walk_run(w, spec, visit, &seen, drops);
+	}
+	CHECK(m->e[2].present && m->e[5].present,
+	      "%s: keys idle for %d reads stay", how, MAP_WALK_EVICT_READS - 1);
+	take_growth = 3;
+	m->e[0].v[0]++;
+	memset(&seen, 0, sizeof(seen));
+	map_walk_run(w, spec, visit, &seen, drops);
+	take_growth = 0;
+	CHECK(!m->e[2].present && !m->e[5].present && m->e[0].present,
+	      "%s: keys idle for %d reads taken out, the growing one kept", how,
+	      MAP_WALK_EVICT_READS);
+	CHECK(seen.growth[0] == 3 && seen.growth[50] == 3 && seen.growth[10] == 1,
+	      "%s: what they grew between the read and the take counted (%llu, %llu)", how,
+	      (unsigned long long)seen.growth[0], (unsigned long long)seen.growth[50]);
+	put(m, 2, 0, 5, 0);
+	memset(&seen, 0, sizeof(seen));
+	map_walk_run(w, spec, visit, &seen, drops);
+	CHECK(seen.growth[0] == 5, "%s: a key made again counts from 0 (%llu)", how,
+	      (unsigned long long)seen.growth[0]);
+	take_errno = 524;	/* ENOTSUPP: before 5.14 */
+	for (i = 0; i < MAP_WALK_EVICT_READS; i++)
+		map_walk_run(w, spec, visit, &seen, drops);
+	take_errno = 0;
+	CHECK(m->e[2].present && w->no_take,
+	      "%s: where the kernel cannot take keys out, they stay", how);
+}
+
 /* The walks over one map, read by @reader, @how: "key by key" or "in batches". */
 static void test_walks(const struct map_reader *reader, const char *how)
 {
@@ -265,6 +334,7 @@ static void test_walks(const struct map_reader *reader, const char *how)
 		CHECK(drops[DROP_READ] == 0, "%s: no read drops (%llu)", how,
 		      (unsigned long long)drops[DROP_READ]);
 	}
+	test_idle(&w, &spec, &m, how);
 	delta_table_free(&t);
 	map_walk_free(&w);
 }
