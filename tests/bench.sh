@@ -52,9 +52,13 @@
 #  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
+#  4. The soak: an hour (SOAK_MINUTES) of tests/integration/soak.sh's
+#     process churn under `mmtop -b -d 0.2`, its CPU per interval, RSS,
+#     open files and rows sampled each 30 s, the first ten minutes against
+#     the last ten (flat within 10%).
 # Figures are printed, never asserted: this machine is shared and noisy.
 # QUICK=1: 3 traced runs a row (and 3 rounds of the cycle), the default
-# set, the hooks and the A/A row only.
+# set, the hooks and the A/A row only; a 3-minute soak.
 # PAIRS (traced runs of the rows none, default and exact; 24),
 # FAMILY_PAIRS (of the other rows; 5), SETS and WORKS choose the
 # matrix's runs, rows and columns; CYCLE_ROUNDS (5), the cycle's rounds.
@@ -787,3 +791,13 @@ got=$(grep -o "\"pid\":$pid,\"tid\":$pid,\"comm\":\"mmtop\",\"child\"" "$TMP/sto
 drops=$(tail -n 1 "$TMP/storm.json" | sed 's/.*"drops":{\([^}]*\)}.*/\1/')
 printf "fork storm: 5000 forks in %.1f s, %d fork records; drops: %s\n" \
 	"$(awk -v d=$((t1 - t0)) 'BEGIN { print d / 1e9 }')" "$got" "$drops"
+
+# 4. The soak (its verdicts are lines of the table, not a test's result).
+echo
+echo "== soak: $([ -n "${QUICK:-}" ] && echo 3 || echo "${SOAK_MINUTES:-60}") minutes of 50 short-lived processes a second under mmtop -b -d 0.2"
+if [ -n "${QUICK:-}" ]; then
+	SOAK_MINUTES=3 SPAWN=build/tests/tools/spawn sh tests/integration/soak.sh
+else
+	SOAK_MINUTES=${SOAK_MINUTES:-60} SOAK_WINDOW=10 SOAK_CPU="1.1 0" \
+		SPAWN=build/tests/tools/spawn sh tests/integration/soak.sh
+fi | sed 's/^PASS /flat: /; s/^FAIL /GREW: /; s/^# soak: //'
