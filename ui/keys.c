@@ -219,7 +219,7 @@ static enum key_result redraw(struct ui_state *st, int ch)
  */
 const struct key_binding key_bindings[] = {
 	{ KEYS('q', KEY_F(10)), "q F10", "quit", HINT("q quit", "q quit"), KEYS_ALL, quit },
-	{ KEYS('?', 'h', KEY_F(1)), "? h F1", "this help (any key closes it)",
+	{ KEYS('?', 'h', KEY_F(1)), "? h F1", "this help (q quits; any other key closes it)",
 	  HINT("? help", "? help"), KEYS_ALL, show_help },
 	{ KEYS(' '), "Space", "pause: data keeps being collected, the view freezes; replay: play/pause",
 	  HINT("Space pause", "Space play/pause"), KEYS_ALL, pause },

@@ -266,8 +266,9 @@ static const struct cli_option {
 	  "openmetrics or prometheus (text format 0.0.4)" },
 	{ OPT("fault-source", 'F', false, "SOURCE", TRACING), .set = set_fault_source, .help =
 	  "per-CPU fault counts from: auto (default), sched\n"
-	  "(kernel per-task counters read at context switch)\n"
-	  "or perf (software counters)" },
+	  "(kernel per-task counters, added up at migrations,\n"
+	  "exits and once an interval) or perf (software\n"
+	  "counters)" },
 	{ OPT("pid", 'p', true, "PID[,PID...]", TRACING), .set = set_pids, .help =
 	  "show only these processes' lock, VMA-lock and\n"
 	  "slow-event rows" },
