@@ -16,14 +16,15 @@ double stats_mean(const double *v, size_t n)
 double stats_hmean(const double *v, size_t n)
 {
 	double inv = 0;
-	size_t i;
+	size_t i, used = 0;
 
 	for (i = 0; i < n; i++) {
 		if (v[i] <= 0)
-			return 0;
+			continue;
 		inv += 1 / v[i];
+		used++;
 	}
-	return n ? n / inv : 0;
+	return used ? used / inv : 0;
 }
 
 double stats_stddev(const double *v, size_t n)

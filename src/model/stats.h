@@ -6,7 +6,11 @@
 #include <stddef.h>
 
 double stats_mean(const double *v, size_t n);
-/* Harmonic mean: for rates (faults/sec); 0 if any value is <= 0. */
+/*
+ * Harmonic mean: for rates (faults/sec), over the values above 0 (a 0,
+ * an interval with none, would make it 0 whatever the others, as
+ * mmtests leaves such out); 0 if none is.
+ */
 double stats_hmean(const double *v, size_t n);
 /* Sample standard deviation (n - 1). */
 double stats_stddev(const double *v, size_t n);

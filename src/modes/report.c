@@ -47,15 +47,21 @@ static void print_rates(const struct rates *r, FILE *f)
 
 	if (!col)
 		return;
-	fprintf(f, "per-CPU faults/s over %zu intervals\n  CPU        mean       Hmean         max\n", r->n);
+	fprintf(f, "per-CPU faults/s over %zu intervals (Hmean: of those with faults)\n"
+		"  CPU        mean       Hmean         max  no-faults\n", r->n);
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		size_t none = 0;
+
 		for (i = 0, max = 0; i < r->n; i++) {
 			col[i] = r->v[i * r->nr_cpus + cpu];
 			max = col[i] > max ? col[i] : max;
+			none += col[i] <= 0;
 		}
-		/* Idle intervals make a harmonic mean 0: it says so. */
-		fprintf(f, "%5d %11.1f %11.1f %11.1f\n", cpu, stats_mean(col, r->n),
-		       stats_hmean(col, r->n), max);
+		if (none == r->n)
+			fprintf(f, "%5d %11.1f %11s %11.1f %10zu\n", cpu, 0.0, "-", 0.0, none);
+		else
+			fprintf(f, "%5d %11.1f %11.1f %11.1f %10zu\n", cpu, stats_mean(col, r->n),
+				stats_hmean(col, r->n), max, none);
 	}
 	free(col);
 }

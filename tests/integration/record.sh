@@ -144,6 +144,12 @@ check "report: total faults are the recording's ($sum = $live)" test "$sum" -eq 
 "$MMTOP" report "$TMP/pft.rec" >"$TMP/report.txt"
 check "report text: per-CPU mean, Hmean, max over the 10 intervals" \
 	grep -q "per-CPU faults/s over 10 intervals" "$TMP/report.txt"
+# An interval without faults leaves the Hmean alone: CPU 0 of this
+# recording (churn-2.8.rec, from the fuzzers' seeds) had none in one of 3.
+"$MMTOP" report tests/fuzz/corpus-recording/churn-2.8.rec >"$TMP/hmean.txt" 2>&1
+row=$(awk '$1 == "0" && NF == 5 { print }' "$TMP/hmean.txt")
+check "report: an interval without faults is left out of the Hmean, and counted ($row)" \
+	awk -v r="$row" 'BEGIN { split(r, f); exit !(f[3] > 0 && f[5] == 1) }'
 "$MMTOP" report -f openmetrics "$TMP/pft.rec" >"$TMP/report.om"
 om=$(awk '/^mmtop_page_faults_total\{.*type="minor"/ { s += $2 } END { print s + 0 }' "$TMP/report.om")
 check "openmetrics: minor mmtop_page_faults_total add up to the total ($om = $live)" test "$om" -eq "$live"

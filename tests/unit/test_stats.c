@@ -20,6 +20,13 @@ int main(void)
 
 	CHECK(near(stats_mean(r, 3), 7.0 / 3, 1e-12), "mean");
 	CHECK(near(stats_hmean(r, 3), 3 / 1.75, 1e-12), "harmonic mean 1,2,4 = 12/7");
+	{
+		const double z[] = { 1, 0, 2, 4 }, none[] = { 0, 0 };
+
+		CHECK(near(stats_hmean(z, 4), 3 / 1.75, 1e-12),
+		      "harmonic mean of 1,0,2,4 leaves the 0 out: 12/7");
+		CHECK(stats_hmean(none, 2) == 0, "harmonic mean of zeros alone: 0");
+	}
 	CHECK(near(stats_stddev(r, 3), 1.5275252316519468, 1e-12), "sample stddev");
 	/*
 	 * Welch: t = -2.2192, df = 24.496; p = 0.035972 by numerical
