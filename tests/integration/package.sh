@@ -20,6 +20,9 @@ version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 src=$TMP/pkg/mmtop-$version
 mkdir -p "$src"
 git ls-files -z | xargs -0 cp --parents -t "$src"
+# A tree of its own, to see what the build leaves in it.
+(cd "$src" && git init -q && git add -A &&
+	git -c user.name=mmtop -c user.email=mmtop@localhost commit -qm tree)
 
 # build ARCH: the package for ARCH (the host's, or a cross build).
 build() {
@@ -38,6 +41,8 @@ build() {
 
 host=$(dpkg --print-architecture)
 build "$host"
+left=$(cd "$src" && git status --porcelain | tr '\n' ' ')
+check "package: the build leaves the tree clean (git status: ${left:-nothing})" test -z "$left"
 deb=$TMP/pkg/mmtop_${version}_$host.deb
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }')
 
