@@ -36,14 +36,16 @@ const char *family_na(const struct ui_state *st, enum probe_family f)
 
 /*
  * The observer in plain sight: "waits" (the default set: press x for
- * exact mode), "exact", or the share of the interval exact mode was on
+ * exact mode), "exact", nothing yet before the first interval, or the share of the interval exact mode was on
  * (a recording of 0.1's --budget: "~3.3% sampled", its figures marked ~
  * estimates), mmtop's BPF share of the CPU in use, exact mode's turning
  * on or off included, and the kernel memory its maps hold.
  */
 static void observer_text(const struct snapshot *s, char *buf, size_t len)
 {
-	int n = !snapshot_acquisitions(s) ? snprintf(buf, len, "mmap_lock waits (x: exact)") :
+	/* Before the first interval nothing says which: not "exact". */
+	int n = !s->seq ? snprintf(buf, len, "mmap_lock: first interval pending") :
+		!snapshot_acquisitions(s) ? snprintf(buf, len, "mmap_lock waits (x: exact)") :
 		!snapshot_sampled(s) ? snprintf(buf, len, "mmap_lock exact") :
 		s->throttled ? snprintf(buf, len, "mmap_lock throttled at %.1f%%", s->sample_ppm / 1e4) :
 		s->budget_ppm ? snprintf(buf, len, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,

@@ -284,6 +284,14 @@ check "exact: the header says so, no ~ before ACQ" \
 key q
 tmux kill-session -t "$S"
 
+# Before the first interval the header names no mode (it said "exact",
+# with exact mode off): a 30-s interval keeps it pending.
+tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP -d 30; sleep 600"
+check "first interval pending: the header says so" wait_for "mmap_lock: first interval pending" 10
+check "first interval pending: no mode named" sh -c "! tmux capture-pane -p -t '$S' | grep -q 'mmap_lock exact\|mmap_lock waits'"
+key q
+tmux kill-session -t "$S"
+
 # The default set, and x: exact mode on and off live. Off, the header says
 # so and the mmap_lock view's acquisition columns are "-"; x attaches the
 # per-acquisition programs (mmtop holds more links), the header says
