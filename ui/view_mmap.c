@@ -5,6 +5,7 @@
  * call sites, its per-VMA lock outcome.
  */
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "draw.h"
@@ -68,20 +69,48 @@ static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 	cell_set(&c[13], 0, "-");
 }
 
-/* The holders the zoomed row's waits waited behind; returns lines drawn. */
+/* Largest wait total first: the zoom's lists, as the view's TIME. */
+static int by_wait_blame(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct blame_row *const *)a)->wait_ns;
+	uint64_t y = (*(const struct blame_row *const *)b)->wait_ns;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int by_wait_lock(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct lock_row *const *)a)->wait_ns;
+	uint64_t y = (*(const struct lock_row *const *)b)->wait_ns;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * The holders the zoomed row's waits waited behind, largest wait total
+ * first; returns lines drawn.
+ */
 static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y, int h)
 {
-	int i, line = 0;
+	const struct blame_row **v = calloc(s->blame.nr + 1, sizeof(*v));
+	int i, n = 0, line = 0;
 	char w[16], m[16], pid[12];
 
-	for (i = 0; i < s->blame.nr && line < h; i++) {
+	if (!v)
+		return 0;
+	for (i = 0; i < s->blame.nr; i++) {
 		const struct blame_row *b = &s->blame.v[i];
 
-		if (b->pid != z->pid || b->write != z->write ||
-		    !callsite_same(b->site, b->symbol, z->site, z->symbol))
-			continue;
-		if (!line)
-			draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
+		if (b->pid == z->pid && b->write == z->write &&
+		    callsite_same(b->site, b->symbol, z->site, z->symbol))
+			v[n++] = b;
+	}
+	qsort(v, n, sizeof(*v), by_wait_blame);
+	if (n)
+		draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
+	for (i = 0; i < n && line < h; i++) {
+		const struct blame_row *b = v[i];
+
 		draw_text(y + line++, 2, COLS - 2, C_NORMAL,
 			  "%-7s%s %-16s %-20.20s %-5s %8lu waits  total %-9s max %s",
 			  blame_holder_pid(b, pid, sizeof(pid)), blame_foreign(b) ? "*" : " ", b->holder_comm,
@@ -89,6 +118,63 @@ static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y
 			  b->holder_write ? "write" : "read", (unsigned long)b->count,
 			  format_ns(b->wait_ns, w, sizeof(w)), format_max(b->wait_max_ns, b->wait_max_bound, m, sizeof(m)));
 	}
+	free(v);
+	return line;
+}
+
+/*
+ * The zoomed row's counts: acquisitions and holds are exact mode's; in
+ * the default set its waits alone, and what x turns on.
+ */
+static void draw_counts(const struct snapshot *s, const struct lock_row *r, int y, int half)
+{
+	char b[16], p90[16];
+
+	format_ns(hist_quantile(&r->wait, 0.9, r->wait_max_ns), p90, sizeof(p90));
+	if (!snapshot_acquisitions(s)) {
+		draw_text(y, 0, half, C_NORMAL, "wait: %lu waits, total %s, p90 %s",
+			  (unsigned long)lock_row_waits(r), format_ns(r->wait_ns, b, sizeof(b)), p90);
+		draw_text(y, half + 2, half, C_DIM,
+			  "acquisitions and holds: exact mode only (x)");
+		return;
+	}
+	draw_text(y, 0, half, C_NORMAL, "wait: %lu acquired, %lu failed, total %s, p90 %s",
+		  (unsigned long)r->acquired, (unsigned long)r->failed,
+		  format_ns(r->wait_ns, b, sizeof(b)), p90);
+	draw_text(y, half + 2, half, C_NORMAL, "hold: %lu released, total %s",
+		  (unsigned long)r->holds, format_ns(r->hold_ns, b, sizeof(b)));
+}
+
+/* The process's call sites, largest wait total first; returns lines drawn. */
+static int draw_sites(const struct snapshot *s, const struct ui_state *st, int pid, int y,
+		      int h)
+{
+	const struct lock_row **v = calloc(s->locks.nr + 1, sizeof(*v));
+	bool acq = snapshot_acquisitions(s);
+	int i, n = 0, line = 0;
+
+	if (!v)
+		return 0;
+	for (i = 0; i < s->locks.nr; i++)
+		if (s->locks.v[i].pid == pid)
+			v[n++] = &s->locks.v[i];
+	qsort(v, n, sizeof(*v), by_wait_lock);
+	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", pid);
+	for (i = 0; i < n && line < h; i++) {
+		const struct lock_row *o = v[i];
+		char a[24] = "-", w[16], hd[16] = "-";
+
+		if (acq) {
+			snprintf(a, sizeof(a), "%lu", (unsigned long)o->acquired);
+			format_ns(o->hold_ns, hd, sizeof(hd));
+		}
+		draw_text(y + line++, 2, COLS - 2, lock_row_same(o, &st->zoom) ? C_HIGH : C_NORMAL,
+			  "%-20.20s %-5s %-5s acq %-8s wait %-9s hold %s",
+			  callsite_label(o->site, o->symbol), o->write ? "write" : "read",
+			  o->foreign ? "other" : "own", a,
+			  format_ns(o->wait_ns, w, sizeof(w)), hd);
+	}
+	free(v);
 	return line;
 }
 
@@ -97,7 +183,6 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 	const struct snapshot *s = ui_snapshot(st);
 	const struct lock_row *r = NULL;
 	int i, line = 0, half = (COLS - 2) / 2;
-	char b[16], p90[16];
 
 	for (i = 0; i < s->locks.nr && !r; i++)
 		if (lock_row_same(&s->locks.v[i], &st->zoom))
@@ -106,18 +191,15 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 		  st->zoom.pid, callsite_label(st->zoom.site, st->zoom.symbol),
 		  st->zoom.write ? "write" : "read", st->zoom.foreign ? "other" : "own");
 	if (!r) {
-		draw_text(y + line, 2, COLS - 2, C_DIM, "no acquisitions from this call site %s", ui_span(st));
+		draw_text(y + line, 2, COLS - 2, C_DIM, "no %s from this call site %s",
+			  snapshot_acquisitions(s) ? "acquisitions" : "waits", ui_span(st));
 		return;
 	}
-	draw_text(y + line, 0, half, C_NORMAL, "wait: %lu acquired, %lu failed, total %s, p90 %s",
-		  (unsigned long)r->acquired, (unsigned long)r->failed,
-		  format_ns(r->wait_ns, b, sizeof(b)),
-		  format_ns(hist_quantile(&r->wait, 0.9, r->wait_max_ns), p90, sizeof(p90)));
-	draw_text(y + line++, half + 2, half, C_NORMAL, "hold: %lu released, total %s",
-		  (unsigned long)r->holds, format_ns(r->hold_ns, b, sizeof(b)));
+	draw_counts(s, r, y + line++, half);
 	i = draw_hist(y + line, 0, half, h / 2, &r->wait);
-	i = i > draw_hist(y + line, half + 2, half, h / 2, &r->hold) ? i :
-	    draw_hist(y + line, half + 2, half, h / 2, &r->hold);
+	/* Holds are exact mode's: no empty histogram beside the waits. */
+	if (snapshot_acquisitions(s) && draw_hist(y + line, half + 2, half, h / 2, &r->hold) > i)
+		i = draw_hist(y + line, half + 2, half, h / 2, &r->hold);
 	line += i + 1;
 	line += draw_behind(s, &st->zoom, y + line, h / 4);
 	for (i = 0; i < s->vmas.nr; i++) {
@@ -135,19 +217,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 			draw_text(y + line++, 0, COLS, C_NORMAL, "per-VMA lock: %lu fell back, %lu anon_vma",
 				  (unsigned long)v->fallbacks, (unsigned long)v->anon);
 	}
-	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", r->pid);
-	for (i = 0; i < s->locks.nr && line < h; i++) {
-		const struct lock_row *o = &s->locks.v[i];
-		char w[16], hd[16];
-
-		if (o->pid != r->pid)
-			continue;
-		draw_text(y + line++, 2, COLS - 2, lock_row_same(o, &st->zoom) ? C_HIGH : C_NORMAL,
-			  "%-20.20s %-5s %-5s acq %-8lu wait %-9s hold %s",
-			  callsite_label(o->site, o->symbol), o->write ? "write" : "read",
-			  o->foreign ? "other" : "own", (unsigned long)o->acquired,
-			  format_ns(o->wait_ns, w, sizeof(w)), format_ns(o->hold_ns, hd, sizeof(hd)));
-	}
+	draw_sites(s, st, r->pid, y + line, h - line);
 }
 
 static void mmap_draw(struct ui_state *st, int y, int h)

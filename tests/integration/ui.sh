@@ -305,6 +305,13 @@ key 3
 "$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced >"$TMP/x.out"
 key a
 check "default set: the churn's fault waits shown, ACQ '-'" wait_for "^ *$(pid_of "$TMP/x.out") mmtop  *fault  *read  *own  *- " 3
+# Its zoom says what it holds: waits, not 0 acquired and 0 released.
+key Enter
+check "default set, zoom: waits counted, acquisitions and holds said to be exact mode's" \
+	wait_for "wait: [0-9]* waits, total .*acquisitions and holds: exact mode only" 3
+check "default set, zoom: no acquisition or hold drawn as 0" \
+	sh -c "! tmux capture-pane -p -t '$S' | grep -q '0 acquired\|0 released\|acq 0 '"
+key Escape
 key a
 key x
 check "x: the header says exact, with mmtop's BPF share" wait_for "mmap_lock exact.*mmtop bpf [0-9.]*%" 5
