@@ -70,22 +70,6 @@ static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 }
 
 /* Largest wait total first: the zoom's lists, as the view's TIME. */
-static int by_wait_blame(const void *a, const void *b)
-{
-	uint64_t x = (*(const struct blame_row *const *)a)->wait_ns;
-	uint64_t y = (*(const struct blame_row *const *)b)->wait_ns;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static int by_wait_lock(const void *a, const void *b)
-{
-	uint64_t x = (*(const struct lock_row *const *)a)->wait_ns;
-	uint64_t y = (*(const struct lock_row *const *)b)->wait_ns;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
 /*
  * The holders the zoomed row's waits waited behind, largest wait total
  * first; returns lines drawn.
@@ -105,7 +89,7 @@ static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y
 		    callsite_same(b->site, b->symbol, z->site, z->symbol))
 			v[n++] = b;
 	}
-	qsort(v, n, sizeof(*v), by_wait_blame);
+	ROWS_SORT_DESC(v, n, struct blame_row, wait_ns);
 	if (n)
 		draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
 	for (i = 0; i < n && line < h; i++) {
@@ -158,7 +142,7 @@ static int draw_sites(const struct snapshot *s, const struct ui_state *st, int p
 	for (i = 0; i < s->locks.nr; i++)
 		if (s->locks.v[i].pid == pid)
 			v[n++] = &s->locks.v[i];
-	qsort(v, n, sizeof(*v), by_wait_lock);
+	ROWS_SORT_DESC(v, n, struct lock_row, wait_ns);
 	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", pid);
 	for (i = 0; i < n && line < h; i++) {
 		const struct lock_row *o = v[i];

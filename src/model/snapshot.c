@@ -323,6 +323,19 @@ bool callsite_same(enum callsite a, const char *sym_a, enum callsite b,
 	return a == b && !strcmp(callsite_label(a, sym_a), callsite_label(b, sym_b));
 }
 
+static int by_u64_desc(const void *a, const void *b, void *offset)
+{
+	uint64_t x = *(const uint64_t *)((const char *)*(const void *const *)a + (size_t)offset);
+	uint64_t y = *(const uint64_t *)((const char *)*(const void *const *)b + (size_t)offset);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+void rows_sort_desc(const void **rows, size_t n, size_t offset)
+{
+	qsort_r(rows, n, sizeof(*rows), by_u64_desc, (void *)offset);
+}
+
 bool lock_row_same(const struct lock_row *a, const struct lock_row *b)
 {
 	return a->pid == b->pid && a->write == b->write && a->foreign == b->foreign &&

@@ -377,6 +377,14 @@ bool lock_row_same(const struct lock_row *a, const struct lock_row *b);
  * acquisitions that did not wait, in recordings before mmtop 0.2.
  */
 uint64_t lock_row_waits(const struct lock_row *r);
+/*
+ * Sorts @n pointers to rows by the uint64_t at @offset in each, largest
+ * first: every sink lists waits, blame pairs and forks that way
+ * (ROWS_SORT_DESC names the field).
+ */
+void rows_sort_desc(const void **rows, size_t n, size_t offset);
+#define ROWS_SORT_DESC(rows, n, type, field) \
+	rows_sort_desc((const void **)(rows), (n), offsetof(type, field))
 /* Whether two blame rows are of the same pair (waiter and holder). */
 bool blame_same(const struct blame_row *a, const struct blame_row *b);
 /*

@@ -413,14 +413,6 @@ static void lock_plots(FILE *f, const struct html_report *r, const struct snapsh
 	html_section_end(f);
 }
 
-static int by_blame_wait(const void *a, const void *b)
-{
-	const struct blame_row *x = *(const struct blame_row *const *)a;
-	const struct blame_row *y = *(const struct blame_row *const *)b;
-
-	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
-}
-
 static void blame_party(FILE *f, int pid, const char *comm, enum callsite site,
 			const char *symbol, bool write, bool foreign)
 {
@@ -447,7 +439,7 @@ static void blame_table(FILE *f, const struct snapshot *sum)
 	}
 	for (i = 0; i < n; i++)
 		rows[i] = &sum->blame.v[i];
-	qsort(rows, n, sizeof(*rows), by_blame_wait);
+	ROWS_SORT_DESC(rows, n, struct blame_row, wait_ns);
 	html_note(f, "Each wait attributed to the holder whose release let it through; the pairs "
 		  "with most wait time. A holder from another process (a /proc reader, GUP, "
 		  "process_madvise) is marked foreign.");

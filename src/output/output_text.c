@@ -224,14 +224,6 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 	}
 }
 
-static int by_blame_wait(const void *a, const void *b)
-{
-	const struct blame_row *x = *(struct blame_row *const *)a;
-	const struct blame_row *y = *(struct blame_row *const *)b;
-
-	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
-}
-
 /* Who waited behind whom; "*" marks a holder in another process. */
 static void write_blame(FILE *f, const struct snapshot *s)
 {
@@ -243,7 +235,7 @@ static void write_blame(FILE *f, const struct snapshot *s)
 		return;
 	for (i = 0; i < n; i++)
 		rows[i] = &s->blame.v[i];
-	qsort(rows, n, sizeof(*rows), by_blame_wait);
+	ROWS_SORT_DESC(rows, n, struct blame_row, wait_ns);
 	fprintf(f, " mmap_lock waits by holder: %d row%s%s\n", n, n == 1 ? "" : "s",
 		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
 	if (s->holders[0] && !snapshot_acquisitions(s))
@@ -264,14 +256,6 @@ static void write_blame(FILE *f, const struct snapshot *s)
 	free(rows);
 }
 
-static int by_wait(const void *a, const void *b)
-{
-	const struct cont_row *x = *(struct cont_row *const *)a;
-	const struct cont_row *y = *(struct cont_row *const *)b;
-
-	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
-}
-
 static void write_conts(FILE *f, const struct snapshot *s)
 {
 	const struct cont_row **rows;
@@ -287,7 +271,7 @@ static void write_conts(FILE *f, const struct snapshot *s)
 		return;
 	for (i = 0; i < n; i++)
 		rows[i] = &s->conts.v[i];
-	qsort(rows, n, sizeof(*rows), by_wait);
+	ROWS_SORT_DESC(rows, n, struct cont_row, wait_ns);
 	fprintf(f, "  CLASS           BY      PID COMM             CALLER                   TYPE         MODE     COUNT    TOTAL      p50      p99        max\n");
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
 		const struct cont_row *r = rows[i];
@@ -302,14 +286,6 @@ static void write_conts(FILE *f, const struct snapshot *s)
 			format_max(r->wait_max_ns, r->wait_max_bound, b[3], 16));
 	}
 	free(rows);
-}
-
-static int by_latency(const void *a, const void *b)
-{
-	const struct fork_row *x = *(struct fork_row *const *)a;
-	const struct fork_row *y = *(struct fork_row *const *)b;
-
-	return x->latency_ns < y->latency_ns ? 1 : x->latency_ns > y->latency_ns ? -1 : 0;
 }
 
 static void write_forks(FILE *f, const struct snapshot *s)
@@ -333,7 +309,7 @@ static void write_forks(FILE *f, const struct snapshot *s)
 		return;
 	for (i = 0; i < s->forks.nr; i++)
 		rows[i] = &s->forks.v[i];
-	qsort(rows, s->forks.nr, sizeof(*rows), by_latency);
+	ROWS_SORT_DESC(rows, s->forks.nr, struct fork_row, latency_ns);
 	fprintf(f, "    PID COMM             CHILD SYSCALL   LATENCY   ANON_MB FILE_MB  THP_MB BACK  COST/MiB  DUP_HOLD STALLED\n");
 	for (i = 0; i < s->forks.nr && i < TEXT_LOCK_ROWS; i++) {
 		const struct fork_row *k = rows[i];

@@ -35,6 +35,20 @@ static void test_blame_holders(void)
 	      "no holder seen: \"-\", not pid 0");
 }
 
+static void test_sort_desc(void)
+{
+	struct fork_row f[3] = { { .latency_ns = 5 }, { .latency_ns = 1ULL << 40 }, { .latency_ns = 7 } };
+	struct blame_row b[2] = { { .wait_ns = 1 }, { .wait_ns = 2 } };
+	const struct fork_row *fp[3] = { &f[0], &f[1], &f[2] };
+	const struct blame_row *bp[2] = { &b[0], &b[1] };
+
+	ROWS_SORT_DESC(fp, 3, struct fork_row, latency_ns);
+	CHECK(fp[0] == &f[1] && fp[1] == &f[2] && fp[2] == &f[0],
+	      "rows sorted by their field, largest first (beyond 32 bits too)");
+	ROWS_SORT_DESC(bp, 2, struct blame_row, wait_ns);
+	CHECK(bp[0] == &b[1] && bp[1] == &b[0], "another row type, another field's place");
+}
+
 static void test_quantiles(void)
 {
 	struct hist h = { { 0 } };
@@ -92,5 +106,6 @@ int main(void)
 	snapshot_free(&s);
 	test_quantiles();
 	test_blame_holders();
+	test_sort_desc();
 	UNIT_EXIT();
 }
