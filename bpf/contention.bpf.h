@@ -280,6 +280,8 @@ static __always_inline void on_cont_end(__u64 lock)
 			.stack = w->stack, .wait_ns = wait,
 			.kind = LOCK_KIND_CONTENTION, .cls = w->cls,
 			.write = !!(w->flags & LCB_F_WRITE),
+			/* A mutex or spin lock has no mode: not "read". */
+			.lock_flags = w->flags,
 		};
 
 		emit_event(now, &i);

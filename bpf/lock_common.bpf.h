@@ -288,6 +288,7 @@ struct event_info {
 	__u8 cls;
 	__u8 holder_write;
 	__u8 holder_hint;
+	__u8 lock_flags;
 };
 
 static __always_inline void emit_event(__u64 now, const struct event_info *i)
@@ -315,6 +316,7 @@ static __always_inline void emit_event(__u64 now, const struct event_info *i)
 	e->holder_stack = i->holder_stack;
 	e->holder_write = i->holder_write;
 	e->holder_hint = i->holder_hint;
+	e->lock_flags = i->lock_flags;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, ring_wakeup(&lock_events, LOCK_EVENTS_SIZE));
 }

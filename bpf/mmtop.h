@@ -158,7 +158,8 @@ struct lock_event {
 	__u8 cls;		/* enum bpf_cont_class, for LOCK_KIND_CONTENTION */
 	__u8 holder_write;	/* slow mmap_lock waits: whom they waited behind */
 	__u8 holder_hint;	/* as blame_key's */
-	__u8 pad[2];
+	__u8 lock_flags;	/* contention_begin's LCB_F_*, for LOCK_KIND_CONTENTION */
+	__u8 pad;
 	__u32 holder_tgid;	/* 0: no holder seen */
 	__u32 pad1;
 	__u64 holder_stack;

@@ -727,7 +727,7 @@ wait $load 2>/dev/null
 idle=$(rec_size "$TMP/idle.rec" "$N")
 busy=$(rec_size "$TMP/busy.rec" "$N")
 awk -v i="$idle" -v b="$busy" 'BEGIN {
-	printf "recording (format 2.8) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
+	printf "recording (format 2.9) at -d 1: idle %d bytes/interval (%.1f MB/day), under bench churn with forks %d bytes/interval (%.1f MB/day)\n",
 		i, i * 86400 / 1e6, b, b * 86400 / 1e6 }'
 
 # The HTML report of a day of 1-s intervals (tests/tools/synth_rec.c, with

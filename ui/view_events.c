@@ -48,7 +48,7 @@ static void events_draw(struct ui_state *st, int y, int h)
 		cell_set(&c[5], 0, "%s", e->contention ? cont_class_name(e->cls) : "mmap_lock");
 		cell_set(&c[6], 0, "%s", e->contention ? e->symbol :
 			 callsite_label(e->site, e->symbol));
-		cell_set(&c[7], 0, "%s", e->write ? "write" : "read");
+		cell_set(&c[7], 0, "%s", slow_event_mode(e));
 		cell_set(&c[8], e->wait_ns, "%s", format_ns(e->wait_ns, b, sizeof(b)));
 		if (e->hold_ns)
 			cell_set(&c[9], e->hold_ns, "%s", format_ns(e->hold_ns, b, sizeof(b)));

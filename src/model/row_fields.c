@@ -14,10 +14,12 @@
 	{ .name = #member, .kind = FIELD_U64, .off = offsetof(type, member),	\
 	  .size = sizeof(uint64_t), .merge = MERGE_MAX,			\
 	  .bound_off = offsetof(type, bound) }
+/* A field appended to sized rows (2.2 on): a row that ends before it reads 0. */
+#define APPENDED(type, member, kind_)					\
+	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
+	  .size = sizeof(((type *)0)->member), .merge = MERGE_KEEP, .appended = true }
 /* A bound flag appended in 2.4; merged with its maximum. */
-#define BOUND(type, member)						\
-	{ .name = #member, .kind = FIELD_BOOL, .off = offsetof(type, member),	\
-	  .size = sizeof(bool), .merge = MERGE_KEEP, .appended = true }
+#define BOUND(type, member) APPENDED(type, member, FIELD_BOOL)
 /* A figure computed from the row by @fn, not stored, shown in @outs. */
 #define DERIVED(name_, fn, outs)					\
 	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
@@ -86,6 +88,7 @@ static const struct row_field event_fields[] = {
 	KEEP(struct slow_event, site_addr, FIELD_U64),
 	KEEP(struct slow_event, wait_ns, FIELD_U64),
 	KEEP(struct slow_event, hold_ns, FIELD_U64),
+	APPENDED(struct slow_event, mode, FIELD_STR),	/* 2.9 */
 };
 
 static const struct row_field event_holder[] = {

@@ -48,8 +48,9 @@ struct row_field {
 	enum field_merge merge;
 	unsigned short bound_off;	/* MERGE_MAX: its bool bound */
 	/*
-	 * Appended to sized rows by format 2.4: rows that are not sized (1.x,
-	 * 2.0) neither write nor read it; a row that ends before it reads 0.
+	 * Appended to sized rows (2.4: bounds, 2.9: a slow event's mode):
+	 * rows that are not sized (1.x, 2.0) neither write nor read it; a row
+	 * that ends before it reads 0.
 	 */
 	bool appended;
 	unsigned char out;		/* enum field_out */

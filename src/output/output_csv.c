@@ -425,10 +425,10 @@ static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
 	drops_probes(&r, s, c);
 	if (e->contention)
 		who(&r, e->pid, e->comm, cont_class_name(e->cls), e->symbol,
-		    e->write ? "write" : "read", NULL);
+		    slow_event_mode(e), NULL);
 	else
 		who(&r, e->pid, e->comm, callsite_name(e->site), e->symbol,
-		    e->write ? "write" : "read", mm_of(e->foreign));
+		    slow_event_mode(e), mm_of(e->foreign));
 	format_utc(e->wall_ns, when, sizeof(when));
 	cell(&r, COL_EVENT_TIME, "%s", when);
 	cell(&r, COL_TID, "%d", e->tid);

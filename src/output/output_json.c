@@ -215,7 +215,7 @@ static void json_event(FILE *f, const struct snapshot *s, const void *row)
 		fprintf(f, ",\"lock\":\"contention\",\"class\":\"%s\",\"caller\":",
 			cont_class_name(e->cls));
 		json_str(f, e->symbol);
-		fprintf(f, ",\"mode\":\"%s\"", e->write ? "write" : "read");
+		fprintf(f, ",\"mode\":\"%s\"", slow_event_mode(e));
 	} else {
 		json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
 		fputs(",\"lock\":\"mmap_lock\"", f);

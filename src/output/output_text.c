@@ -359,7 +359,7 @@ static void write_events(FILE *f, const struct snapshot *s)
 				 e->holder_write ? "write" : "read");
 		fprintf(f, "  %-12s %7d %7d %3d %-16s %-30.30s %-5s %-5s %8s %8s %s\n", when,
 			e->pid, e->tid, e->cpu, safe(e->comm), safe(what),
-			e->write ? "write" : "read",
+			slow_event_mode(e),
 			e->contention ? "-" : e->foreign ? "other" : "own",
 			format_ns(e->wait_ns, b[1], 16),
 			e->hold_ns ? format_ns(e->hold_ns, b[2], 16) : "-", safe(behind));

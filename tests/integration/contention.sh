@@ -33,6 +33,19 @@ rows=$(awk -F, 'NR > 1 && $4 == "contention"' "$TMP/off.csv" | wc -l)
 check "--disable-probe contention: no contention rows ($rows)" test "$rows" -eq 0
 check "--disable-probe contention: mmap_lock still on" grep -q ';mmap_lock:' "$TMP/off.csv"
 
+# A lock without modes: two writers and a reader of one pipe wait for its
+# mutex (anon_pipe_write, pipe_write before 6.15). Their slow waits say
+# "-", as the pipe's contention rows do; before format 2.9 they said read.
+start_mmtop_csv "$TMP/p.csv" -d 0.5 --slow 20us
+(dd if=/dev/zero bs=1M count=2000 status=none & dd if=/dev/zero bs=1M count=2000 status=none &
+	wait) | cat >/dev/null
+stop_mmtop
+modes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kind"] == "event" && $c["symbol"] ~ /pipe_(read|write)$/ { print $c["mode"] }' "$TMP/p.csv" |
+	sort | uniq -c | tr -s ' ' | tr '\n' ';')
+check "pipe mutex: its slow waits have no mode ($modes)" \
+	sh -c "echo '$modes' | grep -q ' -;' && ! echo '$modes' | grep -q -E 'read|write'"
+
 # VMA write-lock waits: a writer flipping the protection of a VMA that a
 # sibling keeps faulting huge pages into waits for the faults in flight.
 if bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "'vm_refcnt'"; then

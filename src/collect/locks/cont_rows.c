@@ -26,8 +26,7 @@ static const char *lock_type(__u32 flags)
 	return "semaphore";
 }
 
-/* read or write for rwsems and rwlocks; - for exclusive locks. */
-static const char *lock_mode(__u32 flags)
+const char *lock_mode(__u32 flags)
 {
 	/* A D-state sleep is watched only while mmap_lock is held for write. */
 	if (flags & (LCB_F_WRITE | CONT_F_SLEEP))

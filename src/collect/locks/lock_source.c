@@ -627,6 +627,8 @@ static int on_event(void *ctx, void *data, size_t size)
 	ev->wait_ns = e->wait_ns;
 	ev->hold_ns = e->hold_ns;
 	ev->contention = e->kind == LOCK_KIND_CONTENTION;
+	snprintf(ev->mode, sizeof(ev->mode), "%s",
+		 ev->contention ? lock_mode(e->lock_flags) : e->write ? "write" : "read");
 	if (ev->contention) {
 		ev->cls = cont_class_of(e->cls, site, &by_address);
 		memcpy(ev->symbol, site->caller, sizeof(ev->symbol));

@@ -148,6 +148,8 @@ struct rows_ctx {
  */
 void cont_rows_add_waits(struct lock_source *ls, struct snapshot *s, const struct lock_key *k,
 			 const struct lock_stats *now, const struct lock_stats *before);
+/* A contended lock's mode from its LCB_F_* flags: read, write, or - (a mutex, a spin lock). */
+const char *lock_mode(__u32 flags);
 /*
  * What a wait-statistics key added since @before, into a row's @count,
  * @wait_ns and maximum (@max_ns, @max_bound), and its histogram @hist.
