@@ -387,11 +387,20 @@ printf "a cycle (exact mode on and off), to a churn on the other CPU, beyond the
 # ns per run of its own), under each work run once; and their sum against
 # the work's wall time. Steadier than the ratios: no untraced twin.
 # The only program per context switch is --vma-waits' VMA-sleep check (6.15+).
-prog_stats() { # "name run_time_ns run_cnt" per loaded program
-	bpftool prog show 2>/dev/null | awk '/ name / { n = t = c = ""
-		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1)
-			if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
-		if (c != "") print n, t, c }'
+# own_stats PID: "id run_time_ns run_cnt" of each BPF program PID holds
+# (another mmtop on the machine has programs of the same names).
+own_stats() {
+	for fd in $(ls -l "/proc/$1/fd" 2>/dev/null | awk '/bpf-prog/ { print $9 }'); do
+		awk '/^prog_id/ { i = $2 } /^run_time_ns/ { t = $2 } /^run_cnt/ { c = $2 }
+			END { print i, t, c }' "/proc/$1/fdinfo/$fd"
+	done
+}
+prog_stats() { # prog_stats PID: "name run_time_ns run_cnt" of each program PID holds
+	own_stats "$1" >"$TMP/own"
+	bpftool prog show 2>/dev/null | awk 'NR == FNR { t[$1] = $2; c[$1] = $3; next }
+		/ name / { id = $1; sub(":", "", id)
+			for (i = 1; i < NF; i++) if ($i == "name") n = $(i + 1)
+			if (id in c) print n, t[id], c[id] }' "$TMP/own" -
 }
 # per_program READY CMD...: with CMD watching (ready once its output
 # matches READY), each work once: "work name ns (runs) ..." per line.
@@ -402,11 +411,11 @@ per_program() {
 	watch=$!
 	until grep -q "$ready" "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
 	for w in $WORKS; do
-		prog_stats >"$TMP/p0"
+		prog_stats $watch >"$TMP/p0"
 		t0=$(date +%s%N)
 		"work_$w" >/dev/null
 		t1=$(date +%s%N)
-		prog_stats >"$TMP/p1"
+		prog_stats $watch >"$TMP/p1"
 		awk -v w="$w" -v wall=$(((t1 - t0) / 1000)) \
 			'NR == FNR { t[$1] = $2; c[$1] = $3; next }
 			$3 > c[$1] { n = $3 - c[$1]; d = $2 - t[$1]; sum += d
@@ -505,13 +514,6 @@ fi
 WAIT_PAIRS=${WAIT_PAIRS:-7}
 contended() {
 	cpu "$MMTOP" bench churn -t 1 --writers 2 --proc-reader -n 20000 >/dev/null
-}
-# own_stats PID: "id run_time_ns run_cnt" of each BPF program PID holds.
-own_stats() {
-	for fd in $(ls -l "/proc/$1/fd" 2>/dev/null | awk '/bpf-prog/ { print $9 }'); do
-		awk '/^prog_id/ { i = $2 } /^run_time_ns/ { t = $2 } /^run_cnt/ { c = $2 }
-			END { print i, t, c }' "/proc/$1/fdinfo/$fd"
-	done
 }
 # wait_watched SET: one contended run under SET, "ns runs cpu_s" appended
 # to $TMP/wait_SET (cpu_s alone for none: untraced).

@@ -11,6 +11,7 @@
 #include "replace_file.h"
 #include "report.h"
 #include "stats.h"
+#include "text_table.h"
 
 /* Per-CPU faults/s of every interval, kept for the statistics. */
 struct rates {
@@ -39,17 +40,24 @@ static int keep_rates(struct rates *r, const struct snapshot *s)
 	return 0;
 }
 
+static const struct text_col rate_cols[] = {
+	TEXT_NUM("CPU", 5), TEXT_NUM("mean", 11), TEXT_NUM("Hmean", 11), TEXT_NUM("max", 11),
+	TEXT_NUM("no-faults", 10),
+};
+
 static void print_rates(const struct rates *r, FILE *f)
 {
+	static const struct text_table rates = TEXT_TABLE(0, rate_cols);
 	double *col = malloc(r->n * sizeof(*col)), max;
 	size_t i;
 	int cpu;
 
 	if (!col)
 		return;
-	fprintf(f, "per-CPU faults/s over %zu intervals (Hmean: of those with faults)\n"
-		"  CPU        mean       Hmean         max  no-faults\n", r->n);
+	fprintf(f, "per-CPU faults/s over %zu intervals (Hmean: of those with faults)\n", r->n);
+	text_header(f, &rates);
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		struct text_row row = text_row_begin(f, &rates);
 		size_t none = 0;
 
 		for (i = 0, max = 0; i < r->n; i++) {
@@ -57,11 +65,15 @@ static void print_rates(const struct rates *r, FILE *f)
 			max = col[i] > max ? col[i] : max;
 			none += col[i] <= 0;
 		}
+		text_cell(&row, "%d", cpu);
+		text_cell(&row, "%.1f", none == r->n ? 0.0 : stats_mean(col, r->n));
 		if (none == r->n)
-			fprintf(f, "%5d %11.1f %11s %11.1f %10zu\n", cpu, 0.0, "-", 0.0, none);
+			text_cell(&row, "-");
 		else
-			fprintf(f, "%5d %11.1f %11.1f %11.1f %10zu\n", cpu, stats_mean(col, r->n),
-				stats_hmean(col, r->n), max, none);
+			text_cell(&row, "%.1f", stats_hmean(col, r->n));
+		text_cell(&row, "%.1f", max);
+		text_cell(&row, "%zu", none);
+		text_row_end(&row);
 	}
 	free(col);
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "output_common.h"
+#include "text_table.h"
 
 #include "util.h"
 
@@ -48,26 +49,46 @@ static bool lock_na(const struct snapshot *s)
 	return s->na[FAMILY_MMAP_LOCK][0];
 }
 
-/* Fault columns, then the VMA-lock columns (n/a: snapshot_vma_na()). */
-static void fault_cols(FILE *f, const struct snapshot *s,
-		       const struct fault_counts *fc, uint64_t fallbacks,
-		       uint64_t anon)
+/* The fault columns, then the VMA-lock columns, of the CPU and node tables. */
+#define FAULT_COLS							\
+	TEXT_NUM("MINFLT/s", 11), TEXT_NUM("MAJFLT/s", 10),		\
+	TEXT_NUM("MINFLT", 10), TEXT_NUM("MAJFLT", 9),			\
+	TEXT_NUM("FALLBACK", 9), TEXT_NUM("ANON", 7), TEXT_NUM("VMA-OK%", 7)
+
+static const struct text_col cpu_cols[] = {
+	TEXT_NUM("CPU", 5), TEXT_NUM("NODE", 4), TEXT_WORD("STATE", 7), FAULT_COLS,
+};
+static const struct text_col node_cols[] = {
+	TEXT_NUM("NODE", 5), TEXT_NUM("CPUS", 4), TEXT_WORD("", 7), FAULT_COLS,
+};
+
+/* Fault cells, then the VMA-lock cells (n/a: snapshot_vma_na()). */
+static void fault_cells(struct text_row *r, const struct snapshot *s,
+			const struct fault_counts *fc, uint64_t fallbacks, uint64_t anon)
 {
 	char ok[16];
+	int i;
 
-	if (s->na[FAMILY_FAULTS][0])
-		fprintf(f, " %11s %10s %10s %9s", "n/a", "n/a", "n/a", "n/a");
-	else
-		fprintf(f, " %11.1f %10.1f %10" PRIu64 " %9" PRIu64,
-			snapshot_rate(s, fc->min_flt), snapshot_rate(s, fc->maj_flt),
-			fc->min_flt, fc->maj_flt);
-	if (snapshot_vma_na(s)) {
-		fprintf(f, " %9s %7s %7s\n", "n/a", "n/a", "n/a");
-		return;
+	if (s->na[FAMILY_FAULTS][0]) {
+		for (i = 0; i < 4; i++)
+			text_cell(r, "n/a");
+	} else {
+		text_cell(r, "%.1f", snapshot_rate(s, fc->min_flt));
+		text_cell(r, "%.1f", snapshot_rate(s, fc->maj_flt));
+		text_cell(r, "%" PRIu64, fc->min_flt);
+		text_cell(r, "%" PRIu64, fc->maj_flt);
 	}
-	percent(ok, sizeof(ok), s->na[FAMILY_FAULTS][0] ? -1 :
-		vma_ok(fc->min_flt + fc->maj_flt, fallbacks, anon));
-	fprintf(f, " %9" PRIu64 " %7" PRIu64 " %7s\n", fallbacks, anon, ok);
+	if (snapshot_vma_na(s)) {
+		for (i = 0; i < 3; i++)
+			text_cell(r, "n/a");
+	} else {
+		percent(ok, sizeof(ok), s->na[FAMILY_FAULTS][0] ? -1 :
+			vma_ok(fc->min_flt + fc->maj_flt, fallbacks, anon));
+		text_cell(r, "%" PRIu64, fallbacks);
+		text_cell(r, "%" PRIu64, anon);
+		text_cell(r, "%s", ok);
+	}
+	text_row_end(r);
 }
 
 static void write_header(FILE *f, const struct snapshot *s)
@@ -101,46 +122,77 @@ static void write_header(FILE *f, const struct snapshot *s)
 
 static void write_cpus(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table cpus = TEXT_TABLE(0, cpu_cols);
+	static const struct text_table nodes = TEXT_TABLE(0, node_cols);
+	struct text_row r;
 	int i;
 
-	fprintf(f, "  CPU NODE STATE      MINFLT/s   MAJFLT/s     MINFLT    MAJFLT  FALLBACK    ANON VMA-OK%%\n");
+	text_header(f, &cpus);
 	for (i = 0; i < s->nr_cpus; i++) {
 		const struct cpu_sample *c = &s->cpus[i];
 
-		fprintf(f, "%5d %4d %-7s", i, c->node, c->online ? "online" : "offline");
-		fault_cols(f, s, &c->faults, c->fallbacks, c->anon);
+		r = text_row_begin(f, &cpus);
+		text_cell(&r, "%d", i);
+		text_cell(&r, "%d", c->node);
+		text_cell(&r, "%s", c->online ? "online" : "offline");
+		fault_cells(&r, s, &c->faults, c->fallbacks, c->anon);
 	}
-	fprintf(f, " NODE CPUS              MINFLT/s   MAJFLT/s     MINFLT    MAJFLT  FALLBACK    ANON VMA-OK%%\n");
+	text_header(f, &nodes);
 	for (i = 0; i < s->nr_nodes; i++) {
 		const struct node_sample *n = &s->nodes[i];
 
-		fprintf(f, "%5d %4d %7s", i, n->nr_online, "");
-		fault_cols(f, s, &n->faults, n->fallbacks, n->anon);
+		r = text_row_begin(f, &nodes);
+		text_cell(&r, "%d", i);
+		text_cell(&r, "%d", n->nr_online);
+		text_cell(&r, "%s", "");
+		fault_cells(&r, s, &n->faults, n->fallbacks, n->anon);
 	}
 }
 
-static void pcp_cols(FILE *f, const struct snapshot *s, const struct pcp_counts *p)
+#define PCP_COLS							\
+	TEXT_NUM("REFILL/s", 9), TEXT_NUM("R_PAGES", 9), TEXT_NUM("DRAIN/s", 9),	\
+	TEXT_NUM("D_PAGES", 9), TEXT_NUM("BUDDY", 9)
+
+static const struct text_col pcp_cpu_cols[] = { TEXT_NUM("CPU", 5), PCP_COLS };
+static const struct text_col pcp_zone_cols[] = {
+	TEXT_NUM("NODE", 5), TEXT_WORD("ZONE", 8), PCP_COLS,
+};
+
+static void pcp_cells(struct text_row *r, const struct snapshot *s, const struct pcp_counts *p)
 {
-	fprintf(f, " %9.1f %9" PRIu64 " %9.1f %9" PRIu64 " %9" PRIu64 "\n",
-		snapshot_rate(s, p->refills), p->refill_pages,
-		snapshot_rate(s, p->drains), p->drain_pages, p->buddy_pages);
+	text_cell(r, "%.1f", snapshot_rate(s, p->refills));
+	text_cell(r, "%" PRIu64, p->refill_pages);
+	text_cell(r, "%.1f", snapshot_rate(s, p->drains));
+	text_cell(r, "%" PRIu64, p->drain_pages);
+	text_cell(r, "%" PRIu64, p->buddy_pages);
+	text_row_end(r);
 }
 
+/* Each CPU's lists, then each zone's buddy traffic. */
 static void write_pcp(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table cpus = TEXT_TABLE(0, pcp_cpu_cols);
+	static const struct text_table zones = TEXT_TABLE(0, pcp_zone_cols);
+	struct text_row r;
 	int i;
 
 	if (s->na[FAMILY_PCP][0])
 		return;
 	fprintf(f, " PCP lists; %s\n", safe(s->pcp_method));
-	fprintf(f, "  CPU       REFILL/s  R_PAGES   DRAIN/s  D_PAGES     BUDDY\n");
+	text_header(f, &cpus);
 	for (i = 0; i < s->nr_cpus; i++) {
-		fprintf(f, "%5d      ", i);
-		pcp_cols(f, s, &s->cpus[i].pcp);
+		r = text_row_begin(f, &cpus);
+		text_cell(&r, "%d", i);
+		pcp_cells(&r, s, &s->cpus[i].pcp);
 	}
+	if (!s->zones.nr)
+		return;
+	text_header(f, &zones);
 	for (i = 0; i < s->zones.nr; i++) {
-		fprintf(f, " %2d %-8.8s", s->zones.v[i].node, safe(s->zones.v[i].name));
-		pcp_cols(f, s, &s->zones.v[i].pcp);
+		r = text_row_begin(f, &zones);
+		text_cell(&r, "%d", s->zones.v[i].node);
+		text_cell(&r, "%s", safe(s->zones.v[i].name));
+		pcp_cells(&r, s, &s->zones.v[i].pcp);
 	}
 }
 
@@ -153,27 +205,40 @@ static int by_time_spent(const void *a, const void *b)
 	return tx < ty ? 1 : tx > ty ? -1 : 0;
 }
 
-/* "-" where exact mode was off: the default set counts waits alone. */
-static void write_lock_row(FILE *f, const struct lock_row *r, bool known)
-{
-	char b[8][16];
+static const struct text_col lock_cols[] = {
+	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_CUT("SITE", 20), TEXT_WORD("MODE", 5),
+	TEXT_WORD("MM", 5), TEXT_NUM("ACQ", 8), TEXT_NUM("FAIL", 6), TEXT_NUM("WAITS", 7),
+	TEXT_NUM("WAIT-p50", 8), TEXT_NUM("p99", 8), TEXT_NUM("max", 10),
+	TEXT_NUM("HOLD-p50", 8), TEXT_NUM("p99", 8), TEXT_NUM("max", 10),
+};
 
-	snprintf(b[6], 16, "%" PRIu64, r->acquired);
-	snprintf(b[7], 16, "%" PRIu64, r->failed);
-	fprintf(f, "%7d %-16s %-20.20s %-5s %-5s %8s %6s %7" PRIu64 " %8s %8s %10s %8s %8s %10s\n",
-		r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
-		r->write ? "write" : "read", r->foreign ? "other" : "own",
-		known ? b[6] : "-", known ? b[7] : "-", lock_row_waits(r),
-		format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[0], 16),
-		format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[1], 16),
-		format_max(r->wait_max_ns, r->wait_max_bound, b[2], 16),
-		known ? format_ns(hist_quantile(&r->hold, 0.5, r->hold_max_ns), b[3], 16) : "-",
-		known ? format_ns(hist_quantile(&r->hold, 0.99, r->hold_max_ns), b[4], 16) : "-",
-		known ? format_max(r->hold_max_ns, r->hold_max_bound, b[5], 16) : "-");
+/* "-" where exact mode was off: the default set counts waits alone. */
+static void write_lock_row(FILE *f, const struct text_table *t, const struct lock_row *l,
+			   bool known)
+{
+	struct text_row r = text_row_begin(f, t);
+	char b[16];
+
+	text_cell(&r, "%d", l->pid);
+	text_cell(&r, "%s", safe(l->comm));
+	text_cell(&r, "%s", safe(callsite_label(l->site, l->symbol)));
+	text_cell(&r, "%s", l->write ? "write" : "read");
+	text_cell(&r, "%s", l->foreign ? "other" : "own");
+	text_cell(&r, known ? "%" PRIu64 : "-", l->acquired);
+	text_cell(&r, known ? "%" PRIu64 : "-", l->failed);
+	text_cell(&r, "%" PRIu64, lock_row_waits(l));
+	text_cell(&r, "%s", format_ns(hist_quantile(&l->wait, 0.5, l->wait_max_ns), b, 16));
+	text_cell(&r, "%s", format_ns(hist_quantile(&l->wait, 0.99, l->wait_max_ns), b, 16));
+	text_cell(&r, "%s", format_max(l->wait_max_ns, l->wait_max_bound, b, 16));
+	text_cell(&r, "%s", known ? format_ns(hist_quantile(&l->hold, 0.5, l->hold_max_ns), b, 16) : "-");
+	text_cell(&r, "%s", known ? format_ns(hist_quantile(&l->hold, 0.99, l->hold_max_ns), b, 16) : "-");
+	text_cell(&r, "%s", known ? format_max(l->hold_max_ns, l->hold_max_bound, b, 16) : "-");
+	text_row_end(&r);
 }
 
 static void write_locks(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table locks = TEXT_TABLE(0, lock_cols);
 	const struct lock_row **rows;
 	int i, n = s->locks.nr;
 
@@ -189,47 +254,58 @@ static void write_locks(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->locks.v[i];
 	qsort(rows, n, sizeof(*rows), by_time_spent);
-	fprintf(f, "    PID COMM             SITE                 MODE  MM         ACQ   FAIL   WAITS WAIT-p50      p99        max HOLD-p50      p99        max\n");
+	text_header(f, &locks);
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
-		write_lock_row(f, rows[i], snapshot_acquisitions(s));
+		write_lock_row(f, &locks, rows[i], snapshot_acquisitions(s));
 	free(rows);
 }
+
+static const struct text_col vma_cols[] = {
+	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_NUM("FAULTS", 10),
+	TEXT_NUM("FALLBACK", 9), TEXT_NUM("ANON", 8), TEXT_NUM("VMA-OK%", 7),
+};
 
 /* A process's faults; its outcome "-" where n/a (exact mode's). */
 static void write_vmas(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table vmas = TEXT_TABLE(0, vma_cols);
 	bool na = snapshot_vma_na(s);
 	int i;
 
 	if (!s->vmas.nr)
 		return;
 	fprintf(f, " VMA lock per process%s\n", na ? " (the outcome n/a: see vma-lock above)" : "");
-	fprintf(f, "    PID COMM                 FAULTS  FALLBACK     ANON VMA-OK%%\n");
+	text_header(f, &vmas);
 	for (i = 0; i < s->vmas.nr; i++) {
 		const struct vma_row *v = &s->vmas.v[i];
-		char faults[24], ok[16], fb[24], an[24];
+		struct text_row r = text_row_begin(f, &vmas);
+		char ok[16] = "n/a";
 
-		if (v->faults < 0)
-			snprintf(faults, sizeof(faults), "n/a");
-		else
-			snprintf(faults, sizeof(faults), "%" PRId64, v->faults);
-		if (v->faults < 0 || na)
-			snprintf(ok, sizeof(ok), "n/a");
-		else
+		if (v->faults >= 0 && !na)
 			percent(ok, sizeof(ok), vma_ok(v->faults, v->fallbacks, v->anon));
-		snprintf(fb, sizeof(fb), "%" PRIu64, v->fallbacks);
-		snprintf(an, sizeof(an), "%" PRIu64, v->anon);
-		fprintf(f, "%7d %-16s %10s %9s %8s %7s\n", v->pid, safe(v->comm), faults,
-			na ? "-" : fb, na ? "-" : an, ok);
+		text_cell(&r, "%d", v->pid);
+		text_cell(&r, "%s", safe(v->comm));
+		text_cell(&r, v->faults < 0 ? "n/a" : "%" PRId64, v->faults);
+		text_cell(&r, na ? "-" : "%" PRIu64, v->fallbacks);
+		text_cell(&r, na ? "-" : "%" PRIu64, v->anon);
+		text_cell(&r, "%s", ok);
+		text_row_end(&r);
 	}
 }
+
+static const struct text_col blame_cols[] = {
+	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_CUT("SITE", 15), TEXT_WORD("MODE", 5),
+	TEXT_WORD("<-", 2), TEXT_NUM("HOLDER", 7), TEXT_CUT("COMM", 16), TEXT_CUT("SITE", 15),
+	TEXT_WORD("MODE", 5), TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("max", 10),
+};
 
 /* Who waited behind whom; "*" marks a holder in another process. */
 static void write_blame(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table blame = TEXT_TABLE(0, blame_cols);
 	const struct blame_row **rows;
 	int i, n = s->blame.nr;
-	char b[2][16], h[12];
+	char b[16], h[12];
 
 	if (lock_na(s) || !n || !(rows = malloc(n * sizeof(*rows))))
 		return;
@@ -240,27 +316,41 @@ static void write_blame(FILE *f, const struct snapshot *s)
 		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
 	if (s->holders[0] && !snapshot_acquisitions(s))
 		fprintf(f, " a wait's holder: %s\n", s->holders);
-	fprintf(f, "    PID COMM             SITE            MODE  <-  HOLDER COMM             SITE            MODE     COUNT    TOTAL        max\n");
+	text_header(f, &blame);
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
-		const struct blame_row *r = rows[i];
+		const struct blame_row *l = rows[i];
+		struct text_row r = text_row_begin(f, &blame);
 
-		fprintf(f, "%7d %-16s %-15.15s %-5s <- %6s%s%-16s %-15.15s %-5s %8" PRIu64 " %8s %10s\n",
-			r->pid, safe(r->comm), safe(callsite_label(r->site, r->symbol)),
-			r->write ? "write" : "read", blame_holder_pid(r, h, sizeof(h)),
-			blame_foreign(r) ? "*" : " ", safe(r->holder_comm),
-			safe(callsite_label(r->holder_site, r->holder_symbol)),
-			r->holder_write ? "write" : "read", r->count,
-			format_ns(r->wait_ns, b[0], 16),
-			format_max(r->wait_max_ns, r->wait_max_bound, b[1], 16));
+		text_cell(&r, "%d", l->pid);
+		text_cell(&r, "%s", safe(l->comm));
+		text_cell(&r, "%s", safe(callsite_label(l->site, l->symbol)));
+		text_cell(&r, "%s", l->write ? "write" : "read");
+		text_cell(&r, "<-");
+		text_cell(&r, "%s%s", blame_holder_pid(l, h, sizeof(h)), blame_foreign(l) ? "*" : "");
+		text_cell(&r, "%s", safe(l->holder_comm));
+		text_cell(&r, "%s", safe(callsite_label(l->holder_site, l->holder_symbol)));
+		text_cell(&r, "%s", l->holder_write ? "write" : "read");
+		text_cell(&r, "%" PRIu64, l->count);
+		text_cell(&r, "%s", format_ns(l->wait_ns, b, 16));
+		text_cell(&r, "%s", format_max(l->wait_max_ns, l->wait_max_bound, b, 16));
+		text_row_end(&r);
 	}
 	free(rows);
 }
 
+static const struct text_col cont_cols[] = {
+	TEXT_WORD("CLASS", 15), TEXT_WORD("BY", 5), TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16),
+	TEXT_CUT("CALLER", 24), TEXT_WORD("TYPE", 12), TEXT_WORD("MODE", 5),
+	TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("p50", 8), TEXT_NUM("p99", 8),
+	TEXT_NUM("max", 10),
+};
+
 static void write_conts(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table conts = TEXT_TABLE(2, cont_cols);
 	const struct cont_row **rows;
 	int i, n = s->conts.nr;
-	char b[4][16];
+	char b[16];
 
 	if (s->na[FAMILY_CONTENTION][0])
 		return;
@@ -272,24 +362,38 @@ static void write_conts(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->conts.v[i];
 	ROWS_SORT_DESC(rows, n, struct cont_row, wait_ns);
-	fprintf(f, "  CLASS           BY      PID COMM             CALLER                   TYPE         MODE     COUNT    TOTAL      p50      p99        max\n");
+	text_header(f, &conts);
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
-		const struct cont_row *r = rows[i];
+		const struct cont_row *c = rows[i];
+		struct text_row r = text_row_begin(f, &conts);
 
-		fprintf(f, "  %-15s %-5s %7d %-16s %-24.24s %-12s %-5s %8" PRIu64 " %8s %8s %8s %10s\n",
-			cont_class_name(r->cls), r->by_address ? "addr" : "stack",
-			r->pid, r->pid ? safe(r->comm) : "-", r->caller[0] ? safe(r->caller) : "?",
-			safe(r->type), safe(r->mode), r->count,
-			format_ns(r->wait_ns, b[0], 16),
-			format_ns(hist_quantile(&r->wait, 0.5, r->wait_max_ns), b[1], 16),
-			format_ns(hist_quantile(&r->wait, 0.99, r->wait_max_ns), b[2], 16),
-			format_max(r->wait_max_ns, r->wait_max_bound, b[3], 16));
+		text_cell(&r, "%s", cont_class_name(c->cls));
+		text_cell(&r, "%s", c->by_address ? "addr" : "stack");
+		text_cell(&r, "%d", c->pid);
+		text_cell(&r, "%s", c->pid ? safe(c->comm) : "-");
+		text_cell(&r, "%s", c->caller[0] ? safe(c->caller) : "?");
+		text_cell(&r, "%s", safe(c->type));
+		text_cell(&r, "%s", safe(c->mode));
+		text_cell(&r, "%" PRIu64, c->count);
+		text_cell(&r, "%s", format_ns(c->wait_ns, b, 16));
+		text_cell(&r, "%s", format_ns(hist_quantile(&c->wait, 0.5, c->wait_max_ns), b, 16));
+		text_cell(&r, "%s", format_ns(hist_quantile(&c->wait, 0.99, c->wait_max_ns), b, 16));
+		text_cell(&r, "%s", format_max(c->wait_max_ns, c->wait_max_bound, b, 16));
+		text_row_end(&r);
 	}
 	free(rows);
 }
 
+static const struct text_col fork_cols[] = {
+	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_NUM("CHILD", 7), TEXT_WORD("SYSCALL", 7),
+	TEXT_NUM("LATENCY", 9), TEXT_NUM("ANON_MB", 9), TEXT_NUM("FILE_MB", 7),
+	TEXT_NUM("THP_MB", 7), TEXT_WORD("BACK", 4), TEXT_NUM("COST/MiB", 9),
+	TEXT_NUM("DUP_HOLD", 9), TEXT_NUM("STALLED", 7),
+};
+
 static void write_forks(FILE *f, const struct snapshot *s)
 {
+	static const struct text_table forks = TEXT_TABLE(0, fork_cols);
 	const struct fork_row **rows;
 	struct fork_agg a;
 	char b[5][16];
@@ -310,20 +414,29 @@ static void write_forks(FILE *f, const struct snapshot *s)
 	for (i = 0; i < s->forks.nr; i++)
 		rows[i] = &s->forks.v[i];
 	ROWS_SORT_DESC(rows, s->forks.nr, struct fork_row, latency_ns);
-	fprintf(f, "    PID COMM             CHILD SYSCALL   LATENCY   ANON_MB FILE_MB  THP_MB BACK  COST/MiB  DUP_HOLD STALLED\n");
+	text_header(f, &forks);
 	for (i = 0; i < s->forks.nr && i < TEXT_LOCK_ROWS; i++) {
 		const struct fork_row *k = rows[i];
+		struct text_row r = text_row_begin(f, &forks);
 
-		fprintf(f, "%7d %-16s %7d %-7s %9s %9.1f %7.1f %7s %-4s %9s %9s %7u\n",
-			k->pid, safe(k->comm), k->child, safe(k->syscall),
-			fork_timed(k) ? format_ns(k->latency_ns, b[0], 16) : "-",
-			k->anon_kb / 1024.0,
-			k->file_kb / 1024.0,
-			k->thp_kb >= 0 ? (snprintf(b[4], 16, "%.1f", k->thp_kb / 1024.0), b[4]) : "?",
-			fork_backing(k),
-			fork_timed(k) ? format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb +
-								    k->file_kb + k->shmem_kb), b[1], 16) : "-",
-			k->dup_hold_ns ? format_ns(k->dup_hold_ns, b[2], 16) : "-", k->stalled);
+		text_cell(&r, "%d", k->pid);
+		text_cell(&r, "%s", safe(k->comm));
+		text_cell(&r, "%d", k->child);
+		text_cell(&r, "%s", safe(k->syscall));
+		text_cell(&r, "%s", fork_timed(k) ? format_ns(k->latency_ns, b[0], 16) : "-");
+		text_cell(&r, "%.1f", k->anon_kb / 1024.0);
+		text_cell(&r, "%.1f", k->file_kb / 1024.0);
+		if (k->thp_kb >= 0)
+			text_cell(&r, "%.1f", k->thp_kb / 1024.0);
+		else
+			text_cell(&r, "?");
+		text_cell(&r, "%s", fork_backing(k));
+		text_cell(&r, "%s", fork_timed(k) ?
+			  format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb + k->file_kb +
+						      k->shmem_kb), b[1], 16) : "-");
+		text_cell(&r, "%s", k->dup_hold_ns ? format_ns(k->dup_hold_ns, b[2], 16) : "-");
+		text_cell(&r, "%u", k->stalled);
+		text_row_end(&r);
 	}
 	free(rows);
 }
@@ -337,17 +450,25 @@ static void event_what(const struct slow_event *e, char *buf, size_t len)
 		snprintf(buf, len, "mmap_lock %s", callsite_label(e->site, e->symbol));
 }
 
+static const struct text_col event_cols[] = {
+	TEXT_WORD("TIME", 12), TEXT_NUM("PID", 7), TEXT_NUM("TID", 7), TEXT_NUM("CPU", 3),
+	TEXT_CUT("COMM", 16), TEXT_CUT("WHAT", 30), TEXT_WORD("MODE", 5), TEXT_WORD("MM", 5),
+	TEXT_NUM("WAIT", 8), TEXT_NUM("HOLD", 8), TEXT_WORD("BEHIND", 0),
+};
+
 static void write_events(FILE *f, const struct snapshot *s)
 {
-	char b[3][16];
+	static const struct text_table events = TEXT_TABLE(2, event_cols);
+	char b[16];
 	int i;
 
 	if (!s->events.nr)
 		return;
-	fprintf(f, " slow lock waits and holds (>= %s)\n", format_ns(s->slow_ns, b[0], 16));
-	fprintf(f, "  TIME            PID     TID CPU COMM             WHAT                           MODE  MM        WAIT     HOLD BEHIND\n");
+	fprintf(f, " slow lock waits and holds (>= %s)\n", format_ns(s->slow_ns, b, 16));
+	text_header(f, &events);
 	for (i = 0; i < s->events.nr; i++) {
 		const struct slow_event *e = &s->events.v[i];
+		struct text_row r = text_row_begin(f, &events);
 		char when[32], what[96], behind[96] = "-";
 
 		local_time(e->wall_ns, when, sizeof(when));
@@ -357,12 +478,18 @@ static void write_events(FILE *f, const struct snapshot *s)
 				 safe(e->holder_comm),
 				 callsite_label(e->holder_site, e->holder_symbol),
 				 e->holder_write ? "write" : "read");
-		fprintf(f, "  %-12s %7d %7d %3d %-16s %-30.30s %-5s %-5s %8s %8s %s\n", when,
-			e->pid, e->tid, e->cpu, safe(e->comm), safe(what),
-			slow_event_mode(e),
-			e->contention ? "-" : e->foreign ? "other" : "own",
-			format_ns(e->wait_ns, b[1], 16),
-			e->hold_ns ? format_ns(e->hold_ns, b[2], 16) : "-", safe(behind));
+		text_cell(&r, "%s", when);
+		text_cell(&r, "%d", e->pid);
+		text_cell(&r, "%d", e->tid);
+		text_cell(&r, "%d", e->cpu);
+		text_cell(&r, "%s", safe(e->comm));
+		text_cell(&r, "%s", safe(what));
+		text_cell(&r, "%s", slow_event_mode(e));
+		text_cell(&r, "%s", e->contention ? "-" : e->foreign ? "other" : "own");
+		text_cell(&r, "%s", format_ns(e->wait_ns, b, 16));
+		text_cell(&r, "%s", e->hold_ns ? format_ns(e->hold_ns, b, 16) : "-");
+		text_cell(&r, "%s", safe(behind));
+		text_row_end(&r);
 	}
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "summary.h"
+#include "text_table.h"
 #include "util.h"
 
 static void add_locks(struct summary *sum, const struct snapshot *s)
@@ -47,9 +48,21 @@ void summary_add(struct summary *sum, const struct snapshot *s)
 	sum->drops = snapshot_drops(s);
 }
 
+static const struct text_col site_cols[] = {
+	TEXT_WORD("mmap_lock", 12), TEXT_WORD("mode", 5), TEXT_NUM("acquired", 10),
+	TEXT_NUM("wait", 10), TEXT_NUM("wait-max", 10), TEXT_NUM("hold", 10),
+	TEXT_NUM("hold-max", 10),
+};
+
+static const struct text_col class_cols[] = {
+	TEXT_WORD("contention", 16), TEXT_NUM("waits", 10), TEXT_NUM("total", 10),
+};
+
 void summary_print(const struct summary *sum, FILE *f, const char *what)
 {
-	char a[16], b[16], c[16], d[16];
+	static const struct text_table sites = TEXT_TABLE(2, site_cols);
+	static const struct text_table classes = TEXT_TABLE(2, class_cols);
+	char a[16];
 	int site, w;
 
 	fprintf(f, "mmtop summary: %s, %" PRIu64 " intervals, %.1fs\n", what,
@@ -62,25 +75,35 @@ void summary_print(const struct summary *sum, FILE *f, const char *what)
 		fprintf(f, "  faults %" PRId64 ", took mmap_lock %" PRIu64 " (fallback %" PRIu64
 			", anon_vma %" PRIu64 ")\n", sum->faults,
 			sum->fallbacks + sum->anon, sum->fallbacks, sum->anon);
-	fprintf(f, "  %-12s %-5s %10s %10s %10s %10s %10s\n", "mmap_lock", "mode",
-		"acquired", "wait", "wait-max", "hold", "hold-max");
+	text_header(f, &sites);
 	for (site = 0; site < CALLSITE__COUNT; site++)
 		for (w = 0; w < 2; w++) {
 			const struct site_total *t = &sum->sites[site][w];
+			struct text_row r;
 
 			if (!t->acquired)
 				continue;
-			fprintf(f, "  %-12s %-5s %10" PRIu64 " %10s %10s %10s %10s\n",
-				callsite_name(site), w ? "write" : "read", t->acquired,
-				format_ns(t->wait_ns, a, sizeof(a)),
-				format_max(t->wait_max_ns, t->wait_max_bound, b, sizeof(b)),
-				format_ns(t->hold_ns, c, sizeof(c)),
-				format_max(t->hold_max_ns, t->hold_max_bound, d, sizeof(d)));
+			r = text_row_begin(f, &sites);
+			text_cell(&r, "%s", callsite_name(site));
+			text_cell(&r, "%s", w ? "write" : "read");
+			text_cell(&r, "%" PRIu64, t->acquired);
+			text_cell(&r, "%s", format_ns(t->wait_ns, a, sizeof(a)));
+			text_cell(&r, "%s", format_max(t->wait_max_ns, t->wait_max_bound, a, sizeof(a)));
+			text_cell(&r, "%s", format_ns(t->hold_ns, a, sizeof(a)));
+			text_cell(&r, "%s", format_max(t->hold_max_ns, t->hold_max_bound, a, sizeof(a)));
+			text_row_end(&r);
 		}
-	for (site = 0; site < CONT_CLASS__COUNT; site++)
-		if (sum->cont_count[site])
-			fprintf(f, "  contention %-16s %10" PRIu64 " waits, %s\n",
-				cont_class_name(site), sum->cont_count[site],
-				format_ns(sum->cont_wait_ns[site], a, sizeof(a)));
-	fprintf(f, "  slow events %" PRIu64 ", drops %" PRIu64 "\n", sum->events, sum->drops);
+	text_header(f, &classes);
+	for (site = 0; site < CONT_CLASS__COUNT; site++) {
+		struct text_row r;
+
+		if (!sum->cont_count[site])
+			continue;
+		r = text_row_begin(f, &classes);
+		text_cell(&r, "%s", cont_class_name(site));
+		text_cell(&r, "%" PRIu64, sum->cont_count[site]);
+		text_cell(&r, "%s", format_ns(sum->cont_wait_ns[site], a, sizeof(a)));
+		text_row_end(&r);
+	}
+	fprintf(f, " slow events %" PRIu64 ", drops %" PRIu64 "\n", sum->events, sum->drops);
 }

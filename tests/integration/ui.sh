@@ -99,6 +99,9 @@ key q
 check "-- COMMAND: q exits 0" wait_for "EXIT=0" 3
 screen >"$TMP/out"
 check "-- COMMAND: a summary on the terminal" grep -q "^mmtop summary: .* exited with status 0" "$TMP/out"
+sed -n '/^mmtop summary:/,$p' "$TMP/out" >"$TMP/summary"
+check "-- COMMAND: the summary's tables line up ($(python3 tests/tools/text_aligned.py <"$TMP/summary" | head -n 1))" \
+	sh -c "python3 tests/tools/text_aligned.py <'$TMP/summary' >/dev/null"
 check "-- COMMAND: the summary counts its faults (64 MiB: >= 16384; saw: $(grep -E '^(faults|mmtop summary)' "$TMP/out" | tr -s ' \n' '  '))" \
 	awk '$1 == "faults" { gsub(",", "", $2); ok = $2 >= 16384 } END { exit !ok }' "$TMP/out"
 # The command's own output is kept in a file named on exit, not lost.
