@@ -12,14 +12,15 @@
 #include "util.h"
 #include "views.h"
 
+/* TIME sorts on the fork's time (newest first), not on its text. */
 static const struct ui_column cols[] = {
-	{ "TIME", 12, true }, { "PID", 7, false }, { "COMM", 16, true },
+	{ "TIME", 12, false }, { "PID", 7, false }, { "COMM", 16, true },
 	{ "CHILD", 7, false }, { "SYSCALL", 7, true }, { "LATENCY", 9, false },
 	{ "ANON_MB", 8, false }, { "THP_MB", 7, false }, { "BACK", 4, true },
 	{ "COST/MiB", 9, false }, { "DUP_HOLD", 9, false }, { "STALLED", 7, false },
 };
 
-enum { COL_LATENCY = 5 };
+enum { COL_TIME = 0, COL_LATENCY = 5 };
 
 static void fill(struct ui_cell *c, const struct fork_row *k)
 {
@@ -34,7 +35,7 @@ static void fill(struct ui_cell *c, const struct fork_row *k)
 	cell_set(&c[1], k->pid, "%d", k->pid);
 	cell_set(&c[2], 0, "%s", k->comm);
 	cell_set(&c[3], k->child, "%d", k->child);
-	cell_set(&c[4], 0, "%s", k->syscall);
+	cell_set(&c[4], 0, "%s", fork_syscall(k));
 	if (fork_timed(k))
 		cell_ns(&c[5], k->latency_ns);
 	else
@@ -64,6 +65,12 @@ static void summary_line(const struct ui_state *st, int y)
 	char b[4][16];
 
 	ui_fork_agg(st, &a);
+	if (a.count && !a.timed) {
+		draw_text(y, 0, COLS, C_NORMAL, "%s: %lu forks (%.1f/s); latency and cost not measured (%s)",
+			  ui_span(st), (unsigned long)a.count, snapshot_rate(s, a.count),
+			  fork_untimed_why(s));
+		return;
+	}
 	draw_text(y, 0, COLS, C_NORMAL,
 		  "%s: %lu forks (%.1f/s), latency mean %s, max %s; per MiB of parent RSS: 4K %s, THP %s",
 		  ui_span(st), (unsigned long)a.count, snapshot_rate(s, a.count),
@@ -76,6 +83,8 @@ static void summary_line(const struct ui_state *st, int y)
 static void forks_draw(struct ui_state *st, int y, int h)
 {
 	struct table_state *ts = &st->tables[VIEW_FORKS];
+	bool timed = false;
+	const char *order;
 	struct ui_table t;
 	int i;
 
@@ -84,14 +93,18 @@ static void forks_draw(struct ui_state *st, int y, int h)
 		return;
 	}
 	summary_line(st, y);
+	/* Worst first has nothing to sort by where no fork was timed. */
+	for (i = 0; i < st->nr_forks; i++)
+		timed |= fork_timed(ui_fork(st, i));
+	order = timed ? "worst first" : "newest first";
 	if (st->logs_from)
 		draw_text(y + 1, 0, COLS, C_DIM,
-			  "%lu forks since interval %ld; the last %d below, worst first",
-			  (unsigned long)st->forks_seen, st->logs_from + 1, st->nr_forks);
+			  "%lu forks since interval %ld; the last %d below, %s",
+			  (unsigned long)st->forks_seen, st->logs_from + 1, st->nr_forks, order);
 	else
-		draw_text(y + 1, 0, COLS, C_DIM, "%lu forks since start; the last %d below, worst first",
-			  (unsigned long)st->forks_seen, st->nr_forks);
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_LATENCY);
+		draw_text(y + 1, 0, COLS, C_DIM, "%lu forks since start; the last %d below, %s",
+			  (unsigned long)st->forks_seen, st->nr_forks, order);
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), timed ? COL_LATENCY : COL_TIME);
 	for (i = 0; i < st->nr_forks; i++) {
 		struct ui_cell *c = table_row(&t, i);
 

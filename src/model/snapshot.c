@@ -465,6 +465,18 @@ void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)
 	}
 }
 
+const char *fork_untimed_why(const struct snapshot *s)
+{
+	const char *why = strstr(s->fork_method, "forks timed");
+
+	return why ? why : s->fork_method[0] ? s->fork_method : "no fork was timed";
+}
+
+const char *fork_syscall(const struct fork_row *f)
+{
+	return f->syscall[0] ? f->syscall : "-";
+}
+
 void fork_agg(const struct snapshot *s, struct fork_agg *a)
 {
 	memset(a, 0, sizeof(*a));

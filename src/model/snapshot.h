@@ -410,6 +410,13 @@ bool callsite_same(enum callsite a, const char *sym_a, enum callsite b, const ch
 void pcp_add(struct pcp_counts *sum, const struct pcp_counts *p);
 /* Sum the interval's forks. */
 void fork_agg(const struct snapshot *s, struct fork_agg *a);
+/*
+ * Why no fork of @s was timed, from its fork method ("forks timed in
+ * exact mode only, ..."), for the sinks that would show none.
+ */
+const char *fork_untimed_why(const struct snapshot *s);
+/* A fork's syscall: "-" where it was not timed (its start not seen). */
+const char *fork_syscall(const struct fork_row *f);
 /* Whether a fork was timed: its start was seen (see latency_ns). */
 static inline bool fork_timed(const struct fork_row *f)
 {

@@ -575,9 +575,9 @@ static void fork_costs(FILE *f, const struct snapshot *sum)
 	fprintf(f, "<div class=\"wide\"><table id=\"fork-cost\"><tr><th class=\"t\">forks</th>"
 		"<th>mean latency</th><th>max</th><th>per MiB, 4K parents</th>"
 		"<th>per MiB, THP parents</th></tr><tr><td class=\"t\">%" PRIu64 "</td>"
-		"<td>%s</td>", a.count, format_ns(a.latency_ns / a.count, m, sizeof(m)));
+		"<td>%s</td>", a.count, a.timed ? format_ns(a.latency_ns / a.timed, m, sizeof(m)) : "-");
 	fprintf(f, "<td>%s</td><td>%s</td><td>%s</td></tr></table></div>\n",
-		format_ns(a.latency_max_ns, m, sizeof(m)),
+		a.timed ? format_ns(a.latency_max_ns, m, sizeof(m)) : "-",
 		a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), c4, sizeof(c4)) : "-",
 		a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), ct, sizeof(ct)) : "-");
 }
@@ -595,7 +595,8 @@ static bool fork_holds(const struct snapshot *sum)
 
 static void fork_plots(FILE *f, const struct html_report *r, const struct snapshot *sum)
 {
-	char text[160];
+	struct fork_agg a;
+	char text[400];
 
 	html_section(f, "forks", "Fork cost");
 	family_note(f, r, FAMILY_FORK);
@@ -611,8 +612,16 @@ static void fork_plots(FILE *f, const struct html_report *r, const struct snapsh
 		html_note(f, text);
 	}
 	fork_costs(f, sum);
-	fork_scatter(f, sum, "fork-latency", "Fork latency against parent RSS", FORK_RSS,
-		     FORK_LATENCY);
+	fork_agg(sum, &a);
+	if (!a.timed) {
+		/* No latency to plot: every point would sit at 0. */
+		snprintf(text, sizeof(text), "No fork was timed, so neither latency nor cost per MiB "
+			 "is shown: %s.", fork_untimed_why(sum));
+		html_note(f, text);
+	} else {
+		fork_scatter(f, sum, "fork-latency", "Fork latency against parent RSS", FORK_RSS,
+			     FORK_LATENCY);
+	}
 	if (!fork_holds(sum)) {
 		html_note(f, "dup_mmap's write hold is exact mode's (--exact, or x in the viewer): no fork recorded it.");
 		html_section_end(f);

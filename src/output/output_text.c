@@ -402,12 +402,16 @@ static void write_forks(FILE *f, const struct snapshot *s)
 	if (s->na[FAMILY_FORK][0] || !s->forks.nr)
 		return;
 	fork_agg(s, &a);
-	fprintf(f, " forks: %" PRIu64 " (%.1f/s), latency mean %s max %s, cost per MiB of parent RSS: 4K-backed %s, THP-backed %s\n",
-		a.count, snapshot_rate(s, a.count),
-		a.timed ? format_ns(a.latency_ns / a.timed, b[0], 16) : "-",
-		a.timed ? format_ns(a.latency_max_ns, b[1], 16) : "-",
-		a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), b[2], 16) : "-",
-		a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), b[3], 16) : "-");
+	if (!a.timed)
+		fprintf(f, " forks: %" PRIu64 " (%.1f/s), latency and cost not measured (%s)\n",
+			a.count, snapshot_rate(s, a.count), safe(fork_untimed_why(s)));
+	else
+		fprintf(f, " forks: %" PRIu64 " (%.1f/s), latency mean %s max %s, cost per MiB of parent RSS: 4K-backed %s, THP-backed %s\n",
+			a.count, snapshot_rate(s, a.count),
+			format_ns(a.latency_ns / a.timed, b[0], 16),
+			format_ns(a.latency_max_ns, b[1], 16),
+			a.kb_4k ? format_ns(fork_cost_per_mib(a.ns_4k, a.kb_4k), b[2], 16) : "-",
+			a.kb_thp ? format_ns(fork_cost_per_mib(a.ns_thp, a.kb_thp), b[3], 16) : "-");
 	rows = malloc(s->forks.nr * sizeof(*rows));
 	if (!rows)
 		return;
@@ -422,7 +426,7 @@ static void write_forks(FILE *f, const struct snapshot *s)
 		text_cell(&r, "%d", k->pid);
 		text_cell(&r, "%s", safe(k->comm));
 		text_cell(&r, "%d", k->child);
-		text_cell(&r, "%s", safe(k->syscall));
+		text_cell(&r, "%s", safe(fork_syscall(k)));
 		text_cell(&r, "%s", fork_timed(k) ? format_ns(k->latency_ns, b[0], 16) : "-");
 		text_cell(&r, "%.1f", k->anon_kb / 1024.0);
 		text_cell(&r, "%.1f", k->file_kb / 1024.0);

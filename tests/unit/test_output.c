@@ -168,6 +168,27 @@ static void test_text(struct snapshot *s)
 
 /* A kernel without per-VMA locks: mmap_lock runs, the VMA-lock outcome is
  * n/a in every format, with the reason. */
+/* Forks counted, none timed: the text says why, not "mean -". */
+static void test_forks_untimed(struct snapshot *s)
+{
+	struct fork_row *f = snapshot_push(&s->forks);
+	char *out;
+
+	if (!f)
+		return;
+	*f = (struct fork_row){ .pid = 42, .child = 43, .comm = "f", .anon_kb = 1024, .thp_kb = -1 };
+	snprintf(s->fork_method, sizeof(s->fork_method), "page tables; forks timed in exact "
+		 "mode only, from dup_mmap's lock (no kprobes)");
+	out = render(OUTPUT_TEXT, s);
+	CHECK(strstr(out, "latency and cost not measured (forks timed in exact mode only, from "
+			  "dup_mmap's lock (no kprobes))") && !strstr(out, "latency mean") &&
+	      strstr(out, "     43 -       "),
+	      "text: forks not timed say why, and no syscall");
+	free(out);
+	s->forks.nr = 0;
+	s->fork_method[0] = '\0';
+}
+
 static void test_no_vma_locks(struct snapshot *s)
 {
 	char *out;
@@ -218,6 +239,7 @@ int main(void)
 	test_csv(&s);
 	test_json(&s);
 	test_text(&s);
+	test_forks_untimed(&s);
 	test_no_vma_locks(&s);
 	test_full_disk(&s);
 	CHECK(!output_format_parse("csv", &fmt) && fmt == OUTPUT_CSV, "format csv parses");

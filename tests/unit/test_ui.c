@@ -313,6 +313,41 @@ static void test_events_order(struct ui_state *st, struct snapshot *s)
 	CHECK(older && newer && newer < older, "Events view: newest first");
 }
 
+/*
+ * Forks counted but not timed (the default set without a kernel_clone
+ * hook): the reason, no latency to sort by, newest first.
+ */
+static void test_forks_untimed(const struct snapshot *shape)
+{
+	struct ui_state st;
+	struct snapshot s;
+	struct fork_row *f;
+
+	snapshot_init(&s, shape->nr_cpus, shape->nr_nodes);
+	s.wall_ns = shape->wall_ns;
+	s.interval_ns = NSEC_PER_SEC;
+	snprintf(s.fork_method, sizeof(s.fork_method), "page tables; forks timed in exact "
+		 "mode only (no kprobes)");
+	f = snapshot_push(&s.forks);
+	*f = (struct fork_row){ .wall_ns = s.wall_ns, .pid = 77, .child = 78, .comm = "older",
+				.anon_kb = 1024 };
+	f = snapshot_push(&s.forks);
+	*f = (struct fork_row){ .wall_ns = s.wall_ns + NSEC_PER_SEC, .pid = 77, .child = 79,
+				.comm = "newer", .anon_kb = 1024 };
+	ui_state_init(&st, &s);
+	st.mode = "LIVE";
+	ui_state_push(&st, &s);
+	st.view = VIEW_FORKS;
+	ui_draw(&st);
+	CHECK(strstr(screen(), "latency and cost not measured (forks timed in exact mode only") &&
+	      strstr(screen(), "newest first") && !strstr(screen(), "worst first") &&
+	      strstr(screen(), "newer") < strstr(screen(), "older") &&
+	      strstr(screen(), "     79 -                -"),
+	      "Forks view, none timed: the reason, newest first, no ? for the syscall");
+	ui_state_free(&st);
+	snapshot_free(&s);
+}
+
 /* The help lists the drops behind the header's total, by kind. */
 static void test_help_drops(struct ui_state *st, struct snapshot *s)
 {
@@ -437,6 +472,7 @@ int main(void)
 	test_cpu_groups(&st);
 	test_narrow(&st);
 	test_totals(&s);
+	test_forks_untimed(&s);
 	test_totals_bounded(&s);
 	resize_term(24, 80);
 	st.view = VIEW_CPUS;

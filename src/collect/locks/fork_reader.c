@@ -64,7 +64,9 @@ static int on_fork(void *ctx, void *data, size_t size)
 	f->tid = e->tid;
 	f->child = e->child;
 	comm_copy(f->comm, e->comm);
-	snprintf(f->syscall, sizeof(f->syscall), "%s", syscall_name(e->syscall));
+	/* Known from the fork's start: none where it was not timed. */
+	snprintf(f->syscall, sizeof(f->syscall), "%s",
+		 e->latency_ns ? syscall_name(e->syscall) : "");
 	f->latency_ns = e->latency_ns;
 	f->dup_hold_ns = e->dup_hold_ns;
 	/* percpu_counter drift can leave a counter slightly negative. */
