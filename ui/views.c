@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The frame around the views: header, tabs, key hints, help, filter line. */
 #include <curses.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -35,40 +36,100 @@ const char *family_na(const struct ui_state *st, enum probe_family f)
 }
 
 /*
+ * A header line as items, each drawn whole or not at all: on a narrow
+ * terminal the least important drop out (prio 0 is kept first), never
+ * cut mid-word, and the rest keep their order.
+ */
+#define HEADER_ITEMS 12
+
+struct header_line {
+	char text[HEADER_ITEMS][96];
+	int prio[HEADER_ITEMS];
+	int nr;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+item(struct header_line *l, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->nr >= HEADER_ITEMS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->text[l->nr], sizeof(l->text[0]), fmt, ap);
+	va_end(ap);
+	if (l->text[l->nr][0])
+		l->prio[l->nr++] = prio;
+}
+
+/* The items of @l that fit @width, two blanks apart, at line @y. */
+static void draw_items(int y, enum ui_color c, const struct header_line *l, int width)
+{
+	bool keep[HEADER_ITEMS] = { false };
+	int prio, i, used = -1;	/* a blank before each, two after all but the last */
+	char line[HEADER_ITEMS * 98] = "";
+	size_t n = 0;
+
+	for (prio = 0; prio <= 9; prio++)
+		for (i = 0; i < l->nr; i++) {
+			int len = strlen(l->text[i]) + 2;
+
+			if (l->prio[i] == prio && used + len <= width) {
+				keep[i] = true;
+				used += len;
+			}
+		}
+	for (i = 0; i < l->nr; i++)
+		if (keep[i])
+			n += snprintf(line + n, sizeof(line) - n, "%s%s", n ? "  " : " ", l->text[i]);
+	draw_text(y, 0, width, c, "%s", line);
+}
+
+/*
  * The observer in plain sight: "waits" (the default set: press x for
  * exact mode), "exact", nothing yet before the first interval, or the share of the interval exact mode was on
  * (a recording of 0.1's --budget: "~3.3% sampled", its figures marked ~
  * estimates), mmtop's BPF share of the CPU in use, exact mode's turning
  * on or off included, and the kernel memory its maps hold.
  */
-static void observer_text(const struct snapshot *s, char *buf, size_t len)
+static void observer_items(struct header_line *l, const struct snapshot *s)
 {
 	/* Before the first interval nothing says which: not "exact". */
-	int n = !s->seq ? snprintf(buf, len, "mmap_lock: first interval pending") :
-		!snapshot_acquisitions(s) ? snprintf(buf, len, "mmap_lock waits (x: exact)") :
-		!snapshot_sampled(s) ? snprintf(buf, len, "mmap_lock exact") :
-		s->throttled ? snprintf(buf, len, "mmap_lock throttled at %.1f%%", s->sample_ppm / 1e4) :
-		s->budget_ppm ? snprintf(buf, len, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
-					 s->over_budget ? " (over budget)" : "") :
-		snprintf(buf, len, "mmap_lock exact %.1f%%", s->sample_ppm / 1e4);
-
-	if (s->bpf_measured && s->busy_ns && n > 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, "  mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
-	if (s->attach_ns && s->busy_ns && n > 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " +x %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
-	if (s->bpf_map_bytes && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, "  maps %.1fM", s->bpf_map_bytes / 1048576.0);
+	if (!s->seq)
+		item(l, 0, "mmap_lock: first interval pending");
+	else if (!snapshot_acquisitions(s))
+		item(l, 0, "mmap_lock waits (x: exact)");
+	else if (!snapshot_sampled(s))
+		item(l, 0, "mmap_lock exact");
+	else if (s->throttled)
+		item(l, 0, "mmap_lock throttled at %.1f%%", s->sample_ppm / 1e4);
+	else if (s->budget_ppm)
+		item(l, 0, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
+		     s->over_budget ? " (over budget)" : "");
+	else
+		item(l, 0, "mmap_lock exact %.1f%%", s->sample_ppm / 1e4);
+	if (s->bpf_measured && s->busy_ns)
+		item(l, 0, "mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
+	if (s->attach_ns && s->busy_ns)
+		item(l, 3, "+x %.2f%%", 100.0 * s->attach_ns / s->busy_ns);
+	if (s->bpf_map_bytes)
+		item(l, 5, "maps %.1fM", s->bpf_map_bytes / 1048576.0);
 }
 
+/*
+ * Line 1: what is shown (mode, totals, status) before where it comes
+ * from (host, kernel); line 2: mmtop's own state (drops, exact or not,
+ * its cost) before the figures the views show in full.
+ */
 static void draw_header(const struct ui_state *st)
 {
 	const struct snapshot *s = ui_snapshot(st);
 	uint64_t faults = s->total.min_flt + s->total.maj_flt;
-	char when[16] = "--:--:--", probes[256] = "", rate[16], minor[16], major[16];
-	char ok[16] = "n/a", sampled[64];
+	char when[16] = "--:--:--", rate[16], minor[16], major[16], probes[256] = "";
+	char ok[16] = "n/a", speed[24] = "";
+	struct header_line top = { .nr = 0 }, figures = { .nr = 0 };
 	time_t sec = s->wall_ns / NSEC_PER_SEC;
 	struct tm tm;
-	char speed[24] = "", span[32] = "";
 	size_t n = 0;
 	int i;
 
@@ -80,25 +141,35 @@ static void draw_header(const struct ui_state *st)
 		localtime_r(&sec, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	}
+	item(&top, 0, "mmtop");
+	item(&top, 6, "%s", st->host);
+	item(&top, 5, "Linux %s", st->kernel);
+	item(&top, 3, "%s", when);
+	item(&top, 2, "interval %.2fs", st->interval_ns / 1e9);
+	item(&top, 0, "%s%s", st->paused ? "PAUSED" : st->mode, speed);
 	if (st->cumulative)
-		snprintf(span, sizeof(span), "  TOTALS %.1fs", s->interval_ns / 1e9);
+		item(&top, 0, "TOTALS %.1fs", s->interval_ns / 1e9);
+	item(&top, 1, "%s", st->status);
 	draw_fill(0, C_HEADER);
-	draw_text(0, 0, COLS, C_HEADER, " mmtop  %s  Linux %s  %s  interval %.2fs  %s%s%s  %s",
-		  st->host, st->kernel, when, st->interval_ns / 1e9,
-		  st->paused ? "PAUSED" : st->mode, speed, span, st->status);
+	draw_items(0, C_HEADER, &top, COLS);
+
 	if (snapshot_vma_na(s))
 		snprintf(ok, sizeof(ok), "n/a");
 	else if (faults)
 		snprintf(ok, sizeof(ok), "%.1f%%", 100.0 * vma_ok(faults, s->fallbacks, s->anon));
-	observer_text(s, sampled, sizeof(sampled));
-	/* The filter the user typed before the observer's note, which is long. */
-	draw_text(1, 0, COLS, C_NORMAL, " faults/s %s (minor %s, major %s)  vma-lock ok %s  drops %lu%s%s  %s",
-		  family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
-		  fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)),
-		  fmt_rate(snapshot_rate(s, s->total.min_flt), minor, sizeof(minor)),
-		  fmt_rate(snapshot_rate(s, s->total.maj_flt), major, sizeof(major)),
-		  ok, (unsigned long)snapshot_drops(s),
-		  st->filter[0] ? "  filter: " : "", st->filter, sampled);
+	item(&figures, 1, "faults/s %s", family_na(st, FAMILY_FAULTS)[0] ? "n/a" :
+	     fmt_rate(snapshot_rate(s, faults), rate, sizeof(rate)));
+	if (!family_na(st, FAMILY_FAULTS)[0])
+		item(&figures, 6, "(minor %s, major %s)",
+		     fmt_rate(snapshot_rate(s, s->total.min_flt), minor, sizeof(minor)),
+		     fmt_rate(snapshot_rate(s, s->total.maj_flt), major, sizeof(major)));
+	item(&figures, 4, "vma-lock ok %s", ok);
+	item(&figures, 0, "drops %lu", (unsigned long)snapshot_drops(s));
+	if (st->filter[0])
+		item(&figures, 0, "filter: %s", st->filter);
+	observer_items(&figures, s);
+	draw_items(1, C_NORMAL, &figures, COLS);
+
 	for (i = 0; i < PROBE__COUNT && n < sizeof(probes); i++)
 		if (s->probes & (1u << i))
 			n += snprintf(probes + n, sizeof(probes) - n, " %s", probe_name(i));

@@ -348,6 +348,53 @@ static void test_forks_untimed(const struct snapshot *shape)
 	snapshot_free(&s);
 }
 
+/* Whether @line holds @item whole, or nothing of it (its first word absent). */
+static bool whole_or_none(const char *line, const char *item)
+{
+	char first[32];
+
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(item, " "), item);
+	return strstr(line, item) || !strstr(line, first);
+}
+
+/*
+ * At 80x24 the header keeps the mode, the status, the drops, exact or not
+ * and mmtop's cost, and drops whole what does not fit.
+ */
+static void test_header_80(struct ui_state *st, struct snapshot *s)
+{
+	char top[128], figures[128];
+
+	resize_term(24, 80);
+	snprintf(st->host, sizeof(st->host), "a-build-host-with-a-long-name");
+	snprintf(st->kernel, sizeof(st->kernel), "6.12.118+deb12-cloud-amd64");
+	snprintf(st->status, sizeof(st->status), "following sh (pid 4242)");
+	s->drops[DROP_MMAP_LOCK_STATS] = 8604;
+	s->bpf_measured = true;
+	s->bpf_ns = 1600000;
+	s->busy_ns = 1000000000;
+	s->bpf_map_bytes = 15075768;
+	ui_state_push(st, s);
+	st->view = VIEW_OVERVIEW;
+	ui_draw(st);
+	mvinnstr(0, 0, top, 80);
+	mvinnstr(1, 0, figures, 80);
+	CHECK(strstr(top, "mmtop") && strstr(top, "LIVE") && strstr(top, "following sh (pid 4242)") &&
+	      strstr(figures, "drops 8604") && strstr(figures, "mmap_lock exact") &&
+	      strstr(figures, "mmtop bpf 0.16%") &&
+	      whole_or_none(top, "Linux 6.12.118+deb12-cloud-amd64") &&
+	      whole_or_none(top, "a-build-host-with-a-long-name") &&
+	      whole_or_none(figures, "maps 14.4M") &&
+	      whole_or_none(figures, "(minor 1012.0, major 0.0)"),
+	      "80x24 header: mode, status, drops, exact, mmtop's cost; the rest whole or not at all "
+	      "(%s|%s)", top, figures);
+	s->drops[DROP_MMAP_LOCK_STATS] = 0;
+	s->bpf_measured = false;
+	s->bpf_map_bytes = 0;
+	st->status[0] = '\0';
+	resize_term(40, 120);
+}
+
 /* The help lists the drops behind the header's total, by kind. */
 static void test_help_drops(struct ui_state *st, struct snapshot *s)
 {
@@ -468,6 +515,7 @@ int main(void)
 	test_na(&st, &s);
 	test_keys(&st);
 	test_help_drops(&st, &s);
+	test_header_80(&st, &s);
 	test_events_order(&st, &s);
 	test_cpu_groups(&st);
 	test_narrow(&st);
