@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "merge.h"
 #include "ui_state.h"
+#include "util.h"
 
 int ui_state_init(struct ui_state *st, const struct snapshot *shape)
 {
@@ -53,12 +55,30 @@ static void reset_totals(struct ui_state *st)
 	renew(&st->total, st->shown.nr_cpus, st->shown.nr_nodes);
 	memset(&st->fork_total, 0, sizeof(st->fork_total));
 	st->total_from_ns = 0;
+	st->total_why[0] = '\0';
 }
 
-static bool totals_full(const struct snapshot *t)
+/* The kind of row the totals hold more than UI_TOTAL_ROWS of; NULL: none. */
+static const char *totals_full(const struct snapshot *t)
 {
-	return t->locks.nr > UI_TOTAL_ROWS || t->conts.nr > UI_TOTAL_ROWS ||
-	       t->blame.nr > UI_TOTAL_ROWS || t->vmas.nr > UI_TOTAL_ROWS;
+	return t->locks.nr > UI_TOTAL_ROWS ? "mmap_lock" :
+	       t->conts.nr > UI_TOTAL_ROWS ? "contention" :
+	       t->blame.nr > UI_TOTAL_ROWS ? "blame" :
+	       t->vmas.nr > UI_TOTAL_ROWS ? "VMA" : NULL;
+}
+
+/* The totals began again at @ns (wall clock), past too many @kind rows. */
+static void restarted(struct ui_state *st, uint64_t ns, const char *kind)
+{
+	time_t sec = ns / NSEC_PER_SEC;
+	char when[16];
+	struct tm tm;
+
+	localtime_r(&sec, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(st->total_why, sizeof(st->total_why),
+		 "totals restarted at %s: over %d %s rows", when, UI_TOTAL_ROWS, kind);
+	snprintf(st->span, sizeof(st->span), "since %s", when);
 }
 
 /*
@@ -72,16 +92,16 @@ static bool totals_full(const struct snapshot *t)
 static void add_total(struct ui_state *st, const struct snapshot *s)
 {
 	struct snapshot rows = *s;
+	const char *full;
 	int err;
 
 	rows.events.nr = 0;
 	rows.forks.nr = 0;
 	err = snapshot_merge(&st->total, &rows);
-	if (!err && totals_full(&st->total)) {
+	if (!err && (full = totals_full(&st->total))) {
 		reset_totals(st);
 		err = snapshot_merge(&st->total, &rows);
-		snprintf(st->status, sizeof(st->status),
-			 "totals restarted: over %d rows of a kind", UI_TOTAL_ROWS);
+		restarted(st, s->wall_ns - s->interval_ns, full);
 	}
 	/* Out of memory: the totals miss rows, as the status line says. */
 	if (err)
@@ -168,7 +188,9 @@ void ui_fork_agg(const struct ui_state *st, struct fork_agg *a)
 
 const char *ui_span(const struct ui_state *st)
 {
-	return st->cumulative ? "since start" : "this interval";
+	if (!st->cumulative)
+		return "this interval";
+	return st->total_why[0] ? st->span : "since start";
 }
 
 double ui_history(const struct ui_state *st, int cpu, int age)

@@ -57,6 +57,11 @@ struct ui_state {
 	struct snapshot total;
 	struct fork_agg fork_total;
 	uint64_t total_from_ns;		/* wall clock where total begins */
+	/*
+	 * Why the totals began again past UI_TOTAL_ROWS rows of a kind, and
+	 * when ("": they run from the start); span, what they cover.
+	 */
+	char total_why[80], span[32];
 	bool cumulative;
 	double *history;		/* [UI_HISTORY][nr_cpus] faults/s, ring */
 	int hist_len, hist_pos;

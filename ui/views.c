@@ -149,6 +149,8 @@ static void draw_header(const struct ui_state *st)
 	item(&top, 0, "%s%s", st->paused ? "PAUSED" : st->mode, speed);
 	if (st->cumulative)
 		item(&top, 0, "TOTALS %.1fs", s->interval_ns / 1e9);
+	if (st->cumulative && st->total_why[0])
+		item(&top, 1, "%s", st->total_why);
 	item(&top, 1, "%s", st->status);
 	draw_fill(0, C_HEADER);
 	draw_items(0, C_HEADER, &top, COLS);

@@ -446,7 +446,7 @@ static void test_totals(const struct snapshot *shape)
 	      "a: the views draw the totals, the churner's row twice over (%lu)",
 	      r ? (unsigned long)r->acquired : 0UL);
 	CHECK(ui_snapshot(&st)->interval_ns == 4 * NSEC_PER_SEC &&
-	      st.total_from_ns == s.wall_ns - NSEC_PER_SEC,
+	      st.total_from_ns == s.wall_ns - NSEC_PER_SEC && !strcmp(ui_span(&st), "since start"),
 	      "totals span the four intervals, from the first one's start");
 	ui_fork_agg(&st, &a);
 	CHECK(a.count == 2 && !st.total.forks.nr && !st.total.events.nr,
@@ -463,7 +463,7 @@ static void test_totals(const struct snapshot *shape)
 
 /*
  * Totals of hours of short-lived processes stay bounded: past
- * UI_TOTAL_ROWS rows of a kind they start again, and the status says so.
+ * UI_TOTAL_ROWS rows of a kind they start again, and say when and why.
  */
 static void test_totals_bounded(const struct snapshot *shape)
 {
@@ -487,9 +487,16 @@ static void test_totals_bounded(const struct snapshot *shape)
 		restarted |= st.total.locks.nr == 1000 && i > 0;
 	}
 	CHECK(bounded && restarted && st.total.interval_ns < 6 * NSEC_PER_SEC &&
-	      strstr(st.status, "totals restarted") != NULL,
-	      "6000 processes' rows: the totals start again past %d rows, and say so (%d rows, %s)",
-	      UI_TOTAL_ROWS, st.total.locks.nr, st.status);
+	      strstr(st.total_why, "totals restarted at ") &&
+	      strstr(st.total_why, ": over 4096 mmap_lock rows"),
+	      "6000 processes' rows: the totals start again past %d rows, and say why (%d rows, %s)",
+	      UI_TOTAL_ROWS, st.total.locks.nr, st.total_why);
+	st.cumulative = true;
+	st.mode = "LIVE";
+	ui_draw(&st);
+	CHECK(!strncmp(ui_span(&st), "since ", 6) && strcmp(ui_span(&st), "since start") &&
+	      strstr(screen(), st.total_why),
+	      "totals restarted: the views say since when (%s), the header why", ui_span(&st));
 	ui_state_free(&st);
 	snapshot_free(&s);
 }
