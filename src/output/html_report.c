@@ -30,6 +30,9 @@ struct html_report {
 	uint64_t last_drops;
 	unsigned long off[FAMILY__COUNT];	/* intervals a family was off */
 	char why_off[FAMILY__COUNT][SNAPSHOT_NA_LEN];
+	/* Intervals with faults whose VMA-lock outcome was n/a (exact mode's), and why. */
+	unsigned long vma_na, vma_known;
+	char why_vma_na[SNAPSHOT_NA_LEN];
 };
 
 static const uint32_t family_probes[FAMILY__COUNT] = {
@@ -120,6 +123,12 @@ static void add_faults(struct html_report *r, const struct snapshot *s)
 	/* No faults, or no outcome (no per-VMA locks): a gap in that line. */
 	timeline_set(&r->tl, r->at.vma, faults && !snapshot_vma_na(s) ?
 		     vma_ok(faults, s->fallbacks, s->anon) * 100 : NAN);
+	if (faults && snapshot_vma_na(s)) {
+		r->vma_na++;
+		snprintf(r->why_vma_na, sizeof(r->why_vma_na), "%s", snapshot_vma_na(s));
+	} else if (faults) {
+		r->vma_known++;
+	}
 }
 
 static void add_locks(struct html_report *r, const struct snapshot *s)
@@ -249,6 +258,35 @@ static int busy_cpus(const struct html_report *r, int *cpus)
 	return n;
 }
 
+/*
+ * The share of faults served under the per-VMA lock: where no interval
+ * with faults had the outcome (exact mode's), the reason in its place,
+ * not an empty plot; where some had not, how many, under it.
+ */
+static void vma_plot(FILE *f, const struct html_report *r)
+{
+	struct tl_plot tp = {
+		.id = "vma-share", .title = "Faults served under the per-VMA lock",
+		.what = "(the rest took mmap_lock: fallback or anon_vma set-up; no line where "
+			"there were no faults)",
+		.unit = UNIT_PCT, .y_label = "share of faults", .series = &r->at.vma, .nr = 1,
+	};
+	char text[SNAPSHOT_NA_LEN + 160];
+
+	if (r->vma_na && !r->vma_known) {
+		snprintf(text, sizeof(text), "Faults served under the per-VMA lock: not measured in "
+			 "these intervals (%s).", r->why_vma_na);
+		html_note(f, text);
+		return;
+	}
+	timeline_plot(f, &r->tl, &tp);
+	if (!r->vma_na)
+		return;
+	snprintf(text, sizeof(text), "The per-VMA lock's share was not measured in %lu of %zu "
+		 "intervals (%s): no line there.", r->vma_na, r->tl.n, r->why_vma_na);
+	html_note(f, text);
+}
+
 static void fault_plots(FILE *f, const struct html_report *r)
 {
 	int cpus[TOP_CPUS], nodes[PLOT_COLOURS], n = busy_cpus(r, cpus), i;
@@ -274,13 +312,7 @@ static void fault_plots(FILE *f, const struct html_report *r)
 		.y_label = "faults/s", .series = nodes, .nr = i,
 	};
 	timeline_plot(f, &r->tl, &tp);
-	tp = (struct tl_plot){
-		.id = "vma-share", .title = "Faults served under the per-VMA lock",
-		.what = "(the rest took mmap_lock: fallback or anon_vma set-up; no line where "
-			"there were no faults)",
-		.unit = UNIT_PCT, .y_label = "share of faults", .series = &r->at.vma, .nr = 1,
-	};
-	timeline_plot(f, &r->tl, &tp);
+	vma_plot(f, r);
 	html_section_end(f);
 }
 

@@ -192,8 +192,11 @@ browse "$TMP/d.out" "$TMP/d.html" \
 	--eval "sites=document.querySelector('#lock-wait .legend').textContent" \
 	--eval "why=document.querySelector('#mmap-lock').textContent.includes('exact mode (--exact')" \
 	--eval "untimed=document.querySelector('#forks').textContent.includes('No fork was timed')" \
+	--eval "vma=document.querySelector('#faults').textContent.includes('per-VMA lock: not measured in these intervals (per acquisition: exact mode')" \
 	--eval "mean=document.querySelectorAll('#fork-cost td')[1].textContent"
 figures=$(val figures "$TMP/d.out")
+check "default set: no plot of the per-VMA lock's share, the reason in its place" \
+	sh -c "! echo '$figures' | tr ' ' '\n' | grep -qx vma-share && [ '$(val vma "$TMP/d.out")' = true ]"
 timed=$("$MMTOP" report -f json "$TMP/d.rec" | python3 -c 'import json, sys
 print(sum(f["timed"] for f in json.load(sys.stdin)["forks"]))')
 if [ "$timed" -gt 0 ]; then
