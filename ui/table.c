@@ -165,6 +165,7 @@ struct layout {
 	int width[UI_TABLE_COLS];
 	int frozen;		/* columns always shown on the left */
 	int first;		/* first scrolled column shown */
+	int end;		/* past the last one shown */
 	bool more;		/* columns hidden on the right */
 };
 
@@ -177,6 +178,11 @@ static int total_width(const struct layout *l, int n)
 	return w;
 }
 
+/*
+ * Text columns narrow, the widest first, down to TEXT_MIN; process names
+ * (15 characters at most) do not: they tell rows apart, and what does not
+ * fit after them scrolls.
+ */
 static void narrow(const struct ui_table *t, struct layout *l)
 {
 	int excess = total_width(l, t->nr_cols) - 1 - COLS;
@@ -185,7 +191,7 @@ static void narrow(const struct ui_table *t, struct layout *l)
 		int c, widest = -1;
 
 		for (c = 0; c < t->nr_cols; c++)
-			if (t->cols[c].text && l->width[c] > TEXT_MIN &&
+			if (t->cols[c].text == TABLE_TEXT && l->width[c] > TEXT_MIN &&
 			    (widest < 0 || l->width[c] > l->width[widest]))
 				widest = c;
 		if (widest < 0)
@@ -268,6 +274,10 @@ static void layout(const struct ui_table *t, struct table_state *ts, struct layo
 	for (c = l->first; c < t->nr_cols && x + l->width[c] <= COLS; c++)
 		x += l->width[c] + 1;
 	l->more = c < t->nr_cols;
+	/* Room for the > that says so: not over the last cell of a column. */
+	if (l->more && x > COLS && c > l->first)
+		c--;
+	l->end = c;
 }
 
 static int draw_cell(const struct ui_table *t, const struct layout *l, int y, int x,
@@ -278,6 +288,12 @@ static int draw_cell(const struct ui_table *t, const struct layout *l, int y, in
 	const char *text = row < 0 ? title_of(t, col, buf, sizeof(buf)) : cell(t, row, col)->text;
 	int w = l->width[col];
 
+	/* Text cut to its column ends in +: a cut name is not another name. */
+	if (row >= 0 && k->text && w > 1 && shown_width(text) > w) {
+		draw_text(y, x, w - 1, c, "%s", text);
+		draw_text(y, x + w - 1, 1, c, "+");
+		return x + w + 1;
+	}
 	draw_text(y, x, w, row < 0 ? C_TITLE : c, k->text ? "%-*.*s" : "%*.*s", w, w, text);
 	/* The sorted column: an arrow by its title, the way it sorts. */
 	if (row < 0 && col == t->sort_col && (int)strlen(text) < w)
@@ -295,7 +311,7 @@ static void draw_row(const struct ui_table *t, const struct layout *l, int y, in
 		draw_fill(y, c);
 	for (col = 0; col < l->frozen; col++)
 		x = draw_cell(t, l, y, x, row, col, c);
-	for (col = l->first; col < t->nr_cols && x + l->width[col] <= COLS; col++)
+	for (col = l->first; col < l->end; col++)
 		x = draw_cell(t, l, y, x, row, col, c);
 	if (row >= 0)
 		return;

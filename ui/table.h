@@ -17,8 +17,15 @@
 struct ui_column {
 	const char *title;
 	int width;
-	bool text;		/* left-aligned, sorts ascending first */
+	/*
+	 * 0 a number; true (TABLE_TEXT) text: left-aligned, sorts ascending
+	 * first; TABLE_NAME a process name: text that is never narrowed.
+	 */
+	unsigned char text;
 };
+
+#define TABLE_TEXT 1
+#define TABLE_NAME 2
 
 struct ui_cell {
 	char text[TABLE_CELL];

@@ -14,8 +14,8 @@
 
 static const struct ui_column cols[] = {
 	{ "TOTAL", 8, false }, { "SHARE", 10, true }, { "PID", 7, false },
-	{ "COMM", 12, true }, { "SITE", 10, true }, { "MODE", 5, true },
-	{ "HOLDER", 8, false }, { "COMM", 12, true }, { "SITE", 10, true },
+	{ "COMM", 12, TABLE_NAME }, { "SITE", 10, true }, { "MODE", 5, true },
+	{ "HOLDER", 8, false }, { "COMM", 12, TABLE_NAME }, { "SITE", 10, true },
 	{ "MODE", 5, true }, { "COUNT", 8, false }, { "max", 8, false },
 };
 

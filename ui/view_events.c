@@ -11,7 +11,7 @@
 /* TIME sorts on the event's time (newest first), not on its text. */
 static const struct ui_column cols[] = {
 	{ "TIME", 12, false }, { "PID", 7, false }, { "TID", 7, false },
-	{ "CPU", 3, false }, { "COMM", 16, true }, { "LOCK", 10, true },
+	{ "CPU", 3, false }, { "COMM", 16, TABLE_NAME }, { "LOCK", 10, true },
 	{ "WHAT", 24, true }, { "MODE", 5, true }, { "WAIT", 8, false },
 	{ "HOLD", 8, false }, { "BEHIND", 32, true },
 };

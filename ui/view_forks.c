@@ -14,7 +14,7 @@
 
 /* TIME sorts on the fork's time (newest first), not on its text. */
 static const struct ui_column cols[] = {
-	{ "TIME", 12, false }, { "PID", 7, false }, { "COMM", 16, true },
+	{ "TIME", 12, false }, { "PID", 7, false }, { "COMM", 16, TABLE_NAME },
 	{ "CHILD", 7, false }, { "SYSCALL", 7, true }, { "LATENCY", 9, false },
 	{ "ANON_MB", 8, false }, { "THP_MB", 7, false }, { "BACK", 4, true },
 	{ "COST/MiB", 9, false }, { "DUP_HOLD", 9, false }, { "STALLED", 7, false },

@@ -9,7 +9,7 @@
 
 static const struct ui_column cols[] = {
 	{ "CLASS", 15, true }, { "BY", 5, true }, { "PID", 7, false },
-	{ "COMM", 16, true }, { "CALLER", 24, true }, { "TYPE", 12, true },
+	{ "COMM", 16, TABLE_NAME }, { "CALLER", 24, true }, { "TYPE", 12, true },
 	{ "MODE", 5, true }, { "COUNT", 8, false }, { "TOTAL", 8, false },
 	{ "p50", 8, false }, { "p99", 8, false }, { "max", 8, false },
 };

@@ -14,7 +14,7 @@
 #include "views.h"
 
 static const struct ui_column cols[] = {
-	{ "PID", 7, false }, { "COMM", 16, true }, { "SITE", 20, true },
+	{ "PID", 7, false }, { "COMM", 16, TABLE_NAME }, { "SITE", 20, true },
 	{ "MODE", 5, true }, { "MM", 5, true }, { "ACQ", 8, false },
 	{ "FAIL", 6, false }, { "TIME", 8, false }, { "WAIT-p50", 8, false },
 	{ "p99", 8, false }, { "max", 8, false }, { "HOLD-p50", 8, false },

@@ -152,9 +152,10 @@ static void lock_line(int y, const void *row)
 	const struct lock_row *r = row;
 	char w[16], h[16];
 
-	/* Holds are exact mode's: none released, "-". */
-	draw_text(y, 2, COLS - 2, C_NORMAL, "%7d %-16s %-20.20s %-5s waits %-7lu wait %-9s hold %s",
+	/* Holds are exact mode's: none released, "-". The mm tells a fork's two rows apart. */
+	draw_text(y, 2, COLS - 2, C_NORMAL, "%7d %-16s %-20.20s %-5s %-5s waits %-7lu wait %-9s hold %s",
 		  r->pid, r->comm, callsite_label(r->site, r->symbol), r->write ? "write" : "read",
+		  r->foreign ? "other" : "own",
 		  (unsigned long)lock_row_waits(r), format_ns(r->wait_ns, w, sizeof(w)),
 		  r->holds ? format_ns(r->hold_ns, h, sizeof(h)) : "-");
 }

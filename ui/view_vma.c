@@ -12,7 +12,7 @@
 #include "views.h"
 
 static const struct ui_column cols[] = {
-	{ "PID", 7, false }, { "COMM", 16, true }, { "FAULTS", 9, false },
+	{ "PID", 7, false }, { "COMM", 16, TABLE_NAME }, { "FAULTS", 9, false },
 	{ "FALLBK", 8, false }, { "ANON", 8, false }, { "VMA-OK%", 8, false },
 };
 

@@ -255,11 +255,11 @@ static void test_narrow(struct ui_state *st)
 	      "80x24 mmap_lock view: the name and the count on one line (%s)", line);
 	CHECK(line_with("ACQ", line, sizeof(line))[79] == '>', "titles end with > : columns hidden");
 	CHECK(!strstr(screen(), "HOLD-p50"), "the hold columns do not fit");
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		ui_key(st, KEY_RIGHT);
 	ui_draw(st);
-	CHECK(strstr(screen(), "HOLD-p50") && strstr(line_with("ACQ", line, sizeof(line)), "<") &&
-	      strstr(line_with("churner", line, sizeof(line)), "2000"),
+	CHECK(strstr(screen(), "HOLD-p50") && strstr(line_with("COMM", line, sizeof(line)), "<") &&
+	      strstr(line_with("churner", line, sizeof(line)), "5.90ms"),
 	      "Right scrolls behind PID and COMM: the hold columns come in, < marks the hidden ones");
 	for (i = 0; i < 20; i++)
 		ui_key(st, KEY_LEFT);
@@ -273,6 +273,38 @@ static void test_narrow(struct ui_state *st)
 	ui_draw(st);
 	CHECK(strstr(line_with("ACQ", line, sizeof(line)), "SITE") && !strchr(line, '<') &&
 	      !strchr(line, '>'), "wide enough: nothing scrolls, whatever the arrows");
+	snapshot_free(&s);
+}
+
+/*
+ * At 80 columns the call site narrows before the process name, and the
+ * cut one ends in +: two processes whose names differ late stay apart.
+ */
+static void test_names_first(const struct snapshot *shape)
+{
+	static const char sym[] = "a_very_long_kernel_function_name_here";
+	struct ui_state st;
+	struct snapshot s;
+	char line[512];
+
+	snapshot_init(&s, shape->nr_cpus, shape->nr_nodes);
+	s.seq = 1;
+	s.interval_ns = NSEC_PER_SEC;
+	*(struct lock_row *)snapshot_push(&s.locks) = (struct lock_row){
+		.pid = 9, .comm = "stress-ng-mmap", .site = CALLSITE_OTHER, .wait_ns = 5000,
+		.wait = { { [12] = 1 } } };
+	snprintf(s.locks.v[0].symbol, sizeof(s.locks.v[0].symbol), "%s", sym);
+	ui_state_init(&st, &s);
+	st.mode = "LIVE";
+	ui_state_push(&st, &s);
+	resize_term(24, 80);
+	st.view = VIEW_MMAP;
+	ui_draw(&st);
+	line_with("stress-ng-mmap", line, sizeof(line));
+	CHECK(strstr(line, "stress-ng-mmap ") && !strstr(line, sym) && strstr(line, "a_very_+"),
+	      "80 columns: the name whole, the call site cut and marked + (%s)", line);
+	resize_term(40, 120);
+	ui_state_free(&st);
 	snapshot_free(&s);
 }
 
@@ -528,6 +560,7 @@ int main(void)
 	test_narrow(&st);
 	test_totals(&s);
 	test_forks_untimed(&s);
+	test_names_first(&s);
 	test_totals_bounded(&s);
 	resize_term(24, 80);
 	st.view = VIEW_CPUS;
