@@ -22,6 +22,17 @@ bpf_refused() {
 		echo "kernel refuses BPF raw_tracepoint programs (bpftool feature probe)"
 }
 
+# The rest of a test needs BPF: skipped, saying why, where the kernel refuses it.
+need_bpf() { # need_bpf WHAT
+	why=$(bpf_refused)
+	[ -z "$why" ] && return 0
+	skip "$1: $why"
+	exit 0
+}
+
+# mmtop's option for MODE: nothing for the default set, --exact for exact.
+mode_args() { [ "$1" = exact ] && echo --exact; }
+
 # The BPF programs process PID holds (its program and link fds, whose
 # fdinfo names the program), as ids, one a line: its own only, so that
 # another mmtop on the machine counts for nothing.

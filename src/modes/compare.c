@@ -9,6 +9,7 @@
 #include "recset.h"
 #include "replace_file.h"
 #include "samples.h"
+#include "text_table.h"
 #include "util.h"
 
 /* SAMPLE frames: "metric=NAME\nvalue=NUMBER\n". */
@@ -39,10 +40,69 @@ static void note_sampling(struct run *r, const struct snapshot *s, double *sampl
 	*all_ns += s->interval_ns;
 }
 
+/* @ns of time in @s, as ms per second of the interval. */
+static double ms_per_s(const struct snapshot *s, uint64_t ns)
+{
+	return s->interval_ns ? (double)ns / 1e6 / (s->interval_ns / 1e9) : 0;
+}
+
 /*
- * A recording's samples; a monitoring recording (no samples) gives one
- * interval-faults/sec sample per interval instead (a mean: idle
- * intervals are zero).
+ * A monitoring recording's interval @s: a sample of each figure its
+ * families collected there (interval-*, means: idle intervals are zero),
+ * none of those they did not (off, or exact mode's in the default set),
+ * and one fork-latency-us sample per fork timed.
+ */
+static void add_interval(struct run *r, const struct snapshot *s)
+{
+	uint64_t waits = 0, wait_ns = 0, acquired = 0, hold_ns = 0, foreign_ns = 0;
+	uint64_t cls_ns[CONT_CLASS__COUNT] = { 0 };
+	int i;
+
+	run_add(r, "interval-faults/sec", snapshot_rate(s, s->total.min_flt + s->total.maj_flt));
+	for (i = 0; i < s->locks.nr; i++) {
+		waits += lock_row_waits(&s->locks.v[i]);
+		wait_ns += s->locks.v[i].wait_ns;
+		acquired += s->locks.v[i].acquired;
+		hold_ns += s->locks.v[i].hold_ns;
+	}
+	for (i = 0; i < s->blame.nr; i++)
+		if (blame_foreign(&s->blame.v[i]))
+			foreign_ns += s->blame.v[i].wait_ns;
+	if (!s->na[FAMILY_MMAP_LOCK][0] && !s->waits_na[0]) {
+		run_add(r, "interval-mmap_lock-waits/s", snapshot_rate(s, waits));
+		run_add(r, "interval-mmap_lock-wait-ms/s", ms_per_s(s, wait_ns));
+		run_add(r, "interval-mmap_lock-foreign-wait-ms/s", ms_per_s(s, foreign_ns));
+	}
+	if (!s->na[FAMILY_MMAP_LOCK][0] && snapshot_acquisitions(s)) {
+		run_add(r, "interval-mmap_lock-acquisitions/s", snapshot_rate(s, acquired));
+		run_add(r, "interval-mmap_lock-hold-ms/s", ms_per_s(s, hold_ns));
+	}
+	if (!s->na[FAMILY_CONTENTION][0]) {
+		for (i = 0; i < s->conts.nr; i++)
+			cls_ns[s->conts.v[i].cls] += s->conts.v[i].wait_ns;
+		run_add(r, "interval-zone-lock-wait-ms/s", ms_per_s(s, cls_ns[CONT_CLASS_ZONE]));
+		run_add(r, "interval-pcp-lock-wait-ms/s", ms_per_s(s, cls_ns[CONT_CLASS_PCP]));
+	}
+	if (!s->na[FAMILY_PCP][0]) {
+		struct pcp_counts pcp = { 0 };
+
+		for (i = 0; i < s->nr_cpus; i++)
+			pcp_add(&pcp, &s->cpus[i].pcp);
+		run_add(r, "interval-pcp-refills/s", snapshot_rate(s, pcp.refills));
+		run_add(r, "interval-pcp-drains/s", snapshot_rate(s, pcp.drains));
+	}
+	if (s->na[FAMILY_FORK][0])
+		return;
+	run_add(r, "interval-forks/s", snapshot_rate(s, s->forks.nr));
+	for (i = 0; i < s->forks.nr; i++)
+		if (fork_timed(&s->forks.v[i]))
+			run_add(r, "fork-latency-us", s->forks.v[i].latency_ns / 1e3);
+}
+
+/*
+ * A recording's samples; a monitoring recording (no samples) gives a
+ * sample of each of its families' figures per interval instead
+ * (add_interval()).
  */
 static int load(char *path, struct run *r)
 {
@@ -70,10 +130,9 @@ static int load(char *path, struct run *r)
 		parse_sample(r, p, len);
 	rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
 	while (rec_set_next(&rd, &s) == 1) {
-		/* A monitoring recording (no samples): its intervals' faults. */
+		/* A monitoring recording (no samples): its intervals' figures. */
 		if (!r->nr || !strcmp(r->m[0].name, "interval-faults/sec"))
-			run_add(r, "interval-faults/sec",
-				snapshot_rate(&s, s.total.min_flt + s.total.maj_flt));
+			add_interval(r, &s);
 		note_sampling(r, &s, &sampled_ns, &all_ns);
 	}
 	snapshot_free(&s);
@@ -122,63 +181,102 @@ static void markdown_head(const struct comparison *c, const char *first)
 	printf("\n");
 }
 
-/* Each thread count's rate over 1 thread's, per recording, if any. */
-static void print_scaling(const struct comparison *c, bool markdown)
+/*
+ * The text table's columns: the summary's name, the metric's (as wide as
+ * the longest), then one a recording, headed by its label; NULL out of
+ * memory. One layout for the header and the rows (text_table.h).
+ */
+static struct text_col *text_cols(const struct comparison *c)
 {
-	double r;
+	struct text_col *cols = calloc(c->n + 2, sizeof(*cols));
+	int i, k, width = 26;
+
+	if (!cols)
+		return NULL;
+	for (i = 0; i < c->nr; i++)
+		if ((int)strlen(c->names[i]) > width)
+			width = strlen(c->names[i]);
+	cols[0] = (struct text_col)TEXT_WORD("", 5);
+	cols[1] = (struct text_col)TEXT_WORD("", width);
+	for (k = 0; k < c->n; k++)
+		cols[k + 2] = (struct text_col)TEXT_NUM(c->runs[k].label, 26);
+	return cols;
+}
+
+/* Each thread count's rate over 1 thread's, per recording, if any. */
+static void print_scaling(const struct comparison *c, const struct text_table *t)
+{
+	double r = 0;
 	int i, k;
 
 	if (!comparison_scales(c))
 		return;
-	if (markdown)
+	if (!t)
 		markdown_head(c, "scaling (Hmean over 1 thread's)");
 	else
 		printf("# scaling: each thread count's Hmean over 1 thread's\n");
 	for (i = 0; i < c->nr; i++) {
+		struct text_row row;
+
 		if (!comparison_row_scales(c, i))
 			continue;
-		printf(markdown ? "| %s |" : "Ratio %-26s", c->names[i]);
-		for (k = 0; k < c->n; k++) {
-			if (!comparison_scaling(c, k, i, &r))
-				printf(markdown ? " - |" : " %26s", "-");
-			else
-				printf(markdown ? " %.2f |" : " %26.2f", r);
+		if (!t) {
+			printf("| %s |", c->names[i]);
+			for (k = 0; k < c->n; k++) {
+				bool known = comparison_scaling(c, k, i, &r);
+
+				printf(known ? " %.2f |" : " - |", r);
+			}
+			printf("\n");
+			continue;
 		}
-		printf("\n");
+		row = text_row_begin(stdout, t);
+		text_cell(&row, "Ratio");
+		text_cell(&row, "%s", c->names[i]);
+		for (k = 0; k < c->n; k++) {
+			bool known = comparison_scaling(c, k, i, &r);
+
+			text_cell(&row, known ? "%.2f" : "-", r);
+		}
+		text_row_end(&row);
 	}
 }
 
 static void print_text(const struct comparison *c)
 {
+	struct text_col *cols = text_cols(c);
+	struct text_table t = { .nr = c->n + 2, .cols = cols };
 	char note[160];
 	int i, k;
 
+	if (!cols)
+		return;
 	print_runs(c, "# ");
-	printf("%-32s", "");
-	for (k = 0; k < c->n; k++)
-		printf(" %26.26s", c->runs[k].label);
-	printf("\n");
+	text_header(stdout, &t);
 	for (i = 0; i < c->nr; i++) {
 		const struct metric *base = comparison_get(c, 0, i);
+		struct text_row row = text_row_begin(stdout, &t);
 
-		printf("%-5s %-26s", comparison_summary_name(c, i), c->names[i]);
+		text_cell(&row, "%s", comparison_summary_name(c, i));
+		text_cell(&row, "%s", c->names[i]);
 		for (k = 0; k < c->n; k++) {
 			const struct metric *m = comparison_get(c, k, i);
 			bool sig = m && base && k && metric_significant(base, m);
 
 			if (!m)
-				printf(" %26s", "missing");
+				text_cell(&row, "missing");
 			else if (!base)
-				printf(" %14.2f %11s", metric_summary(m), "(no base)");
+				text_cell(&row, "%14.2f %11s", metric_summary(m), "(no base)");
 			else
-				printf(" %14.2f %c%8.2f%%%c", metric_summary(m), sig ? '*' : '(',
-				       metric_change_pct(base, m), sig ? '*' : ')');
+				text_cell(&row, "%14.2f %c%8.2f%%%c", metric_summary(m), sig ? '*' : '(',
+					  metric_change_pct(base, m), sig ? '*' : ')');
 		}
-		printf("\n");
+		text_row_end(&row);
 	}
 	comparison_marks_note(c, note, sizeof(note));
 	printf("# %s\n", note);
-	print_scaling(c, false);
+	print_scaling(c, &t);
+	free(cols);
 }
 
 /* The fork tables of the PTE-batching thread: mean_rel (std_rel). */
@@ -205,7 +303,7 @@ static void print_markdown(const struct comparison *c)
 		}
 		printf("\n");
 	}
-	print_scaling(c, true);
+	print_scaling(c, NULL);
 }
 
 /* On stderr: what each run lacks, and runs of different workloads. */

@@ -93,3 +93,26 @@ check "known difference: Hmeans $1 and $2, marked significant at $3%" \
 check "same setting: 0.00% and no mark" grep -q "$1 (    0.00%)\$" "$TMP/known.txt"
 check "the note counts the known difference alone: 1 of 2 marked" \
 	grep -q "; 1 of 2 marked here\$" "$TMP/known.txt"
+
+# Monitoring recordings: every family they hold is compared, not only the
+# faults. The default set's has no acquisitions, and no fork latency where
+# the kernel leaves forks untimed in it (this VM): missing, not 0.
+need_bpf "compare of monitoring recordings"
+for mode in default exact; do
+	# shellcheck disable=SC2046
+	"$MMTOP" record -o "$TMP/mon-$mode.rec" -d 0.5 $(mode_args $mode) -- \
+		"$MMTOP" bench churn -t 1 -n 2000 --paced --chunk 64K --fork 10 >/dev/null 2>&1
+done
+"$MMTOP" compare "$TMP/mon-default.rec" "$TMP/mon-exact.rec" >"$TMP/mon.txt" 2>"$TMP/mon.err"
+row() { awk -v m="$1" '$2 == m' "$TMP/mon.txt"; }
+for m in interval-faults/sec interval-mmap_lock-waits/s interval-mmap_lock-wait-ms/s \
+	 interval-mmap_lock-foreign-wait-ms/s interval-zone-lock-wait-ms/s \
+	 interval-pcp-lock-wait-ms/s interval-forks/s; do
+	check "monitoring recordings: $m compared ($(row $m | tr -s ' '))" \
+		sh -c "row() { awk -v m='$m' '\$2 == m' '$TMP/mon.txt'; }; row | grep -q '^Mean ' && ! row | grep -q missing"
+done
+check "monitoring recordings: the churn waited and forked in both ($(row interval-forks/s | tr -s ' '))" \
+	sh -c "awk '\$2 == \"interval-mmap_lock-waits/s\" && \$3 > 0 && \$6 > 0 { w = 1 }
+		\$2 == \"interval-forks/s\" && \$3 > 0 && \$6 > 0 { f = 1 } END { exit !(w && f) }' '$TMP/mon.txt'"
+check "monitoring recordings: acquisitions only in exact mode's, missing in the default set's ($(row interval-mmap_lock-acquisitions/s | tr -s ' '))" \
+	sh -c "awk '\$2 == \"interval-mmap_lock-acquisitions/s\"' '$TMP/mon.txt' | grep -q '^Mean  *interval-mmap_lock-acquisitions/s  *missing  *[0-9.]* *(no base)'"

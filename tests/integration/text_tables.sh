@@ -24,18 +24,13 @@ aligned "replay of format 1.0" "$TMP/r10.txt"
 "$MMTOP" report tests/fixtures/format-2.8.rec >"$TMP/report.txt"
 aligned "report of format 2.8" "$TMP/report.txt"
 
-why=$(bpf_refused)
-if [ -n "$why" ]; then
-	skip "text tables of a live run: $why"
-	exit 0
-fi
-# Live, in the default set and in exact mode with pcp and slow events:
+need_bpf "text tables of a live run"
+# Live, in the default set and in exact mode, with pcp and slow events:
 # a churn with forks puts rows in every table.
 for mode in default exact; do
-	args="--slow 20us"
-	[ $mode = exact ] && args="$args --exact --enable-probe pcp"
-	# shellcheck disable=SC2086
-	"$MMTOP" -b -d 0.5 $args -- "$MMTOP" bench churn -t 1 -n 3000 --fork 10 \
+	# shellcheck disable=SC2046
+	"$MMTOP" -b -d 0.5 --slow 20us --enable-probe pcp $(mode_args $mode) -- \
+		"$MMTOP" bench churn -t 1 -n 3000 --fork 10 \
 		>"$TMP/$mode.txt" 2>/dev/null
 	aligned "mmtop -b, $mode" "$TMP/$mode.txt"
 done
