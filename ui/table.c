@@ -123,6 +123,25 @@ static int by_column(const void *a, const void *b)
 	return sort_desc ? -r : r;
 }
 
+/* The rows in t->order sorted as @ts says: numbers the hottest first, text alphabetical. */
+static void sort_shown(struct ui_table *t, const struct table_state *ts)
+{
+	sorting = t;
+	sort_col = table_sort_col(t, ts);
+	sort_desc = !t->cols[sort_col].text != ts->reverse;
+	t->sort_col = sort_col;
+	t->sort_desc = sort_desc;
+	if (t->nr_shown > 1)
+		qsort(t->order, t->nr_shown, sizeof(*t->order), by_column);
+}
+
+void table_sort_like(struct ui_table *t, const struct table_state *ts)
+{
+	for (t->nr_shown = 0; t->nr_shown < t->nr_rows; t->nr_shown++)
+		t->order[t->nr_shown] = t->nr_shown;
+	sort_shown(t, ts);
+}
+
 void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_state *st)
 {
 	int r;
@@ -133,15 +152,8 @@ void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_st
 	for (r = 0; r < t->nr_rows; r++)
 		if (row_matches(t, r, st->filter))
 			t->order[t->nr_shown++] = r;
-	sorting = t;
-	sort_col = table_sort_col(t, ts);
-	ts->sort_col = sort_col;	/* < and > move on from here */
-	/* Numbers: the hottest first; text: alphabetical first. */
-	sort_desc = !t->cols[sort_col].text != ts->reverse;
-	t->sort_col = sort_col;
-	t->sort_desc = sort_desc;
-	if (t->nr_shown > 1)
-		qsort(t->order, t->nr_shown, sizeof(*t->order), by_column);
+	sort_shown(t, ts);
+	ts->sort_col = t->sort_col;	/* < and > move on from here */
 	ts->nr_rows = t->nr_shown;
 	if (ts->selected >= t->nr_shown)
 		ts->selected = t->nr_shown - 1;

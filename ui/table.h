@@ -63,6 +63,8 @@ void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A time in ns as "1.2ms", sorted by its value. */
 void cell_ns(struct ui_cell *c, double ns);
+/* All the rows, sorted as @ts sorts its view's (a zoom's list, as its view). */
+void table_sort_like(struct ui_table *t, const struct table_state *ts);
 /* Filter by st's filter (case-insensitive substring of any cell) and sort. */
 void table_finish(struct ui_table *t, struct table_state *ts, const struct ui_state *st);
 /* Draw titles at @y and rows below, @h lines in all. */

@@ -69,7 +69,6 @@ static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 	cell_set(&c[13], 0, "-");
 }
 
-/* Largest wait total first: the zoom's lists, as the view's TIME. */
 /*
  * The holders the zoomed row's waits waited behind, largest wait total
  * first; returns lines drawn.
@@ -129,23 +128,26 @@ static void draw_counts(const struct snapshot *s, const struct lock_row *r, int 
 		  (unsigned long)r->holds, format_ns(r->hold_ns, b, sizeof(b)));
 }
 
-/* The process's call sites, largest wait total first; returns lines drawn. */
+/*
+ * The process's call sites, sorted as the view is (the same cells: TIME,
+ * the default, largest first); returns lines drawn.
+ */
 static int draw_sites(const struct snapshot *s, const struct ui_state *st, int pid, int y,
 		      int h)
 {
-	const struct lock_row **v = calloc(s->locks.nr + 1, sizeof(*v));
 	bool acq = snapshot_acquisitions(s);
-	int i, n = 0, line = 0;
+	struct ui_table t;
+	struct ui_cell *c;
+	int i, line = 0;
 
-	if (!v)
-		return 0;
+	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TIME);
 	for (i = 0; i < s->locks.nr; i++)
-		if (s->locks.v[i].pid == pid)
-			v[n++] = &s->locks.v[i];
-	ROWS_SORT_DESC(v, n, struct lock_row, wait_ns);
+		if (s->locks.v[i].pid == pid && (c = table_row(&t, i)))
+			fill(c, &s->locks.v[i], acq);
+	table_sort_like(&t, &st->tables[VIEW_MMAP]);
 	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", pid);
-	for (i = 0; i < n && line < h; i++) {
-		const struct lock_row *o = v[i];
+	for (i = 0; i < t.nr_shown && line < h; i++) {
+		const struct lock_row *o = &s->locks.v[t.ids[t.order[i]]];
 		char a[24] = "-", w[16], hd[16] = "-";
 
 		if (acq) {
@@ -158,7 +160,7 @@ static int draw_sites(const struct snapshot *s, const struct ui_state *st, int p
 			  o->foreign ? "other" : "own", a,
 			  format_ns(o->wait_ns, w, sizeof(w)), hd);
 	}
-	free(v);
+	table_free(&t);
 	return line;
 }
 

@@ -308,6 +308,41 @@ static void test_names_first(const struct snapshot *shape)
 	snapshot_free(&s);
 }
 
+/* The zoom lists the process's call sites in the view's order, as it changes. */
+static void test_zoom_order(const struct snapshot *shape)
+{
+	struct ui_state st;
+	struct snapshot s;
+
+	snapshot_init(&s, shape->nr_cpus, shape->nr_nodes);
+	s.seq = 1;
+	s.interval_ns = NSEC_PER_SEC;
+	*(struct lock_row *)snapshot_push(&s.locks) = (struct lock_row){
+		.pid = 5, .comm = "zoomed", .site = CALLSITE_MMAP, .wait_ns = 100000,
+		.wait = { { [16] = 1 } } };
+	*(struct lock_row *)snapshot_push(&s.locks) = (struct lock_row){
+		.pid = 5, .comm = "zoomed", .site = CALLSITE_MUNMAP, .write = true,
+		.wait_ns = 900000, .wait = { { [19] = 1 } } };
+	ui_state_init(&st, &s);
+	st.mode = "LIVE";
+	ui_state_push(&st, &s);
+	st.view = VIEW_MMAP;
+	ui_draw(&st);
+	ui_key(&st, '\n');
+	ui_draw(&st);
+	CHECK(before(screen(), "munmap               write", "mmap                 read"),
+	      "zoom: call sites by the view's sort, TIME, the most first");
+	ui_key(&st, 27);
+	st.tables[VIEW_MMAP].sort_col = 2;	/* SITE: alphabetical */
+	ui_draw(&st);
+	ui_key(&st, '\n');
+	ui_draw(&st);
+	CHECK(before(screen(), "mmap                 read", "munmap               write"),
+	      "zoom: sorted on SITE in the view, the call sites alphabetical");
+	ui_state_free(&st);
+	snapshot_free(&s);
+}
+
 /* A line holding only a cell's end: a cell wrapped past the right edge. */
 static bool wrapped_cell(const char *text)
 {
@@ -561,6 +596,7 @@ int main(void)
 	test_totals(&s);
 	test_forks_untimed(&s);
 	test_names_first(&s);
+	test_zoom_order(&s);
 	test_totals_bounded(&s);
 	resize_term(24, 80);
 	st.view = VIEW_CPUS;
