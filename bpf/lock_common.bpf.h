@@ -119,21 +119,12 @@ struct {
 
 /*
  * Keys lock_stacks is known to hold, by their low bits: a hot site's key
- * is found here, not by a hash lookup (stacks are never deleted). Shared
- * by the CPUs: a slot is one aligned word, read and written whole.
+ * is found here, not by a hash lookup. Shared by the CPUs: a slot is one
+ * aligned word, read and written whole. User space takes a stack no row
+ * has named for a while out of lock_stacks, then clears its slot here
+ * (key_names.c: sites_forget_idle()), so that its next wait stores it again.
  */
-#define SITE_CACHE 256
-
-struct site_cache {
-	__u64 key[SITE_CACHE];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct site_cache);
-} site_cache SEC(".maps");
+__u64 site_keys[SITE_CACHE];
 
 #define LOCK_EVENTS_SIZE (256 * 1024)
 

@@ -256,6 +256,8 @@ enum bench_skip {
 
 /* Slots of the cache of named processes (bpf/lock_common.bpf.h). */
 #define NAMED_SLOTS 1024
+/* Slots of the cache of stored stacks' keys (bpf/lock_common.bpf.h). */
+#define SITE_CACHE 256
 
 /* What the BPF side could not record. */
 enum bpf_drop {

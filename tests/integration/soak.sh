@@ -2,30 +2,30 @@
 # short-lived processes a second, each execing and mapping 1 MiB ten times
 # (tests/tools/spawn), with a reader of their /proc/PID/smaps beside them,
 # for SOAK_MINUTES (3 here; make bench runs 60). Every 30 s, mmtop's CPU
-# time per interval, its RSS, its open files and the rows its row maps
-# hold (lock_stats, blame_stats, cont_stats: bpftool, mmtop's own maps by
-# their ids in its fdinfo) are sampled; none may grow. A row map that kept
-# its idle rows grew by 1-3 rows a second here, without end.
+# time per interval, its RSS, its open files, the rows its row maps hold
+# (lock_stats, blame_stats, cont_stats) and the stacks it stores
+# (lock_stacks; bpftool, mmtop's own maps by their ids in its fdinfo) are
+# sampled; none may grow. A row map that kept its idle rows grew by 1-3
+# rows a second here, without end, and lock_stacks by 1 a second.
 . tests/lib.sh
 
-why=$(bpf_refused)
-if [ -n "$why" ]; then
-	skip "soak: $why"
-	exit 0
-fi
+need_bpf "soak"
 minutes=${SOAK_MINUTES:-3}
 SPAWN=${SPAWN:-build/tests/tools/spawn}
 [ -x "$SPAWN" ] || { fail "soak: $SPAWN is not built"; exit 1; }
 
-# rows_held PID: the rows of the row maps PID holds.
+# rows_held PID: "rows stacks": the keys of the row maps PID holds, and of
+# its stored stacks.
 rows_held() {
 	for fd in /proc/"$1"/fdinfo/*; do
 		sed -n 's/^map_id:[[:space:]]*//p' "$fd" 2>/dev/null
 	done | sort -u | while read -r id; do
-		case $(bpftool map show id "$id" 2>/dev/null | awk 'NR == 1 { print $4 }') in
-		lock_stats | blame_stats | cont_stats) bpftool map dump id "$id" | grep -c '"key"' ;;
+		name=$(bpftool map show id "$id" 2>/dev/null | awk 'NR == 1 { print $4 }')
+		case $name in
+		lock_stats | blame_stats | cont_stats | lock_stacks)
+			echo "$name $(bpftool map dump id "$id" | grep -c '"key"')" ;;
 		esac
-	done | awk '{ s += $1 } END { print s + 0 }'
+	done | awk '$1 == "lock_stacks" { st += $2; next } { s += $2 } END { print s + 0, st + 0 }'
 }
 ticks_of() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
 rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
@@ -42,7 +42,7 @@ done ) &
 reader=$!
 hz=$(getconf CLK_TCK)
 samples=$((minutes * 2))
-echo "# soak: t(s) cpu-ms/interval rss-kB fds rows"
+echo "# soak: t(s) cpu-ms/interval rss-kB fds rows stacks"
 before=$(ticks_of "$MMTOP_PID")
 : >"$TMP/soak.samples"
 i=0
@@ -76,7 +76,7 @@ verdict() { # verdict COLUMN FACTOR SLACK: the last window's mean <= the first's
 	}' "$TMP/soak.samples"
 }
 for spec in "2 ${SOAK_CPU:-1.25 0.1} CPU per interval (ms)" "3 1.1 0 RSS (kB)" \
-	    "4 1 0 open files" "5 1.5 10 rows held"; do
+	    "4 1 0 open files" "5 1.5 10 rows held" "6 1.5 10 stacks stored"; do
 	set -- $spec
 	col=$1 factor=$2 slack=$3
 	shift 3

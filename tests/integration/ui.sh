@@ -305,7 +305,7 @@ check "default set: the header says waits, x for exact" wait_for "mmap_lock wait
 viewer=$(pgrep -P "$(tmux display-message -p -t "$S" '#{pane_pid}')" -x mmtop)
 before=$(links_of "$viewer")
 key 3
-"$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced >"$TMP/x.out"
+"$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced --fork 10 >"$TMP/x.out"
 key a
 check "default set: the churn's fault waits shown, ACQ '-'" wait_for "^ *$(pid_of "$TMP/x.out") mmtop  *fault  *read  *own  *- " 3
 # Its zoom says what it holds: waits, not 0 acquired and 0 released.
@@ -315,6 +315,17 @@ check "default set, zoom: waits counted, acquisitions and holds said to be exact
 check "default set, zoom: no acquisition or hold drawn as 0" \
 	sh -c "! tmux capture-pane -p -t '$S' | grep -q '0 acquired\|0 released\|acq 0 '"
 key Escape
+# Its forks: timed where the kernel lets the default set hook kernel_clone;
+# where not (this VM), the Forks view says why, newest first.
+key 5
+if "$MMTOP" probe 2>/dev/null | grep -q "forks timed in exact mode only"; then
+	check "default set, Forks view: untimed forks say why" \
+		wait_for "latency and cost not measured (forks timed in exact mode only" 3
+	check "default set, Forks view: newest first, not worst" wait_for "below, newest first" 1
+else
+	check "default set, Forks view: the forks timed" wait_for "latency mean [0-9.]*[mu]s" 3
+fi
+key 3
 key a
 key x
 check "x: the header says exact, with mmtop's BPF share" wait_for "mmap_lock exact.*mmtop bpf [0-9.]*%" 5

@@ -5,6 +5,7 @@
 
 #include "callsite.h"
 #include "key_names.h"
+#include "map_walk.h"
 #include "mmtop.h"
 #include "proc.h"
 #include "util.h"
@@ -36,13 +37,18 @@ const struct site *site_of(struct site_cache *c, uint64_t stack)
 	if (!stack)
 		return &unknown;
 	for (i = stack & mask; c->slots[i].stack; i = (i + 1) & mask)
-		if (c->slots[i].stack == stack)
+		if (c->slots[i].stack == stack) {
+			c->slots[i].named = c->reads;
 			return &c->slots[i];
-	if (bpf_map__lookup_elem(c->stacks, &stack, sizeof(stack), &st, sizeof(st), 0))
+		}
+	/* Not cached: a failed read is tried again at the next naming. */
+	if (!c->stacks ||
+	    bpf_map__lookup_elem(c->stacks, &stack, sizeof(stack), &st, sizeof(st), 0))
 		return &unknown;
 	/* Never full: the BPF map holds at most SITES_MAX stacks. */
 	s = &c->slots[i];
 	s->stack = stack;
+	s->named = c->reads;
 	s->site = callsite_classify(c->ksyms, (uint64_t *)st.ips, MMTOP_STACK_DEPTH,
 				    s->symbol, sizeof(s->symbol), &s->addr);
 	s->cont = contention_classify(c->ksyms, (uint64_t *)st.ips, MMTOP_STACK_DEPTH,
@@ -50,6 +56,71 @@ const struct site *site_of(struct site_cache *c, uint64_t stack)
 	if (!c->raw_addresses)
 		s->addr = s->caller_addr = 0;
 	return s;
+}
+
+/*
+ * Slot @i emptied in the open addressing: the entries after it, up to a
+ * free slot, that would no longer be found from their home move back into
+ * it (deletion by backward shift: no tombstones to clean).
+ */
+static void slot_free(struct site_cache *c, size_t i)
+{
+	const size_t mask = 2 * SITES_MAX - 1;
+	size_t j = i, home;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!c->slots[j].stack)
+			break;
+		home = c->slots[j].stack & mask;
+		/* Found from home only if it lies cyclically in (i, j]. */
+		if (i <= j ? home > i && home <= j : home > i || home <= j)
+			continue;
+		c->slots[i] = c->slots[j];
+		i = j;
+	}
+	c->slots[i].stack = 0;
+}
+
+/*
+ * @stack's stored stack taken out of lock_stacks, then its key out of
+ * BPF's cache, in that order: a wait in between finds the key cached and
+ * stores nothing, but the next one after the clear stores it again. A
+ * wait that finds the slot before the clear counts in a row whose stack
+ * is not stored until its key's next wait (a site idle for a minute that
+ * comes back within microseconds of its eviction).
+ */
+static void forget_stack(struct site_cache *c, uint64_t stack)
+{
+	__u64 seen = stack;
+
+	if (c->stacks)
+		bpf_map__delete_elem(c->stacks, &stack, sizeof(stack), 0);
+	if (c->bpf_keys)
+		__atomic_compare_exchange_n(&c->bpf_keys[stack & (SITE_CACHE - 1)], &seen, 0,
+					    false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+int sites_forget_idle(struct site_cache *c)
+{
+	const size_t n = 2 * SITES_MAX;
+	size_t i = 0;
+	int forgotten = 0;
+
+	c->reads++;
+	while (i < n) {
+		struct site *s = &c->slots[i];
+
+		if (!s->stack || c->reads - s->named < MAP_WALK_EVICT_READS) {
+			i++;
+			continue;
+		}
+		forget_stack(c, s->stack);
+		slot_free(c, i);
+		forgotten++;
+		/* Slot i now holds what moved back, if anything: look again. */
+	}
+	return forgotten;
 }
 
 const struct site *holder_site_of(struct site_cache *c, uint64_t stack, unsigned int hint)

@@ -17,6 +17,7 @@
 
 struct site {
 	uint64_t stack;			/* 0: free slot */
+	unsigned long named;		/* the read that last named it */
 	enum callsite site;		/* as an mmap_lock call site */
 	char symbol[SNAPSHOT_SYMBOL_LEN];
 	uint64_t addr;			/* of symbol's frame */
@@ -29,6 +30,8 @@ struct site_cache {
 	struct site *slots;		/* open addressing, 2 * SITES_MAX */
 	const struct ksyms *ksyms;
 	struct bpf_map *stacks;		/* stack key -> struct lock_stack */
+	__u64 *bpf_keys;		/* BPF's site_keys[SITE_CACHE] */
+	unsigned long reads;		/* sites_forget_idle() calls */
 	bool raw_addresses;		/* keep the frames' addresses */
 };
 
@@ -36,6 +39,14 @@ int site_cache_init(struct site_cache *c, const struct ksyms *ksyms, bool raw_ad
 void site_cache_free(struct site_cache *c);
 /* The site of stack key @stack; an unknown site if it cannot be read. */
 const struct site *site_of(struct site_cache *c, uint64_t stack);
+/*
+ * Once a read, after the rows and events: the sites no row or event has
+ * named for MAP_WALK_EVICT_READS reads, forgotten here and in BPF (their
+ * stacks out of lock_stacks, their keys out of BPF's cache), so that
+ * lock_stacks holds the sites in use, not every site ever seen. A site
+ * that comes back is stored again by its next wait. Returns how many.
+ */
+int sites_forget_idle(struct site_cache *c);
 /*
  * The site of a holder's stack key @stack: where the default set names a
  * holder from the rwsem's owner (stack 0), its site is not known, and the

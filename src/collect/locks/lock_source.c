@@ -518,6 +518,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		goto fail;
 	ls->skel = ls->tp.skel;
 	ls->sites.stacks = ls->skel->maps.lock_stacks;
+	ls->sites.bpf_keys = ls->skel->bss->site_keys;
 	ls->rb = ring_buffer__new(bpf_map__fd(ls->skel->maps.lock_events),
 				  on_event, ls, NULL);
 	if (!ls->rb) {
@@ -764,6 +765,7 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	if (ls->opts.contention)
 		cont_rows_read(ls, s, drops);
 	forget_gone(ls);
+	sites_forget_idle(&ls->sites);
 	read_drops(ls, drops);
 	lock_source_describe(ls, s->cont_method, sizeof(s->cont_method));
 	/*
