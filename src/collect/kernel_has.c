@@ -170,7 +170,7 @@ static void clone_hook_of(const struct btf *btf, struct kernel_has *k)
 		return;
 	}
 	snprintf(k->clone_how, sizeof(k->clone_how),
-		 "forks timed in exact mode only, from dup_mmap's lock (fentry on kernel_clone, %s: %s%s)",
+		 FORKS_EXACT_ONLY " (fentry on kernel_clone, %s: %s%s)",
 		 stage, why, id > 0 ? "; no kprobes" : "");
 }
 

@@ -55,6 +55,10 @@ enum vma_lock {
  */
 enum clone_hook { CLONE_NONE, CLONE_FENTRY, CLONE_KPROBE };
 
+/* How forks are timed without a hook, and how to turn that on. */
+#define FORKS_EXACT_ONLY \
+	"forks timed in exact mode only (--exact, or x in the viewer), from dup_mmap's lock"
+
 struct kernel_has {
 	const struct btf *btf;		/* while the collector opens; NULL: none */
 	int tp_nargs[KERNEL_TPS_MAX];	/* kernel_tps[i]'s arguments; -1: lacking */
@@ -71,7 +75,7 @@ struct kernel_has {
 	 */
 	bool bpf_allocator;
 	enum clone_hook clone_hook;	/* how a program runs at kernel_clone's entry */
-	char clone_how[160];		/* where a fork's latency starts, or why not there */
+	char clone_how[224];		/* where a fork's latency starts, or why not there */
 };
 
 /*

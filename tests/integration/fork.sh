@@ -141,7 +141,7 @@ if "$MMTOP" probe 2>&1 | grep -q 'forks timed from kernel_clone ('; then
 else
 	"$MMTOP" -b -n 1 -d 0.2 -f json >"$TMP/dflt.json"
 	check "default set, no fentry: none timed ($timed), the fork method says so" \
-		sh -c "test $timed -eq 0 && grep -q 'forks timed in exact mode only, from dup_mmap.s lock (fentry on kernel_clone' '$TMP/dflt.json'"
+		sh -c "test $timed -eq 0 && grep -q 'forks timed in exact mode only (--exact, or x in the viewer), from dup_mmap.s lock (fentry on kernel_clone' '$TMP/dflt.json'"
 fi
 
 # -- COMMAND follows a process tree: a great-grandchild that forks and is

@@ -370,7 +370,7 @@ static int open_object(struct lock_source *ls, const struct btf *btf,
 		if (has_prefix(ls->tp.refused, "fork_clone") && arg->clone_hook != CLONE_NONE) {
 			arg->clone_hook = CLONE_NONE;
 			snprintf(ls->fork_timing, sizeof(ls->fork_timing),
-				 "forks timed in exact mode only, from dup_mmap's lock (%.100s)", err);
+				 FORKS_EXACT_ONLY " (%.100s)", err);
 			continue;
 		}
 		/*

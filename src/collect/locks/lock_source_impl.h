@@ -111,7 +111,7 @@ struct lock_source {
 	const char *vma_waits;		/* how VMA write-lock waits are seen */
 	const char *thp_method;		/* how a fork parent's THP is found */
 	char thp_how[64];		/* thp_method, when the walk is found */
-	char fork_timing[160];		/* where a fork's latency starts */
+	char fork_timing[224];		/* where a fork's latency starts */
 	/* The backing walk's programs refused by the kernel: why ("": not). */
 	char walk_refused[SNAPSHOT_NA_LEN];
 	/* Exact mode's programs refused by the kernel: why ("": not). */
