@@ -89,6 +89,22 @@ static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
 	return cls ? *cls : CONT_STACK;
 }
 
+/* @task's pid and tgid: one read where they lie side by side (every layout). */
+static __always_inline void task_ids(struct task_struct *task, __u32 *pid, __u32 *tgid)
+{
+	__u64 at = bpf_core_field_offset(struct task_struct, pid);
+	__u32 ids[2] = {};
+
+	if (bpf_core_field_offset(struct task_struct, tgid) == at + 4) {
+		bpf_probe_read_kernel(ids, sizeof(ids), (void *)task + at);
+		*pid = ids[0];
+		*tgid = ids[1];
+		return;
+	}
+	*pid = BPF_CORE_READ(task, pid);
+	*tgid = BPF_CORE_READ(task, tgid);
+}
+
 /*
  * The default set's blame, as perf lock contention --lock-owner reads it:
  * whom a wait beginning on @r waits behind. A writer holding the lock is
@@ -109,10 +125,9 @@ static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
 		return;
 	if (r->count & RWSEM_WRITER_LOCKED ? reader : !reader || !(r->count & RWSEM_READERS_MASK))
 		return;
-	pid = BPF_CORE_READ(task, pid);
+	task_ids(task, &pid, &tgid);
 	if (pid == (__u32)bpf_get_current_pid_tgid())
 		return;
-	tgid = BPF_CORE_READ(task, tgid);
 	if (!reader) {
 		w->start_writer = pid;
 		writer_seen(mm, pid);

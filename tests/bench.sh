@@ -509,14 +509,24 @@ fi
 # runs, and their time over the work's CPU time (user + system, the /proc
 # reader included); and the work's CPU time untraced over traced, each
 # traced run against its two untraced neighbours, with the A/A row
-# ("none"). Medians of WAIT_PAIRS runs. Target for the default set: 500 ns a run, 2% of the
-# work's CPU.
+# ("none"). Medians of WAIT_PAIRS runs, each the watcher's second churn
+# (see wait_watched: the first learns the frames, once). Target for the
+# default set: 500 ns a run, 2% of the work's CPU.
 WAIT_PAIRS=${WAIT_PAIRS:-7}
 contended() {
 	cpu "$MMTOP" bench churn -t 1 --writers 2 --proc-reader -n 20000 >/dev/null
 }
+# own_delta BEFORE AFTER: "ns runs" the programs of two own_stats added.
+own_delta() {
+	awk 'NR == FNR { t[$1] = $2; c[$1] = $3; next }
+		{ ns += $2 - t[$1]; runs += $3 - c[$1] } END { print ns, runs }' "$1" "$2"
+}
 # wait_watched SET: one contended run under SET, "ns runs cpu_s" appended
-# to $TMP/wait_SET (cpu_s alone for none: untraced).
+# to $TMP/wait_SET (cpu_s alone for none: untraced). The watcher's first
+# churn is a warm-up: the first wait through each stack frame and at each
+# call site takes a full unwind, once for as long as mmtop runs (about 75
+# here, some 2 ms); its "ns runs" go to $TMP/warm_SET, and the run after
+# it is the one measured, the cost of a wait from then on.
 wait_watched() {
 	skip='' ready=',total,'
 	case $1 in
@@ -531,7 +541,11 @@ wait_watched() {
 	MMTOP_BENCH_SKIP=$skip "$@" >"$TMP/watch.csv" 2>/dev/null &
 	watch=$!
 	until grep -q "$ready" "$TMP/watch.csv" 2>/dev/null; do sleep 0.02; done
+	own_stats $watch >"$TMP/w0"
+	contended
 	own_stats $watch >"$TMP/s0"
+	own_delta "$TMP/w0" "$TMP/s0" >>"$TMP/warm_$name"
+	quiet
 	: >"$TMP/cpu"
 	contended
 	own_stats $watch >"$TMP/s1"
@@ -540,15 +554,13 @@ wait_watched() {
 	watch=''
 	quiet
 	# The untraced run before it, by its line: the one after is the next.
-	awk -v cpu="$(cat "$TMP/cpu")" -v before="$(wc -l <"$TMP/wait_none")" \
-		'NR == FNR { t[$1] = $2; c[$1] = $3; next }
-		{ ns += $2 - t[$1]; runs += $3 - c[$1] }
-		END { print ns, runs, cpu, before }' "$TMP/s0" "$TMP/s1" >>"$TMP/wait_$name"
+	echo "$(own_delta "$TMP/s0" "$TMP/s1") $(cat "$TMP/cpu") $(wc -l <"$TMP/wait_none")" \
+		>>"$TMP/wait_$name"
 }
 WAIT_SETS=${WAIT_SETS:-"floor -owner -site -rows -slot default exact"}
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
 if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
-	for set in none $WAIT_SETS; do : >"$TMP/wait_$set"; done
+	for set in none $WAIT_SETS; do : >"$TMP/wait_$set"; : >"$TMP/warm_$set"; done
 	i=0
 	while [ $i -lt "$WAIT_PAIRS" ]; do
 		for set in $WAIT_SETS; do
@@ -580,6 +592,10 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 			"$(awk '{ printf "%.3f [%.2f-%.2f]", $1, $2, $3 }' "$TMP/ci")"
 	done
 	echo "(a step's cost: the default set's ns a run less the row without it; target for the default set: 500 ns a run, 2% of the work's CPU)"
+	# The warm-up: what learning the frames added, once, over a run's cost.
+	awk '$2 > 0 { print $1 / $2 }' "$TMP/warm_default" | median >"$TMP/wns"
+	ns=$(awk '$2 > 0 { print $1 / $2 }' "$TMP/wait_default" | median)
+	echo "the default set's first churn (a full unwind at each new frame and site, once): $(awk '{ printf "%.0f", $1 }' "$TMP/wns") ns a run, $(awk -v n="${ns:-0}" '$2 > 0 { print ($1 - n * $2) / 1e6 }' "$TMP/warm_default" | median | awk '{ printf "%.2f", $1 }') ms more than at the measured run's rate"
 fi
 
 # mmtop's own cost: CPU time on the clock of the scheduler (schedstat, in
