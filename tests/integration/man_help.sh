@@ -26,3 +26,11 @@ check "every CSV column is in man/mmtop.8" test -z "$(comm -23 "$TMP/cols" "$TMP
 check "JSON has keys ($(wc -l <"$TMP/keys"))" test "$(wc -l <"$TMP/keys")" -gt 50
 for k in $(comm -23 "$TMP/keys" "$TMP/bold"); do fail "JSON key $k is not in man/mmtop.8"; done
 check "every JSON key is in man/mmtop.8" test -z "$(comm -23 "$TMP/keys" "$TMP/bold")"
+
+# The recording format's version in the man page is the one mmtop writes
+# (it read 2.4 while mmtop wrote 2.8).
+major=$(sed -n 's/^#define REC_MAJOR \([0-9]*\).*/\1/p' src/record/recfile.h)
+minor=$(sed -n 's/^#define REC_MINOR \([0-9]*\).*/\1/p' src/record/recfile.h)
+check "man page: the recording's version is the code's ($major.$minor)" \
+	grep -q "^u16 major version ($major), u16 minor version ($minor), u32 zero\.\$" man/mmtop.8
+check "man page: what $major.$minor appended is said" grep -q "Appended in $major\.$minor" man/mmtop.8
