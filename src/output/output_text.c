@@ -206,7 +206,7 @@ static int by_time_spent(const void *a, const void *b)
 }
 
 static const struct text_col lock_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_CUT("SITE", 20), TEXT_WORD("MODE", 5),
+	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_CUT("SITE", 20), TEXT_WORD("MODE", 5),
 	TEXT_WORD("MM", 5), TEXT_NUM("ACQ", 8), TEXT_NUM("FAIL", 6), TEXT_NUM("WAITS", 7),
 	TEXT_NUM("WAIT-p50", 8), TEXT_NUM("p99", 8), TEXT_NUM("max", 10),
 	TEXT_NUM("HOLD-p50", 8), TEXT_NUM("p99", 8), TEXT_NUM("max", 10),
@@ -261,7 +261,7 @@ static void write_locks(FILE *f, const struct snapshot *s)
 }
 
 static const struct text_col vma_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_NUM("FAULTS", 10),
+	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_NUM("FAULTS", 10),
 	TEXT_NUM("FALLBACK", 9), TEXT_NUM("ANON", 8), TEXT_NUM("VMA-OK%", 7),
 };
 
@@ -294,8 +294,8 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 }
 
 static const struct text_col blame_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_CUT("SITE", 15), TEXT_WORD("MODE", 5),
-	TEXT_WORD("<-", 2), TEXT_NUM("HOLDER", 7), TEXT_CUT("COMM", 16), TEXT_CUT("SITE", 15),
+	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_CUT("SITE", 15), TEXT_WORD("MODE", 5),
+	TEXT_WORD("<-", 2), TEXT_NUM("HOLDER", 7), TEXT_WORD("COMM", 16), TEXT_CUT("SITE", 15),
 	TEXT_WORD("MODE", 5), TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("max", 10),
 };
 
@@ -339,7 +339,7 @@ static void write_blame(FILE *f, const struct snapshot *s)
 }
 
 static const struct text_col cont_cols[] = {
-	TEXT_WORD("CLASS", 15), TEXT_WORD("BY", 5), TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16),
+	TEXT_WORD("CLASS", 15), TEXT_WORD("BY", 5), TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16),
 	TEXT_CUT("CALLER", 24), TEXT_WORD("TYPE", 12), TEXT_WORD("MODE", 5),
 	TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("p50", 8), TEXT_NUM("p99", 8),
 	TEXT_NUM("max", 10),
@@ -385,7 +385,7 @@ static void write_conts(FILE *f, const struct snapshot *s)
 }
 
 static const struct text_col fork_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_CUT("COMM", 16), TEXT_NUM("CHILD", 7), TEXT_WORD("SYSCALL", 7),
+	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_NUM("CHILD", 7), TEXT_WORD("SYSCALL", 7),
 	TEXT_NUM("LATENCY", 9), TEXT_NUM("ANON_MB", 9), TEXT_NUM("FILE_MB", 7),
 	TEXT_NUM("THP_MB", 7), TEXT_WORD("BACK", 4), TEXT_NUM("COST/MiB", 9),
 	TEXT_NUM("DUP_HOLD", 9), TEXT_NUM("STALLED", 7),
@@ -456,7 +456,7 @@ static void event_what(const struct slow_event *e, char *buf, size_t len)
 
 static const struct text_col event_cols[] = {
 	TEXT_WORD("TIME", 12), TEXT_NUM("PID", 7), TEXT_NUM("TID", 7), TEXT_NUM("CPU", 3),
-	TEXT_CUT("COMM", 16), TEXT_CUT("WHAT", 30), TEXT_WORD("MODE", 5), TEXT_WORD("MM", 5),
+	TEXT_WORD("COMM", 16), TEXT_CUT("WHAT", 30), TEXT_WORD("MODE", 5), TEXT_WORD("MM", 5),
 	TEXT_NUM("WAIT", 8), TEXT_NUM("HOLD", 8), TEXT_WORD("BEHIND", 0),
 };
 
