@@ -318,8 +318,11 @@ struct snapshot {
 	char pcp_method[SNAPSHOT_NA_LEN];
 	/* How contended locks are told apart: address table or stacks. */
 	char cont_method[SNAPSHOT_NA_LEN];
-	/* How a fork parent's THP-backed memory is found. */
-	char fork_method[SNAPSHOT_NA_LEN];
+	/*
+	 * How a fork parent's THP-backed memory is found, how forks are
+	 * timed, why sibling stalls are n/a: three reasons, so twice the room.
+	 */
+	char fork_method[2 * SNAPSHOT_NA_LEN];
 	/* Why the VMA-lock outcome is n/a though mmap_lock runs ("": it is
 	 * not): the kernel has no per-VMA locks. See snapshot_vma_na(). */
 	char vma_na[SNAPSHOT_NA_LEN];
