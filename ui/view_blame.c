@@ -55,37 +55,51 @@ static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
 		 format_max(r->wait_max_ns, r->wait_max_bound, m, sizeof(m)));
 }
 
+/* Attributed wait of the rows @keep admits (all rows when NULL). */
+static uint64_t kept_wait(const struct snapshot *s, blame_keep_fn keep, const void *arg)
+{
+	uint64_t all = 0;
+	int i;
+
+	for (i = 0; i < s->blame.nr; i++)
+		if (!keep || keep(&s->blame.v[i], arg))
+			all += s->blame.v[i].wait_ns;
+	return all;
+}
+
+uint64_t blame_table(struct ui_table *t, const struct snapshot *s, blame_keep_fn keep,
+		     const void *arg)
+{
+	uint64_t all = kept_wait(s, keep, arg);
+	struct ui_cell *c;
+	int i;
+
+	table_init(t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
+	t->sampled_cols = 1u << COL_TOTAL | 1u << 10;	/* TOTAL, COUNT */
+	for (i = 0; i < s->blame.nr; i++)
+		if ((!keep || keep(&s->blame.v[i], arg)) && (c = table_row(t, i)))
+			fill(c, &s->blame.v[i], all);
+	return all;
+}
+
 static void blame_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
-	struct table_state *ts = &st->tables[VIEW_BLAME];
 	struct ui_table t;
-	uint64_t all = 0;
-	int i;
 
 	if (family_na(st, FAMILY_MMAP_LOCK)[0]) {
 		draw_text(y, 0, COLS, C_DIM, "blame: n/a (%s)", family_na(st, FAMILY_MMAP_LOCK));
 		return;
 	}
-	for (i = 0; i < s->blame.nr; i++)
-		all += s->blame.v[i].wait_ns;
 	draw_text(y, 0, COLS, C_DIM,
 		  "mmap_lock waits by the holder they waited behind (* another process); SHARE of %s",
-		  format_ns(all, (char[16]){ 0 }, 16));
+		  format_ns(kept_wait(s, NULL, NULL), (char[16]){ 0 }, 16));
 	if (s->holders[0] && !snapshot_acquisitions(s) && h > 2) {
 		draw_text(++y, 0, COLS, C_DIM, "a wait's holder: %s", s->holders);
 		h--;
 	}
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
-	t.sampled_cols = 1u << COL_TOTAL | 1u << 10;	/* TOTAL, COUNT */
-	for (i = 0; i < s->blame.nr; i++) {
-		struct ui_cell *c = table_row(&t, i);
-
-		if (!c)
-			break;
-		fill(c, &s->blame.v[i], all);
-	}
-	table_show(&t, ts, st, y + 1, h - 1);
+	blame_table(&t, s, NULL, NULL);
+	table_show(&t, &st->tables[VIEW_BLAME], st, y + 1, h - 1);
 }
 
 const struct view_ops view_blame = {

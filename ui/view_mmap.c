@@ -69,30 +69,31 @@ static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
 	cell_set(&c[13], 0, "-");
 }
 
-/*
- * The holders the zoomed row's waits waited behind, largest wait total
- * first; returns lines drawn.
- */
-static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y, int h)
+/* A blame row of the zoomed row's waits: same process, mode and site. */
+static bool behind_zoom(const struct blame_row *b, const void *arg)
 {
-	const struct blame_row **v = calloc(s->blame.nr + 1, sizeof(*v));
-	int i, n = 0, line = 0;
+	const struct lock_row *z = arg;
+
+	return b->pid == z->pid && b->write == z->write &&
+	       callsite_same(b->site, b->symbol, z->site, z->symbol);
+}
+
+/*
+ * The holders the zoomed row's waits waited behind, sorted as the Blame
+ * view is (TOTAL, its default, largest first); returns lines drawn.
+ */
+static int draw_behind(const struct snapshot *s, const struct ui_state *st, int y, int h)
+{
+	struct ui_table t;
+	int i, line = 0;
 	char w[16], m[16], pid[12];
 
-	if (!v)
-		return 0;
-	for (i = 0; i < s->blame.nr; i++) {
-		const struct blame_row *b = &s->blame.v[i];
-
-		if (b->pid == z->pid && b->write == z->write &&
-		    callsite_same(b->site, b->symbol, z->site, z->symbol))
-			v[n++] = b;
-	}
-	ROWS_SORT_DESC(v, n, struct blame_row, wait_ns);
-	if (n)
+	blame_table(&t, s, behind_zoom, &st->zoom);
+	table_sort_like(&t, &st->tables[VIEW_BLAME]);
+	if (t.nr_shown)
 		draw_text(y + line++, 0, COLS, C_TITLE, "waited behind (* another process)");
-	for (i = 0; i < n && line < h; i++) {
-		const struct blame_row *b = v[i];
+	for (i = 0; i < t.nr_shown && line < h; i++) {
+		const struct blame_row *b = &s->blame.v[t.ids[t.order[i]]];
 
 		draw_text(y + line++, 2, COLS - 2, C_NORMAL,
 			  "%-7s%s %-16s %-20.20s %-5s %8lu waits  total %-9s max %s",
@@ -101,7 +102,7 @@ static int draw_behind(const struct snapshot *s, const struct lock_row *z, int y
 			  b->holder_write ? "write" : "read", (unsigned long)b->count,
 			  format_ns(b->wait_ns, w, sizeof(w)), format_max(b->wait_max_ns, b->wait_max_bound, m, sizeof(m)));
 	}
-	free(v);
+	table_free(&t);
 	return line;
 }
 
@@ -187,7 +188,7 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 	if (snapshot_acquisitions(s) && draw_hist(y + line, half + 2, half, h / 2, &r->hold) > i)
 		i = draw_hist(y + line, half + 2, half, h / 2, &r->hold);
 	line += i + 1;
-	line += draw_behind(s, &st->zoom, y + line, h / 4);
+	line += draw_behind(s, st, y + line, h / 4);
 	for (i = 0; i < s->vmas.nr; i++) {
 		const struct vma_row *v = &s->vmas.v[i];
 

@@ -3,6 +3,7 @@
 #ifndef MMTOP_UI_VIEWS_H
 #define MMTOP_UI_VIEWS_H
 
+#include "table.h"
 #include "ui_state.h"
 
 struct view_ops {
@@ -16,6 +17,15 @@ struct view_ops {
 extern const struct view_ops view_overview, view_cpus, view_mmap, view_locks,
 			     view_forks, view_events, view_blame, view_vma;
 const struct view_ops *view_of(enum ui_view v);
+
+/* Admits a blame row into blame_table(). */
+typedef bool (*blame_keep_fn)(const struct blame_row *r, const void *arg);
+/*
+ * The blame rows @keep admits (all when NULL) in @t, as the Blame view
+ * fills them; returns their wait total, the SHARE column's whole.
+ */
+uint64_t blame_table(struct ui_table *t, const struct snapshot *s, blame_keep_fn keep,
+		     const void *arg);
 
 /* Why a family's data is missing ("" when it is there). */
 const char *family_na(const struct ui_state *st, enum probe_family f);

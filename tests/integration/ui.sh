@@ -30,6 +30,15 @@ wait_for() {
 	done
 }
 key() { tmux send-keys -t "$S" "$@"; sleep 0.4; }
+# behind_sorted desc|asc: the zoom's "waited behind" list holds two or
+# more holders, their totals in that order.
+behind_sorted() {
+	screen | sed -n '/^waited behind/,/^[^ ]/p' | grep '^  ' |
+		sed 's/.* total \([0-9.]*\)\([a-z]*\) .*/\1 \2/' |
+		awk -v dir="$1" '{ v = $1 * ($2 == "ns" ? 1 : $2 == "us" ? 1e3 : $2 == "ms" ? 1e6 : 1e9)
+			if (n++ && (dir == "desc" ? v > p : v < p)) bad = 1; p = v }
+			END { exit !(n >= 2 && !bad) }'
+}
 
 set -- $(online_cpus)
 shift $(($# - 1))
@@ -265,6 +274,19 @@ tmux new-session -d -s "$S" -x 120 -y 40 "$MMTOP replay '$TMP/blame.rec'; echo E
 check "replay: REPLAY shown" wait_for "REPLAY" 5
 key 7
 check "replay: the Blame view shows the recorded /proc reader" wait_for "churn-reader" 10
+# The reader's zoom lists the churn's sites it waited behind, sorted as
+# the Blame view is: TOTAL, largest first, and r there reverses both.
+key a
+key 3
+key / c h u r n - r e a d e r Enter
+key Enter
+check "replay zoom: the holders waited behind, largest total first" behind_sorted desc
+key Escape
+key 7
+key r
+key 3
+key Enter
+check "replay zoom: r in the Blame view reverses them" behind_sorted asc
 key q
 tmux kill-session -t "$S"
 
