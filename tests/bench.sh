@@ -116,7 +116,7 @@ churn_rounds() { # churn_rounds N: N rounds
 }
 work_churn() { churn_rounds 20000; }
 work_fork() { cpu "$MMTOP" bench fork -s 32M -n 40 "$@" | awk '$1 ~ /^[0-9]+$/ { printf "%.1f\n", 1e6 / $3 }'; }
-work_forkthp() { work_fork --thp; }
+work_forkthp() { work_fork --backing thp; }
 
 # mmtop's arguments for each probe set: a family alone has the others off.
 set_args() {

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 
 #include "bench.h"
+#include "fork_backing.h"
 #include "util.h"
 
 /* --paced: longer than any scheduling delay, short of a hung test. */
@@ -307,18 +308,6 @@ static void stop_proc_reader(pid_t child, atomic_ullong *reads)
 	printf("%-10s %10d\n", "reader", child);
 }
 
-/* The size of a PMD-mapped THP; 2 MiB where sysfs does not say. */
-static size_t thp_size(void)
-{
-	char buf[32];
-	unsigned long long v;
-
-	if (read_small_file("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-			    buf, sizeof(buf)) || sscanf(buf, "%llu", &v) != 1 || !v)
-		return 2 << 20;
-	return v;
-}
-
 /*
  * --shared-vma: a part per fault thread, then the page flip_shared()
  * flips, in one VMA that starts on a THP boundary, so that each fault of a
@@ -328,7 +317,7 @@ static size_t thp_size(void)
  */
 static int map_shared(struct churn *c)
 {
-	size_t huge = thp_size();
+	size_t huge = thp_pmd_size();
 	size_t len = c->o->chunk * c->o->threads + c->page;
 	char *p = counted_mmap(c, NULL, len + huge, PROT_READ | PROT_WRITE, 0);
 	char *base;

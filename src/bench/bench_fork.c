@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fork: the cost of fork() for a parent with SIZE of populated anonymous
- * memory, backed by 4K pages (MADV_NOHUGEPAGE) or by THP (MADV_HUGEPAGE),
- * as in the PTE-batching measurements: the parent times each fork() call
- * itself; the child exits at once.
+ * memory, backed by 4K pages, by THP folios mapped by PTEs or by PMD-mapped
+ * THP (fork_backing.h), as in the PTE-batching measurements: the parent
+ * times each fork() call itself; the child exits at once.
  */
 #include <stddef.h>
 #include <math.h>
@@ -11,32 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <signal.h>
 
 #include "bench.h"
-#include "proc.h"
+#include "fork_backing.h"
 #include "util.h"
 
 struct fork_opts {
 	uint64_t size;
 	unsigned int forks;
 	unsigned int iterations;	/* of FORKS forks each */
-	bool thp;
-	bool thp_only;	/* --thp: else a recording holds both backings */
+	enum fork_backing backing;
+	bool one_backing;	/* --backing: else a recording holds all three */
 	bool each;	/* a line per fork: its child and time */
 	struct bench_cpus cpus;	/* iterations' CPUs, round robin */
 	struct bench_record rec;
 };
-
-static bool thp_possible(void)
-{
-	char buf[128];
-
-	return !read_small_file("/sys/kernel/mm/transparent_hugepage/enabled", buf,
-				sizeof(buf)) && !strstr(buf, "[never]");
-}
 
 /*
  * Time one fork() in the parent, its child in @child; -1 if it failed. The
@@ -124,16 +115,11 @@ static void fork_worker(const struct fork_opts *o, const char *iter, int cpu, in
 	char *p;
 
 	bench_pin(cpu);
-	p = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		perror("mmtop bench fork: mmap");
-	} else {
-		madvise(p, o->size, o->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-		memset(p, 1, o->size);
-		printf("# fork: pid %d, %llu KiB populated, %s, AnonHugePages %lld kB, %u forks, iteration %s, cpu %d\n",
-		       getpid(), (unsigned long long)o->size >> 10,
-		       o->thp ? "THP (MADV_HUGEPAGE)" : "4K pages (MADV_NOHUGEPAGE)",
-		       (long long)proc_anon_huge_kb(0), o->forks, iter, cpu);
+	p = backing_map(o->backing, o->size);
+	if (p) {
+		printf("# fork: pid %d, %llu KiB populated, %s, %u forks, iteration %s, cpu %d\n",
+		       getpid(), (unsigned long long)o->size >> 10, backing_name(o->backing),
+		       o->forks, iter, cpu);
 		fflush(stdout);
 		r.ok = !time_forks(o, &r);
 	}
@@ -171,13 +157,11 @@ static int fork_iteration(const struct fork_opts *o, const char *iter, int cpu,
 
 static int fork_run(const struct fork_opts *o, struct bench_record *rec)
 {
-	const char *metric = o->thp ? "fork-thp-us" : "fork-4k-us";
+	const char *metric = backing_metric(o->backing);
 	struct fork_result r;
 	unsigned int i;
 	char iter[16];
 
-	if (o->thp && !thp_possible())
-		printf("# THP unavailable (transparent_hugepage is never): 4K pages\n");
 	printf("%4s %8s %12s %12s %12s %12s %14s\n", "iter", "forks", "mean_us",
 	       "stddev_us", "min_us", "max_us", "us_per_MiB");
 	for (i = 0; i < rec->warmup + o->iterations; i++) {
@@ -196,7 +180,8 @@ static int fork_run(const struct fork_opts *o, struct bench_record *rec)
 const struct bench_opt bench_fork_opts[] = {
 	{ "size", 's', "SIZE", BENCH_SIZE, AT(size), NULL, "populated anonymous memory (default 256M)" },
 	{ "forks", 'n', "N", BENCH_COUNT, AT(forks), NULL, "forks to time (default 20)" },
-	{ "thp", 0, NULL, BENCH_FLAG, AT(thp_only), NULL, "back it with THP (MADV_HUGEPAGE); default 4K" },
+	{ "backing", 0, "KIND", BENCH_CALL, AT(backing), backing_parse,
+	  "4k, thp-pte (THP folios mapped by PTEs) or thp\n(PMD-mapped); default 4k" },
 	{ "each", 0, NULL, BENCH_FLAG, AT(each), NULL,
 	  "a line per fork: fork, the child's pid, its time\nin us" },
 	{ "cpu", 0, "LIST", BENCH_CPUS, AT(cpus), NULL,
@@ -206,7 +191,7 @@ const struct bench_opt bench_fork_opts[] = {
 	{ "warmup", 0, "N", BENCH_CALL, AT(rec.warmup), bench_parse_warmup,
 	  "rounds first, shown as w1, recorded as\nwarmup:fork-..., not counted (1 by default\nwith --record, else 0)" },
 	{ "record", 0, "FILE", BENCH_RECORD, AT(rec), NULL,
-	  "each round's mean as a sample in a recording, for\ncompare; 4K and THP both unless --thp" },
+	  "each round's mean as a sample in a recording, for\ncompare; all three backings unless --backing" },
 	{ "label", 0, "NAME", BENCH_STR, AT(rec.label), NULL,
 	  "the recording's name in compare (default: kernel)" },
 	{ NULL },
@@ -215,18 +200,18 @@ const struct bench_opt bench_fork_opts[] = {
 int bench_fork(int argc, char **argv)
 {
 	struct fork_opts o = { .size = 256ULL << 20, .forks = 20, .iterations = 1,
-			       .rec = BENCH_RECORD_INIT };
+			       .backing = BACKINGS, .rec = BENCH_RECORD_INIT };
 	int ret = bench_parse(bench_fork_opts, &o, argc, argv);
 
 	if (ret)
 		return ret;
-	/* A recording for compare holds both backings, as the seeds did. */
-	o.thp = o.thp_only;
-	ret = fork_run(&o, &o.rec);
-	if (!ret && o.rec.on && !o.thp_only) {
-		o.thp = true;
+	o.one_backing = o.backing != BACKINGS;
+	/* A recording for compare holds every backing, as the seeds did. */
+	if (!o.one_backing)
+		o.backing = BACKING_4K;
+	do
 		ret = fork_run(&o, &o.rec);
-	}
+	while (!ret && o.rec.on && !o.one_backing && ++o.backing < BACKINGS);
 	bench_record_close(&o.rec);
 	return ret;
 }

@@ -153,7 +153,7 @@ check "single-threaded forks: 4K-backed parent, no huge mapping ($back, max ${th
 	test "$back" = "4k " -a "$thp" -eq 0
 
 # The same, THP-backed: the page-table walk finds the 32 MiB as huge PMDs.
-watched e fork -s 32M -n 5 --thp
+watched e fork -s 32M -n 5 --backing thp
 pid=$PID
 want=$(sed -n 's/.*AnonHugePages \([0-9]*\) kB.*/\1/p' "$TMP/e.out")
 thp=$(csv_max_where "$TMP/e.csv" thp_kb "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid")

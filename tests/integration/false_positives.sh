@@ -57,13 +57,14 @@ limit() {
 
 # Each workload's pairs: each note counts the 4 metrics it could test.
 all_marked=0 all_tested=0 counts=""
-for w in pft fork; do
+# pft: faults/sec-1 and faults/cpu-1; fork: its three backings (4k,
+# thp-pte, thp); and each one's warm-up, a sample per run too.
+for w in pft:4 fork:6; do
+	n=${w#*:} w=${w%:*}
 	set -- $(marks $w)
 	marked=${1:-0} tested=${2:-0} rate=${3:-0} notes=${4:-0}
-	# pft: faults/sec-1 and faults/cpu-1; fork: 4K and THP; and each one's
-	# warm-up, a sample per run too.
-	check "A/A $w: every pair's note counts 4 tested metrics ($tested in $notes notes)" \
-		test "$notes" -eq $PAIRS -a "$tested" -eq $((4 * PAIRS))
+	check "A/A $w: every pair's note counts $n tested metrics ($tested in $notes notes)" \
+		test "$notes" -eq $PAIRS -a "$tested" -eq $((n * PAIRS))
 	all_marked=$((all_marked + marked)) all_tested=$((all_tested + tested))
 	counts="$counts $w $marked of $tested,"
 done

@@ -126,7 +126,7 @@ cp "$MMTOP" "$W"
 start_mmtop_csv "$TMP/w.csv" record -o "$TMP/w.rec" -d 0.5 --exact || exit 0
 "$W" bench churn -t 1 -n 20000 --fork 20 --paced --chunk 64K >/dev/null &&
 	"$MMTOP" bench fork -s 64M -n 10 >/dev/null &&
-	"$MMTOP" bench fork -s 64M -n 10 --thp >/dev/null &&
+	"$MMTOP" bench fork -s 64M -n 10 --backing thp >/dev/null &&
 	"$MMTOP" bench pft -t 2 -s 64M >/dev/null
 check "the workloads exit 0" test $? -eq 0
 stop_mmtop

@@ -202,10 +202,13 @@ has backing &&
 	check "fork backing: the page-table walk found the kernel's ${PT_LEVELS:-?} levels" \
 		grep -q "parent backing from page tables (PMD-mapped; ${PT_LEVELS:-?} levels)" "$TMP/probe"
 for backing in 4k thp; do
-	flag= forks=10
-	[ $backing = thp ] && flag=--thp
+	forks=10
+	if [ $backing = thp ] && [ -z "${THP:-}" ]; then
+		skip "fork thp: this kernel has no THP to ask for ($(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1))"
+		continue
+	fi
 	start_mmtop_csv "$TMP/$backing.csv" -d 0.5 --exact
-	"$MMTOP" bench fork -s 64M -n $forks --each $flag >"$TMP/$backing.out"
+	"$MMTOP" bench fork -s 64M -n $forks --each --backing $backing >"$TMP/$backing.out"
 	stop_mmtop
 	pid=$(pid_of "$TMP/$backing.out")
 	rows="\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid"
@@ -237,13 +240,20 @@ for backing in 4k thp; do
 	elif [ $backing = 4k ]; then
 		check "fork 4k: classed 4K-backed ($back), no huge mapping (${thp} kB)" \
 			test "$back" = "4k " -a "$thp" -eq 0
-	elif [ "${huge:-0}" -eq 0 ] && [ -z "${THP:-}" ]; then
-		skip "fork thp: this machine gave the workload no huge page (THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1))"
 	else
 		check "fork thp: classed THP-backed ($back), the page-table walk found ${thp} kB (smaps: $huge kB)" \
 			test "$back" = "thp " -a "$thp" -eq "$huge"
 	fi
 done
+# THP folios mapped by PTEs, which fork copies in batches from 6.9: the
+# bench makes them on every kernel and proves it from /proc/kpageflags.
+if [ -n "${THP:-}" ]; then
+	"$MMTOP" bench fork -s 16M -n 2 --backing thp-pte >"$TMP/pte.out" 2>&1
+	check "fork thp-pte: 16 MiB in THP folios mapped by PTEs ($(grep 'backing' "$TMP/pte.out" | head -2 | tr '\n' ' '))" \
+		grep -q "^# backing thp-pte: 16384 KiB, AnonHugePages 0 kB, in THP folios 16384 kB$" "$TMP/pte.out"
+else
+	skip "fork thp-pte: this kernel has no THP to ask for"
+fi
 
 # The default set, programs on rare events only: every wait of paced
 # churn with forks, its mmap_lock rows of waits (acquisitions are exact
