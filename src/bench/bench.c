@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "bench.h"
+#include "kernel_features.h"
 #include "samples.h"
 #include "util.h"
 
@@ -23,10 +24,13 @@ static const struct {
 	{ "pcp", bench_pcp, bench_pcp_opts },
 };
 
+/* bench_main's @kernel, for the recording's header. */
+static bench_kernel_fn kernel_features;
+
 /* Start the recording if --record was given; the header names @argv. */
 static int bench_record_open(struct bench_record *b, int argc, char **argv)
 {
-	char header[1024], host[256] = "?", err[512], workload[256] = "";
+	char header[1536], host[256] = "?", err[512], workload[256] = "", has[512] = "";
 	struct utsname u = { 0 };
 	size_t n = 0;
 	int i;
@@ -40,9 +44,12 @@ static int bench_record_open(struct bench_record *b, int argc, char **argv)
 		n += snprintf(workload + n, sizeof(workload) - n, "%s%s", i ? " " : "", argv[i]);
 	gethostname(host, sizeof(host) - 1);
 	uname(&u);
+	if (kernel_features)
+		kernel_features(has, sizeof(has));
 	snprintf(header, sizeof(header),
-		 "mmtop_version=%s\nkernel=%s\nhost=%s\nlabel=%s\nworkload=%s\n",
-		 MMTOP_VERSION, u.release, host, b->label ? b->label : u.release, workload);
+		 "mmtop_version=%s\nkernel=%s\nhost=%s\nlabel=%s\nworkload=%s\n"
+		 KERNEL_FEATURES_KEY "=%s\n",
+		 MMTOP_VERSION, u.release, host, b->label ? b->label : u.release, workload, has);
 	if (recorder_open(&b->rec, b->path, header, err, sizeof(err))) {
 		fprintf(stderr, "mmtop bench: cannot record: %s\n", err);
 		return -1;
@@ -360,11 +367,12 @@ static int run_for(int (*run)(int, char **), int argc, char **argv, double secs)
 	}
 }
 
-int bench_main(int argc, char **argv)
+int bench_main(int argc, char **argv, bench_kernel_fn kernel)
 {
 	double secs = take_duration(&argc, argv);
 	size_t i;
 
+	kernel_features = kernel;
 	if (secs < 0) {
 		fprintf(stderr, "mmtop bench: invalid --duration (a duration, e.g. 10s, without --record)\n");
 		return 2;

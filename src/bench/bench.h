@@ -92,8 +92,13 @@ int bench_parse(const struct bench_opt *table, void *opts, int argc, char **argv
 const char *bench_workload(size_t i);
 /* The options of @workload (NULL: every workload's), a section each. */
 void bench_print_help(FILE *f, const char *workload);
-/* argv[0] is the workload name. Exit status: 0, 1 on failure, 2 on usage. */
-int bench_main(int argc, char **argv);
+/* What the running kernel has, for a recording's header (kernel_features.h). */
+typedef void (*bench_kernel_fn)(char *buf, size_t len);
+/*
+ * argv[0] is the workload name; @kernel says what the kernel has, asked
+ * only for a recording. Exit status: 0, 1 on failure, 2 on usage.
+ */
+int bench_main(int argc, char **argv, bench_kernel_fn kernel);
 int bench_pft(int argc, char **argv);
 int bench_churn(int argc, char **argv);
 int bench_fork(int argc, char **argv);

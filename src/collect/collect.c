@@ -119,6 +119,7 @@ static int open_with_kernel(struct collector *c, const struct collector_opts *o,
 	char err[200];
 	int ret = 0;
 
+	kernel_has_features(k, lo.fork, c->kernel_has, sizeof(c->kernel_has));
 	if (o->disabled & (1u << FAMILY_FAULTS)) {
 		set_na(c, FAMILY_FAULTS, off);
 	} else {

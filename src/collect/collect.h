@@ -49,6 +49,7 @@ struct collector {
 	unsigned int exact_every;	/* --exact-every */
 	struct pid_filter *pids;	/* as opts.pids */
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];	/* why a family is off */
+	char kernel_has[512];	/* what the kernel has, as a recording keeps it */
 	struct vma_tracker vmas;
 	uint64_t slow_ns;
 	bool *online;

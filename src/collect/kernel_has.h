@@ -85,6 +85,11 @@ struct kernel_has {
 void kernel_has_read(struct kernel_has *k, const struct btf *btf, bool forks);
 /* The number of arguments of tracepoint @name, one of kernel_tps; -1 lacking. */
 int kernel_has_tp(const struct kernel_has *k, const char *name);
+/*
+ * The decisions a recording keeps (kernel_features.h), as its header's
+ * value, into @buf; @forks as given to kernel_has_read().
+ */
+void kernel_has_features(const struct kernel_has *k, bool forks, char *buf, size_t len);
 /* The decisions beyond the tracepoints, a line each, for `mmtop probe`. */
 void kernel_has_print(FILE *f, const struct kernel_has *k);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_features.h"
 #include "samples.h"
 #include "stats.h"
 
@@ -173,6 +174,34 @@ int comparison_init(struct comparison *c, const struct run *runs, int n)
 			c->sampling_differs = true;
 	}
 	return 0;
+}
+
+/* Run @r's feature @f in words (@tok: room for its token). */
+static const char *run_feature(const struct run *r, int f, char *tok, size_t len)
+{
+	kernel_features_get(r->kernel_has, f, tok, len);
+	return tok[0] ? kernel_feature_words(f, tok) : "unknown (its recording does not say)";
+}
+
+bool comparison_kernel_line(const struct comparison *c, int f, char *buf, size_t len)
+{
+	char first[256], tok[256];
+	size_t n;
+	int k;
+	bool differ = false;
+
+	kernel_features_get(c->runs[0].kernel_has, f, first, sizeof(first));
+	for (k = 1; k < c->n && !differ; k++) {
+		kernel_features_get(c->runs[k].kernel_has, f, tok, sizeof(tok));
+		differ = strcmp(first, tok) != 0;
+	}
+	if (!differ)
+		return false;
+	n = snprintf(buf, len, "%s:", kernel_feature_title(f));
+	for (k = 0; k < c->n && n < len; k++)
+		n += snprintf(buf + n, len - n, "%s %s %s", k ? ";" : "", c->runs[k].label,
+			      run_feature(&c->runs[k], f, tok, sizeof(tok)));
+	return true;
 }
 
 void comparison_free(struct comparison *c)

@@ -28,6 +28,8 @@ struct run {
 	 * command line as workload_params() leaves it.
 	 */
 	char kernel[128], host[128], workload[256];
+	/* What the kernel had (kernel_features.h); "" in an older recording. */
+	char kernel_has[512];
 	/*
 	 * How its intervals traced mmap_lock (none recorded: intervals 0):
 	 * the share of the time exact mode was on (0: the default set) and,
@@ -75,6 +77,12 @@ struct comparison {
 void workload_params(const char *workload, char *out, size_t len);
 
 int comparison_init(struct comparison *c, const struct run *runs, int n);
+/*
+ * Whether the runs' kernels differ in feature @f (enum kernel_feature);
+ * if so, in @buf: "per-VMA lock: 6.1 none (...); 6.12 an rwsem (vm_lock)",
+ * a run whose recording does not say read as unknown.
+ */
+bool comparison_kernel_line(const struct comparison *c, int f, char *buf, size_t len);
 void comparison_free(struct comparison *c);
 /* Metric @i of run @k, or NULL where that run lacks it. */
 const struct metric *comparison_get(const struct comparison *c, int k, int i);

@@ -318,7 +318,8 @@ static int bench_cmd(int argc, char **argv, struct live_opts *o)
 {
 	if (cli_refused(o, CLI__COUNT, "bench"))
 		return 2;
-	return bench_help(argc - 1, argv + 1) ? 0 : bench_main(argc - 1, argv + 1);
+	return bench_help(argc - 1, argv + 1) ? 0 :
+	       bench_main(argc - 1, argv + 1, probe_kernel_features);
 }
 
 static const struct {

@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "html_compare.h"
+#include "kernel_features.h"
 #include "recfile.h"
 #include "recset.h"
 #include "replace_file.h"
@@ -109,7 +110,7 @@ static int load(char *path, struct run *r)
 	struct snapshot s = { 0 };
 	struct rec_set rd;
 	const unsigned char *p;
-	char err[512], raw[256], params[256];
+	char err[512], raw[256], params[256], has[512];
 	double sampled_ns = 0, all_ns = 0;
 	size_t len;
 	int ret = rec_set_open(&rd, &path, 1, stderr, err, sizeof(err));
@@ -123,6 +124,8 @@ static int load(char *path, struct run *r)
 	text_safe(raw[0] ? raw : path, r->label, sizeof(r->label));
 	text_safe(rec_set_header(&rd, "kernel", raw, sizeof(raw)), r->kernel, sizeof(r->kernel));
 	text_safe(rec_set_header(&rd, "host", raw, sizeof(raw)), r->host, sizeof(r->host));
+	text_safe(rec_set_header(&rd, KERNEL_FEATURES_KEY, has, sizeof(has)), r->kernel_has,
+		  sizeof(r->kernel_has));
 	workload_params(rec_set_header(&rd, "workload", raw, sizeof(raw)), params,
 			sizeof(params));
 	text_safe(params, r->workload, sizeof(r->workload));
@@ -147,6 +150,7 @@ static int load(char *path, struct run *r)
  */
 static void print_runs(const struct comparison *c, const char *prefix)
 {
+	char line[1024];
 	int k;
 
 	for (k = 0; k < c->n; k++) {
@@ -161,6 +165,9 @@ static void print_runs(const struct comparison *c, const char *prefix)
 		       r->workload[0] ? r->workload : "a recording of monitoring",
 		       sampling[0] ? "; " : "", sampling);
 	}
+	for (k = 0; k < KFEAT__COUNT; k++)
+		if (comparison_kernel_line(c, k, line, sizeof(line)))
+			printf("%skernels differ: %s\n", prefix, line);
 	if (c->workloads_differ)
 		printf("%s%s\n", prefix, COMPARISON_UNLIKE);
 	if (c->sampling_differs)

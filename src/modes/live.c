@@ -14,6 +14,7 @@
 #include "follow.h"
 #include "recorder.h"
 #include "util.h"
+#include "kernel_features.h"
 #include "live.h"
 #include "priority.h"
 #include "summary.h"
@@ -87,10 +88,10 @@ static void recording_header(struct live *l, char *header, size_t len)
 		n += snprintf(header + n, len - n, "%s%d", i ? "," : "",
 			      l->c.topo.cpu_node[i]);
 	n += snprintf(header + n, len - n,
-		      "\nstart_ns=%llu\ninterval_ns=%llu\ncommand=%s\nprobes=",
+		      "\nstart_ns=%llu\ninterval_ns=%llu\ncommand=%s\n" KERNEL_FEATURES_KEY "=%s\nprobes=",
 		      (unsigned long long)l->rec_opened_ns,
 		      (unsigned long long)o->batch_opts.interval_ns,
-		      o->command ? o->command[0] : "");
+		      o->command ? o->command[0] : "", l->c.kernel_has);
 	for (i = 0; i < PROBE__COUNT && n < len - 64; i++)
 		if (collector_probes(&l->c) & (1u << i))
 			n += snprintf(header + n, len - n, "%s ", probe_name(i));
@@ -101,7 +102,7 @@ static void recording_header(struct live *l, char *header, size_t len)
 static int open_recording(struct live *l)
 {
 	const struct live_opts *o = l->opts;
-	char header[2048], err[512];
+	char header[4096], err[512];
 	int ret = 0;
 
 	l->rec_opened_ns = clock_ns(CLOCK_REALTIME);

@@ -417,6 +417,18 @@ static int silent_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+void probe_kernel_features(char *buf, size_t len)
+{
+	libbpf_print_fn_t old = libbpf_set_print(silent_print);
+	struct btf *btf = btf__load_vmlinux_btf();
+	struct kernel_has k;
+
+	kernel_has_read(&k, btf, true);
+	kernel_has_features(&k, true, buf, len);
+	btf__free(btf);
+	libbpf_set_print(old);
+}
+
 int probe_run(FILE *f)
 {
 	struct kernel_has k;

@@ -6,6 +6,7 @@
 
 #include "html.h"
 #include "html_compare.h"
+#include "kernel_features.h"
 #include "plot.h"
 #include "stats.h"
 
@@ -35,6 +36,7 @@ static void head_row(FILE *f, const struct comparison *c)
 /* What each recording is: its kernel, host and workload. */
 static void runs_table(FILE *f, const struct comparison *c)
 {
+	char line[1024];
 	int k;
 
 	fputs("<div class=\"wide\"><table id=\"runs-table\"><tr><th class=\"t\">recording</th>"
@@ -56,6 +58,11 @@ static void runs_table(FILE *f, const struct comparison *c)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
+	for (k = 0; k < KFEAT__COUNT; k++)
+		if (comparison_kernel_line(c, k, line + 16, sizeof(line) - 16)) {
+			memcpy(line, "Kernels differ: ", 16);
+			html_note(f, line);
+		}
 	if (c->workloads_differ)
 		html_note(f, "Warning: " COMPARISON_UNLIKE ".");
 	if (c->sampling_differs)

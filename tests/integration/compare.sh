@@ -7,6 +7,26 @@
 "$MMTOP" compare "$TMP/a.rec" "$TMP/b.rec" >"$TMP/cmp.txt"
 check "compare exits 0" test $? -eq 0
 check "compare labels its columns" grep -q "base *other" "$TMP/cmp.txt"
+# What the kernel had, kept in each recording as probe decided it:
+# compare names what differs between the kernels above its table, and
+# nothing where they are one kernel. MMTOP_TEST_LACKS stands in for an
+# older kernel (5.11-5.18: no lock:contention_begin or _end).
+check "one kernel: no kernel difference named" sh -c "! grep -q 'kernels differ' '$TMP/cmp.txt'"
+MMTOP_TEST_LACKS=contention_begin,contention_end \
+	"$MMTOP" bench pft -t 1 -s 16M -r 2 --record "$TMP/lacks.rec" --label lacks >/dev/null
+"$MMTOP" compare "$TMP/a.rec" "$TMP/lacks.rec" >"$TMP/lacks.txt" 2>/dev/null
+check "kernels differ: the tracepoints each lacks, alone ($(grep 'kernels differ' "$TMP/lacks.txt"))" sh -c \
+	"test \$(grep -c '^# kernels differ: ' '$TMP/lacks.txt') -eq 1 &&
+	 grep -q '^# kernels differ: tracepoints lacking: base [^;]*; lacks contention_begin,contention_end' '$TMP/lacks.txt' &&
+	 ! grep '^# kernels differ' '$TMP/lacks.txt' | cut -d';' -f1 | grep -q contention_begin"
+"$MMTOP" compare --html -o "$TMP/lacks.html" "$TMP/a.rec" "$TMP/lacks.rec" 2>/dev/null
+check "kernels differ: said on the HTML page too" grep -q "Kernels differ: tracepoints lacking: base" "$TMP/lacks.html"
+# A recording of before mmtop kept it compares, its side unknown; this
+# side's VMA lock is what probe says.
+vma=$("$MMTOP" probe 2>/dev/null | sed -n 's/^kernel: VMA lock //p')
+"$MMTOP" compare "$TMP/a.rec" tests/fixtures/format-2.8.rec >"$TMP/old.txt" 2>/dev/null
+check "an older recording: its kernel unknown, this one's VMA lock as probe says ($vma)" \
+	grep -qF "# kernels differ: per-VMA lock: base $vma; 6.18.44-fc-v1272 unknown (its recording does not say)" "$TMP/old.txt"
 for m in faults/sec-1 faults/cpu-1 faults/sec-2 faults/cpu-2; do
 	check "compare has a Hmean row for $m" grep -q "^Hmean $m " "$TMP/cmp.txt"
 done

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* compare's model: every metric of every run once, and like for like. */
+#include <stdio.h>
 #include <string.h>
 
+#include "kernel_features.h"
 #include "samples.h"
 #include "unit.h"
 
@@ -37,5 +39,30 @@ int main(void)
 	run_free(&runs[0]);
 	run_free(&runs[1]);
 	run_free(&runs[2]);
+	/* What the kernels had: a line per feature they differ in, unknown where a recording does not say. */
+	{
+		static struct run k[2];
+		const char *a[KFEAT__COUNT] = { "none", "no", "fentry", "" };
+		const char *b[KFEAT__COUNT] = { "rwsem", "no", "fentry", "" };
+		char line[512], tok[32];
+
+		snprintf(k[0].label, sizeof(k[0].label), "6.1");
+		snprintf(k[1].label, sizeof(k[1].label), "6.12");
+		kernel_features_put(a, k[0].kernel_has, sizeof(k[0].kernel_has));
+		kernel_features_put(b, k[1].kernel_has, sizeof(k[1].kernel_has));
+		kernel_features_get(k[1].kernel_has, KFEAT_LACKING, tok, sizeof(tok));
+		CHECK(!strcmp(tok, "-"), "nothing lacking written as - (%s)", tok);
+		CHECK(!comparison_init(&c, k, 2), "comparison of two kernels made");
+		CHECK(comparison_kernel_line(&c, KFEAT_VMA_LOCK, line, sizeof(line)) &&
+		      !strcmp(line, "per-VMA lock: 6.1 none (before 6.4, or without CONFIG_PER_VMA_LOCK); 6.12 an rwsem (vm_lock)"),
+		      "the VMA lock differs, in words (%s)", line);
+		CHECK(!comparison_kernel_line(&c, KFEAT_FORK_HOOK, line, sizeof(line)),
+		      "the fork hook alike: no line");
+		k[0].kernel_has[0] = '\0';
+		CHECK(comparison_kernel_line(&c, KFEAT_FORK_HOOK, line, sizeof(line)) &&
+		      strstr(line, "6.1 unknown (its recording does not say); 6.12 kernel_clone (fentry)"),
+		      "an older recording: unknown (%s)", line);
+		comparison_free(&c);
+	}
 	UNIT_EXIT();
 }
