@@ -84,11 +84,16 @@ bool metric_significant(const struct metric *base, const struct metric *m)
 	return stats_welch_p(base->v, base->n, m->v, m->n) < SIGNIFICANT_P;
 }
 
-double metric_change_pct(const struct metric *base, const struct metric *m)
+const char *metric_change(const struct metric *base, const struct metric *m, char *buf,
+			  size_t len)
 {
-	double b = metric_summary(base);
+	double b = metric_summary(base), v = metric_summary(m);
 
-	return b ? (metric_summary(m) / b - 1) * 100 : 0;
+	if (!b && v)
+		snprintf(buf, len, "from 0");
+	else
+		snprintf(buf, len, "%.2f%%", b ? (v / b - 1) * 100 : 0);
+	return buf;
 }
 
 bool metric_rel(const struct metric *base, const struct metric *m, double *mean_rel,

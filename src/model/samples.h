@@ -119,8 +119,12 @@ double metric_summary(const struct metric *m);
 const char *metric_summary_name(const struct metric *m);
 /* Whether @m differs from @base significantly (Welch's p < SIGNIFICANT_P). */
 bool metric_significant(const struct metric *base, const struct metric *m);
-/* Change of the summary against the base's, in percent (0 for a base of 0). */
-double metric_change_pct(const struct metric *base, const struct metric *m);
+/*
+ * Change of the summary against the base's, in percent ("-9.51%"), into
+ * @buf: "from 0" where the base's is 0 and this one's is not.
+ */
+const char *metric_change(const struct metric *base, const struct metric *m, char *buf,
+			  size_t len);
 /*
  * As the fork PTE-batching results were published: mean_rel = mean / base
  * mean - 1 and std_rel = stddev / base mean, in percent. false for a base

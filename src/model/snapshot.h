@@ -342,6 +342,8 @@ struct snapshot {
  * outcome) is absent: the default set traces waits only.
  */
 #define EXACT_MODE_ONLY "per acquisition: exact mode (--exact, or x in the viewer)"
+/* Why the VMA-lock outcome is absent on a kernel without one: every fault took mmap_lock. */
+#define NO_VMA_LOCKS "kernel without per-VMA locks"
 
 /* Append a zeroed row to a SNAPSHOT_ARRAY; NULL when out of memory. */
 #define snapshot_push(arr) \

@@ -48,6 +48,33 @@ static double ms_per_s(const struct snapshot *s, uint64_t ns)
 }
 
 /*
+ * Why faults scale or not, beside their rates: the share of the faults
+ * the per-VMA lock served (0 on a kernel without one; where it has one,
+ * exact mode's: the default set does not see a fault that did not wait)
+ * and the mmap_lock waits per 1000 faults (@waits, where they are
+ * collected). No sample from an interval without faults.
+ */
+static void add_fault_why(struct run *r, const struct snapshot *s, uint64_t waits)
+{
+	uint64_t faults = s->total.min_flt + s->total.maj_flt, vf = 0, fell = 0, anon = 0;
+	int i;
+
+	if (!faults || s->na[FAMILY_MMAP_LOCK][0])
+		return;
+	if (!s->waits_na[0])
+		run_add(r, "interval-mmap_lock-waits-per-1000-faults", 1000.0 * waits / faults);
+	for (i = 0; i < s->vmas.nr; i++) {
+		vf += s->vmas.v[i].faults > 0 ? s->vmas.v[i].faults : 0;
+		fell += s->vmas.v[i].fallbacks;
+		anon += s->vmas.v[i].anon;
+	}
+	if (!strcmp(s->vma_na, NO_VMA_LOCKS))
+		run_add(r, "interval-vma-lock-served-%", 0);
+	else if (!s->vma_na[0] && vf)
+		run_add(r, "interval-vma-lock-served-%", 100 * vma_ok(vf, fell, anon));
+}
+
+/*
  * A monitoring recording's interval @s: a sample of each figure its
  * families collected there (interval-*, means: idle intervals are zero),
  * none of those they did not (off, or exact mode's in the default set),
@@ -74,6 +101,7 @@ static void add_interval(struct run *r, const struct snapshot *s)
 		run_add(r, "interval-mmap_lock-wait-ms/s", ms_per_s(s, wait_ns));
 		run_add(r, "interval-mmap_lock-foreign-wait-ms/s", ms_per_s(s, foreign_ns));
 	}
+	add_fault_why(r, s, waits);
 	if (!s->na[FAMILY_MMAP_LOCK][0] && snapshot_acquisitions(s)) {
 		run_add(r, "interval-mmap_lock-acquisitions/s", snapshot_rate(s, acquired));
 		run_add(r, "interval-mmap_lock-hold-ms/s", ms_per_s(s, hold_ns));
@@ -133,9 +161,11 @@ static int load(char *path, struct run *r)
 		parse_sample(r, p, len);
 	rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
 	while (rec_set_next(&rd, &s) == 1) {
-		/* A monitoring recording (no samples): its intervals' figures. */
-		if (!r->nr || !strcmp(r->m[0].name, "interval-faults/sec"))
-			add_interval(r, &s);
+		/*
+		 * A monitoring recording's intervals: their figures, beside
+		 * a bench's samples where a directory holds both.
+		 */
+		add_interval(r, &s);
 		note_sampling(r, &s, &sampled_ns, &all_ns);
 	}
 	snapshot_free(&s);
@@ -253,7 +283,7 @@ static void print_text(const struct comparison *c)
 {
 	struct text_col *cols = text_cols(c);
 	struct text_table t = { .nr = c->n + 2, .cols = cols };
-	char note[160];
+	char note[160], change[32];
 	int i, k;
 
 	if (!cols)
@@ -275,8 +305,8 @@ static void print_text(const struct comparison *c)
 			else if (!base)
 				text_cell(&row, "%14.2f %11s", metric_summary(m), "(no base)");
 			else
-				text_cell(&row, "%14.2f %c%8.2f%%%c", metric_summary(m), sig ? '*' : '(',
-					  metric_change_pct(base, m), sig ? '*' : ')');
+				text_cell(&row, "%14.2f %c%9s%c", metric_summary(m), sig ? '*' : '(',
+					  metric_change(base, m, change, sizeof(change)), sig ? '*' : ')');
 		}
 		text_row_end(&row);
 	}

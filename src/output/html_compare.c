@@ -71,7 +71,7 @@ static void runs_table(FILE *f, const struct comparison *c)
 
 static void summary_table(FILE *f, const struct comparison *c)
 {
-	char note[160];
+	char note[160], change[32];
 	int i, k;
 
 	fputs("<div class=\"wide\"><table id=\"summary-table\">", f);
@@ -95,10 +95,10 @@ static void summary_table(FILE *f, const struct comparison *c)
 					metric_summary(m));
 				continue;
 			}
-			fprintf(f, "<td title=\"p = %.3g (Welch), %zu samples\"%s>%.2f %c%.2f%%%c</td>",
+			fprintf(f, "<td title=\"p = %.3g (Welch), %zu samples\"%s>%.2f %c%s%c</td>",
 				k ? stats_welch_p(base->v, base->n, m->v, m->n) : 1.0, m->n,
 				sig ? " class=\"sig\"" : "", metric_summary(m), sig ? '*' : '(',
-				metric_change_pct(base, m), sig ? '*' : ')');
+				metric_change(base, m, change, sizeof(change)), sig ? '*' : ')');
 		}
 		fputs("</tr>\n", f);
 	}
@@ -193,7 +193,7 @@ static int quartiles(const struct metric *m, double q[5])
 static void draw_run(struct plot *p, const struct metric *base, const struct metric *m, int k,
 		     const char *label)
 {
-	char text[256], a[32];
+	char text[256], a[32], change[32];
 	double q[5];
 	size_t i;
 
@@ -203,9 +203,9 @@ static void draw_run(struct plot *p, const struct metric *base, const struct met
 		plot_box(p, k + BOX_AT, 0.1, q, k, text);
 	}
 	if (base)
-		snprintf(text, sizeof(text), "%s: %s %.4g (%s%.2f%% against the base)", label,
+		snprintf(text, sizeof(text), "%s: %s %.4g (%s%s against the base)", label,
 			 metric_summary_name(m), metric_summary(m), k ? "" : "base, ",
-			 metric_change_pct(base, m));
+			 metric_change(base, m, change, sizeof(change)));
 	else
 		snprintf(text, sizeof(text), "%s: %s %.4g (the base lacks it)", label,
 			 metric_summary_name(m), metric_summary(m));

@@ -12,7 +12,7 @@
 . tests/lib.sh
 . tests/vm/vm.sh
 
-# PACKAGE[@SUITE] VMA_LOCKS LACKS LEVELS LANE, known answers (checks.sh): the VMA
+# PACKAGE[@SUITE] VMA_LOCKS LACKS LEVELS LANE AB, known answers (checks.sh): the VMA
 # lock each series has (none before 6.4; the vm_lock rwsem 6.4-6.14;
 # vm_refcnt from 6.15) and what it cannot have: 5.10 has no mmap_lock
 # tracepoints (5.11) nor contention_begin (5.19), and no bpf_loop (5.17)
@@ -25,13 +25,16 @@
 # the rest. LANE
 # balances the lanes' time (TCG, seconds here with the other lane busy:
 # 5.10 50, 6.1 60-100, 6.12 80-100, 7.2 95-110; arm64 6.1 150, 7.2 170);
-# lane 1 also boots the two-node guest of many CPUs (55).
-MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release,memusage 4 1
-linux-image-cloud-amd64 none release,memusage 4 2
-linux-image-6.12-cloud-amd64 rwsem release 5 2
-linux-image-cloud-amd64@sid refcnt - 4 1
-linux-image-cloud-arm64:arm64 none release,memusage 4 1
-linux-image-cloud-arm64:arm64@sid refcnt - 5 2"
+# lane 1 also boots the two-node guest of many CPUs (55). AB: ab where the
+# guest also records the kernel A/B's workloads (tests/vm/ab.sh, compared
+# below): Debian 12's 6.1, without per-VMA locks or fork's PTE batching,
+# against its 6.12, with both.
+MATRIX="linux-image-cloud-amd64@bullseye none mmap_lock,contention,backing,release,memusage 4 1 -
+linux-image-cloud-amd64 none release,memusage 4 2 ab
+linux-image-6.12-cloud-amd64 rwsem release 5 2 ab
+linux-image-cloud-amd64@sid refcnt - 4 1 -
+linux-image-cloud-arm64:arm64 none release,memusage 4 1 -
+linux-image-cloud-arm64:arm64@sid refcnt - 5 2 -"
 
 label() { sed "s/^\(PASS\|FAIL\|SKIP\) /\1 [$1] /"; }
 
@@ -69,7 +72,7 @@ initrd() {
 	bin=mmtop
 	[ "$1" = aarch64 ] && bin=build/arm64/mmtop
 	vm_initramfs "$TMP/initrd-$1.gz" "$bin" tests/lib.sh tests/vm/checks.sh tests/vm/cost.sh \
-		tests/vm/machine.sh 2>"$TMP/err"
+		tests/vm/machine.sh tests/vm/ab.sh 2>"$TMP/err"
 }
 
 # boot NAME ARCH ACCEL KERNEL ARGS...: boot a guest (VM_* as vm_boot takes
@@ -90,14 +93,25 @@ boot() {
 		return 2
 	fi
 	grep -E '^(PASS|FAIL|SKIP|#) ' "$TMP/guest.${lane:-0}" | label "$name"
+	ab_files "$TMP/guest.${lane:-0}"
 	grep -q 'mmtop-vm: end 0' "$TMP/guest.${lane:-0}" && return
 	fail "[$name] the guest ran its checks to the end ($accel; console's last lines: $(tail -n 40 "$TMP/console.${lane:-0}" | tr '\n' '|'))"
 	return 1
 }
 
+# ab_files GUEST_OUTPUT: the A/B recordings a guest sent (tests/vm/ab.sh),
+# decoded into $TMP/ab/RELEASE/.
+ab_files() {
+	rel=$(sed -n 's/.*mmtop-vm: begin \([^ ]*\).*/\1/p' "$1" | head -n 1)
+	awk -v dir="$TMP/ab/$rel" '
+		/^mmtop-ab: file / { f = dir "/" $3; d = f; sub(/\/[^\/]*$/, "", d); system("mkdir -p " d); out = f ".b64"; next }
+		/^mmtop-ab: end/ { close(out); system("base64 -d " out " >" f " && rm " out); out = ""; next }
+		out { print > out }' "$1"
+}
+
 # One kernel of the matrix, its results labelled (its lane's output).
-guest() { # guest PACKAGE VMA_LOCKS LACKS LEVELS
-	pkg=$1 vma=$2 lacks=$3 levels=$4
+guest() { # guest PACKAGE VMA_LOCKS LACKS LEVELS AB
+	pkg=$1 vma=$2 lacks=$3 levels=$4 ab=$5
 	arch=x86_64
 	case $pkg in *:arm64*) arch=aarch64 ;; esac
 	kernel=$(vm_kernel "$pkg" 2>"$TMP/err.$pkg")
@@ -108,6 +122,7 @@ guest() { # guest PACKAGE VMA_LOCKS LACKS LEVELS
 	name="$(vm_release "$kernel") $arch"
 	lacks=$([ "$lacks" = - ] || echo "$lacks")
 	set -- VMA_LOCKS=$vma LACKS=$lacks PT_LEVELS=$levels
+	[ "$ab" = ab ] && set -- "$@" AB=1
 	# x86's 5 levels: la57, which TCG's -cpu max has (KVM's, the host's).
 	VM_QEMU=
 	if [ $arch = x86_64 ] && [ "$levels" = 5 ]; then
@@ -154,8 +169,8 @@ smoke=$(vm_kernel linux-image-cloud-amd64 2>/dev/null)
 echo "# KVM for x86_64 guests: $kvm"
 for lane in 1 2; do
 	{
-		echo "$MATRIX" | while read -r pkg vma lacks levels its_lane; do
-			[ "$its_lane" = $lane ] && guest "$pkg" "$vma" "$lacks" "$levels"
+		echo "$MATRIX" | while read -r pkg vma lacks levels its_lane ab; do
+			[ "$its_lane" = $lane ] && guest "$pkg" "$vma" "$lacks" "$levels" "$ab"
 		done
 		[ $lane = 1 ] && machine
 	} >"$TMP/lane.$lane" 2>&1 &
@@ -176,3 +191,53 @@ cat "$TMP/lane.1" "$TMP/lane.2" | awk -v cpus=$VM_MACHINE_CPUS '$1 == "#" && $2 
 read -r rel two many <"$TMP/maps"
 check "[$rel] the default set's maps at $VM_MACHINE_CPUS CPUs: $many bytes, 2 CPUs: $two, at most $MAPS_PER_CPU bytes more a CPU ($(( (${many:-0} - ${two:-0}) / ($VM_MACHINE_CPUS - 2) )))" \
 	test -n "$rel" -a $(( ${many:-0} - ${two:-0} )) -le $(( ($VM_MACHINE_CPUS - 2) * MAPS_PER_CPU ))
+
+# The kernel A/B (tests/vm/ab.sh), compared here as a user compares two
+# kernels (mmtop(8), EXAMPLES): the older kernel the base. What is
+# structural is checked; times under emulation are reported, not
+# asserted. compare's output is kept with the test artifacts.
+ART=build/test-artifacts
+mkdir -p "$ART"
+# values FILE METRIC: the metric's value on each side (a change's token
+# carries a %; a side without it reads missing).
+values() {
+	awk -v m="$2" '$2 == m {
+		for (i = 3; i <= NF; i++)
+			if ($i ~ /^-?[0-9]+(\.[0-9]+)?$/ || $i == "missing")
+				printf "%s ", $i
+		exit
+	}' "$1"
+}
+set -- $(ls "$TMP/ab" 2>/dev/null | sort -V)
+check "A/B: two kernels' recordings came back from their guests ($*)" test $# -eq 2
+if [ $# -eq 2 ]; then
+	old=$1 new=$2
+	for w in pft fork pcp; do
+		"$MMTOP" compare "$TMP/ab/$old/$w" "$TMP/ab/$new/$w" >"$ART/ab-$w.txt" 2>"$TMP/ab.err"
+		check "A/B $w: compare $old with $new ($(tr '\n' ' ' <"$TMP/ab.err" | head -c 300))" \
+			test $? -eq 0
+		"$MMTOP" compare --html -o "$ART/ab-$w.html" "$TMP/ab/$old/$w" "$TMP/ab/$new/$w" 2>/dev/null
+		check "A/B $w: compare --html says the kernels differ" \
+			grep -q "Kernels differ: per-VMA lock: $old none" "$ART/ab-$w.html"
+	done
+	check "A/B: compare names the VMA lock each kernel has ($(grep 'per-VMA lock' "$ART/ab-pft.txt"))" \
+		grep -q "^# kernels differ: per-VMA lock: $old none ([^;]*); $new an rwsem (vm_lock)$" "$ART/ab-pft.txt"
+	set -- $(values "$ART/ab-pft.txt" interval-vma-lock-served-%)
+	check "A/B pft: faults served under the VMA lock: none on $old (${1:-?}%), 90% or more on $new (${2:-?}%)" \
+		awk -v a="${1:-x}" -v b="${2:-x}" 'BEGIN { exit !(a == "0.00" && b + 0 >= 90) }'
+	set -- $(values "$ART/ab-pft.txt" interval-mmap_lock-waits-per-1000-faults)
+	check "A/B pft: mmap_lock waits per 1000 faults shown on both sides ($*)" \
+		sh -c "test $# -eq 2 && ! echo '$*' | grep -q missing"
+	for m in faults/sec-1 faults/sec-2 fork-4k-us fork-thp-pte-us fork-thp-us interval-pcp-refills/s; do
+		f=$ART/ab-pft.txt
+		case $m in fork-*) f=$ART/ab-fork.txt ;; interval-pcp*) f=$ART/ab-pcp.txt ;; esac
+		set -- $(values "$f" "$m")
+		check "A/B: $m on both kernels ($*)" sh -c "test $# -eq 2 && ! echo '$*' | grep -q missing"
+	done
+	# PTE batching (6.9+): a fork of THP folios mapped by PTEs over one of
+	# 4K pages, each kernel; under TCG the times are the emulator's.
+	set -- $(values "$ART/ab-fork.txt" fork-4k-us) $(values "$ART/ab-fork.txt" fork-thp-pte-us)
+	[ $# -eq 4 ] && echo "# A/B fork, thp-pte over 4k: $old $(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", b / a }'), $new $(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.2f", b / a }')"
+	sed 's/^/# A\/B pft: /' "$ART/ab-pft.txt"
+	sed 's/^/# A\/B fork: /' "$ART/ab-fork.txt"
+fi

@@ -64,5 +64,19 @@ int main(void)
 		      "an older recording: unknown (%s)", line);
 		comparison_free(&c);
 	}
+	/* A change from a base of 0 is no percentage. */
+	{
+		static struct run z[2];
+		char change[32];
+
+		run_add(&z[0], "interval-vma-lock-served-%", 0);
+		run_add(&z[1], "interval-vma-lock-served-%", 98);
+		CHECK(!strcmp(metric_change(&z[0].m[0], &z[1].m[0], change, sizeof(change)), "from 0"),
+		      "from a base of 0: said so (%s)", change);
+		CHECK(!strcmp(metric_change(&z[0].m[0], &z[0].m[0], change, sizeof(change)), "0.00%"),
+		      "0 against 0: no change (%s)", change);
+		run_free(&z[0]);
+		run_free(&z[1]);
+	}
 	UNIT_EXIT();
 }

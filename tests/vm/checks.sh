@@ -13,13 +13,14 @@
 # 7.x), and maps' memory in use (memusage, before 6.4: fdinfo's memlock
 # is their charge). Their n/a must say so, and their other checks give way to that one.
 # PT_LEVELS: how many levels its page tables have (4, or 5 with LPA2 on
-# arm64 and la57 on x86), which the fork backing's walk must find. THP:
-# set where the guest's init turned THP on (madvise): a THP-backed parent
-# must then get its huge pages.
+# arm64 and la57 on x86), which the fork backing's walk must find. Where
+# THP is on (always or madvise; a guest's init turns it on), a THP-backed
+# parent must get its huge pages.
 . tests/lib.sh
 
 LACKS=$(echo "${LACKS:-}" | tr , ' ')
 has() { case " $LACKS " in *" $1 "*) return 1 ;; esac; }
+thp_on() { grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; }
 lacks_families=$(for f in $LACKS; do case $f in backing | release | memusage) ;; *) echo "$f" ;; esac; done)
 
 set -- $(online_cpus)
@@ -203,7 +204,7 @@ has backing &&
 		grep -q "parent backing from page tables (PMD-mapped; ${PT_LEVELS:-?} levels)" "$TMP/probe"
 for backing in 4k thp; do
 	forks=10
-	if [ $backing = thp ] && [ -z "${THP:-}" ]; then
+	if [ $backing = thp ] && ! thp_on; then
 		skip "fork thp: this kernel has no THP to ask for ($(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1))"
 		continue
 	fi
@@ -247,12 +248,12 @@ for backing in 4k thp; do
 done
 # THP folios mapped by PTEs, which fork copies in batches from 6.9: the
 # bench makes them on every kernel and proves it from /proc/kpageflags.
-if [ -n "${THP:-}" ]; then
+if thp_on; then
 	"$MMTOP" bench fork -s 16M -n 2 --backing thp-pte >"$TMP/pte.out" 2>&1
 	check "fork thp-pte: 16 MiB in THP folios mapped by PTEs ($(grep 'backing' "$TMP/pte.out" | head -2 | tr '\n' ' '))" \
 		grep -q "^# backing thp-pte: 16384 KiB, AnonHugePages 0 kB, in THP folios 16384 kB$" "$TMP/pte.out"
 else
-	skip "fork thp-pte: this kernel has no THP to ask for"
+	skip "fork thp-pte: this kernel has no THP to ask for ($(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1))"
 fi
 
 # The default set, programs on rare events only: every wait of paced
@@ -369,3 +370,8 @@ for f in faults mmap_lock contention fork pcp; do
 	has $f && want="$want,$f:raw_tp"
 done
 check "raw_tp: every family attached as raw_tp (${want#,})" grep -q "probes ${want#,}\$" "$TMP/raw"
+
+# The kernel A/B's recordings, where the matrix asks for them (AB).
+if [ -n "${AB:-}" ]; then
+	sh tests/vm/ab.sh
+fi

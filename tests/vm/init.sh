@@ -15,7 +15,7 @@ mount -t bpf bpf /sys/fs/bpf
 cd /mmtop || poweroff -f
 # THP on request (MADV_HUGEPAGE), whatever the kernel's default: the
 # fork checks' THP-backed parent asks for it.
-echo madvise >/sys/kernel/mm/transparent_hugepage/enabled && export THP=madvise
+echo madvise >/sys/kernel/mm/transparent_hugepage/enabled
 echo "mmtop-vm: begin $(uname -r)"
 [ "${CHECKS:-}" = smoke ] && { echo "mmtop-vm: end 0"; poweroff -f; }
 

@@ -32,8 +32,6 @@ struct cont_prev {
 	struct cont_stats sum;
 };
 
-#define NO_VMA_LOCKS "kernel without per-VMA locks"
-
 /* Whom the default set blames a wait on (bpf/holders.bpf.h). */
 #define RELEASE_HOLDERS "the holder whose release let it through (lock:contended_release)"
 #define OWNER_HOLDERS "the rwsem's owner as it began: a writer exactly, a read-held lock's last reader in as a hint"
