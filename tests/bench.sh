@@ -805,7 +805,7 @@ kill -INT $watch
 wait $watch 2>/dev/null
 watch=''
 pid=$(sed -n 's/^# fork: pid \([0-9]*\),.*/\1/p' "$TMP/storm.out")
-got=$(grep -o "\"pid\":$pid,\"tid\":$pid,\"comm\":\"mmtop\",\"child\"" "$TMP/storm.json" | wc -l)
+got=$(grep -o "\"pid\":$pid,\"tid\":$pid,\"comm\":\"fork-4k\",\"child\"" "$TMP/storm.json" | wc -l)
 drops=$(tail -n 1 "$TMP/storm.json" | sed 's/.*"drops":{\([^}]*\)}.*/\1/')
 printf "fork storm: 5000 forks in %.1f s, %d fork records; drops: %s\n" \
 	"$(awk -v d=$((t1 - t0)) 'BEGIN { print d / 1e9 }')" "$got" "$drops"

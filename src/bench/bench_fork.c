@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <signal.h>
 
@@ -115,6 +116,7 @@ static void fork_worker(const struct fork_opts *o, const char *iter, int cpu, in
 	char *p;
 
 	bench_pin(cpu);
+	prctl(PR_SET_NAME, backing_comm(o->backing));
 	p = backing_map(o->backing, o->size);
 	if (p) {
 		printf("# fork: pid %d, %llu KiB populated, %s, %u forks, iteration %s, cpu %d\n",

@@ -29,17 +29,37 @@
  */
 #define BACKING_MIN_SHARE 0.9
 
-static const char *const names[BACKINGS] = { "4k", "thp-pte", "thp" };
-static const char *const metrics[BACKINGS] = { "fork-4k-us", "fork-thp-pte-us", "fork-thp-us" };
+/* Each backing's word (--backing), its recording's metric and its parent's name. */
+static const struct {
+	const char *name, *metric, *comm;
+} backings[BACKINGS] = {
+	[BACKING_4K] = { "4k", "fork-4k-us", "fork-4k" },
+	[BACKING_THP_PTE] = { "thp-pte", "fork-thp-pte-us", "fork-thp-pte" },
+	[BACKING_THP] = { "thp", "fork-thp-us", "fork-thp" },
+};
 
 const char *backing_name(enum fork_backing b)
 {
-	return names[b];
+	return backings[b].name;
 }
 
 const char *backing_metric(enum fork_backing b)
 {
-	return metrics[b];
+	return backings[b].metric;
+}
+
+const char *backing_comm(enum fork_backing b)
+{
+	return backings[b].comm;
+}
+
+enum fork_backing backing_of_comm(const char *comm)
+{
+	int b;
+
+	for (b = 0; b < BACKINGS && strcmp(comm, backings[b].comm); b++)
+		;
+	return b;
 }
 
 int backing_parse(const char *arg, void *b)
@@ -47,7 +67,7 @@ int backing_parse(const char *arg, void *b)
 	int i;
 
 	for (i = 0; i < BACKINGS; i++)
-		if (!strcmp(arg, names[i])) {
+		if (!strcmp(arg, backings[i].name)) {
 			*(enum fork_backing *)b = i;
 			return 0;
 		}
@@ -211,7 +231,7 @@ char *backing_map(enum fork_backing b, size_t size)
 
 	if (b != BACKING_4K && size % huge) {
 		fprintf(stderr, "mmtop bench fork: --backing %s needs a size of whole %zu KiB THPs\n",
-			names[b], huge >> 10);
+			backings[b].name, huge >> 10);
 		return NULL;
 	}
 	p = map_aligned(size);
@@ -226,14 +246,14 @@ char *backing_map(enum fork_backing b, size_t size)
 	pmd_kb = proc_anon_huge_kb(0);
 	folio_kb = thp_folio_kb(p, size);
 	printf("# backing %s: %zu KiB, AnonHugePages %lld kB, in THP folios %lld kB%s\n",
-	       names[b], size >> 10, (long long)pmd_kb, (long long)folio_kb,
+	       backings[b].name, size >> 10, (long long)pmd_kb, (long long)folio_kb,
 	       folio_kb < 0 ? " (-1: not told without CAP_SYS_ADMIN)" : "");
 	missed = backing_missed(b, size, pmd_kb, folio_kb);
 	if (!missed)
 		return p;
 	fprintf(stderr,
 		"mmtop bench fork: asked for --backing %s, got %lld kB PMD-mapped and %lld kB in THP folios of %zu KiB: %s (a run needs %.0f%%; transparent_hugepage: %s)\n",
-		names[b], (long long)pmd_kb, (long long)folio_kb, size >> 10, missed,
+		backings[b].name, (long long)pmd_kb, (long long)folio_kb, size >> 10, missed,
 		BACKING_MIN_SHARE * 100, thp_enabled_word());
 	munmap(p, size);
 	return NULL;

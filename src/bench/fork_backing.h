@@ -17,6 +17,13 @@ enum fork_backing { BACKING_4K, BACKING_THP_PTE, BACKING_THP, BACKINGS };
 const char *backing_name(enum fork_backing b);
 /* The recording's metric: fork-4k-us, fork-thp-pte-us, fork-thp-us. */
 const char *backing_metric(enum fork_backing b);
+/*
+ * The name a parent of backing @b runs under (fork-4k, fork-thp-pte,
+ * fork-thp), so that mmtop's fork rows say which backing they forked.
+ */
+const char *backing_comm(enum fork_backing b);
+/* The backing of a parent named @comm; BACKINGS if not a bench fork parent. */
+enum fork_backing backing_of_comm(const char *comm);
 /* --backing's value into the enum fork_backing @b; -1 if unknown. */
 int backing_parse(const char *arg, void *b);
 

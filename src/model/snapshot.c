@@ -472,6 +472,11 @@ const char *fork_untimed_why(const struct snapshot *s)
 	return why ? why : s->fork_method[0] ? s->fork_method : "no fork was timed";
 }
 
+bool fork_stalls_counted(const struct snapshot *s)
+{
+	return !strstr(s->fork_method, FORK_STALLS_NA);
+}
+
 const char *fork_syscall(const struct fork_row *f)
 {
 	return f->syscall[0] ? f->syscall : "-";

@@ -420,6 +420,10 @@ void fork_agg(const struct snapshot *s, struct fork_agg *a);
  * exact mode only, ..."), for the sinks that would show none.
  */
 const char *fork_untimed_why(const struct snapshot *s);
+/* How fork_method says that forks' sibling stalls were not counted. */
+#define FORK_STALLS_NA "sibling stalls n/a"
+/* Whether @s's forks count their siblings' stalls (see FORK_STALLS_NA). */
+bool fork_stalls_counted(const struct snapshot *s);
 /* A fork's syscall: "-" where it was not timed (its start not seen). */
 const char *fork_syscall(const struct fork_row *f);
 /* Whether a fork was timed: its start was seen (see latency_ns). */

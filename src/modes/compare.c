@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "fork_backing.h"
 #include "html_compare.h"
 #include "kernel_features.h"
 #include "recfile.h"
@@ -75,6 +76,33 @@ static void add_fault_why(struct run *r, const struct snapshot *s, uint64_t wait
 }
 
 /*
+ * Why a bench fork parent's forks cost what they did, by its backing
+ * (its name says which: backing_comm()): the cost per MiB of its RSS
+ * where timed, dup_mmap's write hold (exact mode's), and the siblings'
+ * stalls where counted; e.g. fork-thp-pte-dup-hold-us.
+ */
+static void add_fork_why(struct run *r, const struct snapshot *s, const struct fork_row *f)
+{
+	enum fork_backing b = backing_of_comm(f->comm);
+	char name[64];
+
+	if (b == BACKINGS)
+		return;
+	if (fork_timed(f)) {
+		snprintf(name, sizeof(name), "%s-ns-per-mib", backing_comm(b));
+		run_add(r, name, fork_cost_per_mib(f->latency_ns, f->anon_kb + f->file_kb + f->shmem_kb));
+	}
+	if (f->dup_hold_ns) {
+		snprintf(name, sizeof(name), "%s-dup-hold-us", backing_comm(b));
+		run_add(r, name, f->dup_hold_ns / 1e3);
+	}
+	if (fork_stalls_counted(s)) {
+		snprintf(name, sizeof(name), "%s-sibling-stalls", backing_comm(b));
+		run_add(r, name, f->stalled);
+	}
+}
+
+/*
  * A monitoring recording's interval @s: a sample of each figure its
  * families collected there (interval-*, means: idle intervals are zero),
  * none of those they did not (off, or exact mode's in the default set),
@@ -123,9 +151,11 @@ static void add_interval(struct run *r, const struct snapshot *s)
 	if (s->na[FAMILY_FORK][0])
 		return;
 	run_add(r, "interval-forks/s", snapshot_rate(s, s->forks.nr));
-	for (i = 0; i < s->forks.nr; i++)
+	for (i = 0; i < s->forks.nr; i++) {
 		if (fork_timed(&s->forks.v[i]))
 			run_add(r, "fork-latency-us", s->forks.v[i].latency_ns / 1e3);
+		add_fork_why(r, s, &s->forks.v[i]);
+	}
 }
 
 /*

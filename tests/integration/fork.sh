@@ -91,6 +91,25 @@ rc=$?
 check "thp-pte without CAP_SYS_ADMIN: refused (exit $rc), saying why" sh -c \
 	"test $rc -ne 0 && grep -q 'cannot be told from 4K pages without CAP_SYS_ADMIN' '$TMP/pte-cap.out' && ! grep -q '^# fork:' '$TMP/pte-cap.out'"
 
+# compare reads a directory holding the bench's recording and mmtop's of
+# the same run as one: beside each backing's time, its forks' cost per
+# MiB, dup_mmap hold and sibling stalls, told apart by the parents' names
+# (fork-4k, fork-thp-pte, fork-thp). A PMD-mapped parent's hold copies a
+# PMD where the others copy 512 PTEs: shorter than the 4K parent's.
+mkdir "$TMP/why"
+"$MMTOP" record -o "$TMP/why/mon.rec" -d 0.5 --exact -- \
+	"$MMTOP" bench fork -s 64M -n 5 --iterations 2 --record "$TMP/why/fork.rec" >/dev/null 2>&1
+"$MMTOP" compare "$TMP/why" "$TMP/why" >"$TMP/why.txt" 2>/dev/null
+for b in 4k thp-pte thp; do
+	n=$(grep -c "^Mean  fork-$b-\(ns-per-mib\|dup-hold-us\|sibling-stalls\) " "$TMP/why.txt")
+	check "compare: fork-$b's why beside its time: cost per MiB, dup_mmap hold, sibling stalls ($n of 3)" \
+		test "$n" -eq 3
+done
+h4=$(awk '$2 == "fork-4k-dup-hold-us" { print $3 }' "$TMP/why.txt")
+hthp=$(awk '$2 == "fork-thp-dup-hold-us" { print $3 }' "$TMP/why.txt")
+check "compare: the PMD-mapped parent's dup_mmap hold (${hthp:-?} us) under the 4K parent's (${h4:-?} us)" \
+	awk -v a="${hthp:-x}" -v b="${h4:-0}" 'BEGIN { exit !(a + 0 > 0 && a + 0 < b + 0) }'
+
 # Sibling threads faulting during forks reach for the mmap_lock dup_mmap
 # holds. Paced, each fork starts as the sibling begins a fresh chunk, so
 # it is faulting during dup_mmap whatever the scheduler does (unpaced, of

@@ -228,7 +228,11 @@ if [ $# -eq 2 ]; then
 	set -- $(values "$ART/ab-pft.txt" interval-mmap_lock-waits-per-1000-faults)
 	check "A/B pft: mmap_lock waits per 1000 faults shown on both sides ($*)" \
 		sh -c "test $# -eq 2 && ! echo '$*' | grep -q missing"
-	for m in faults/sec-1 faults/sec-2 fork-4k-us fork-thp-pte-us fork-thp-us interval-pcp-refills/s; do
+	# Each fork row's why beside its time, each backing (bench fork names
+	# its parents after them).
+	why=$(for b in 4k thp-pte thp; do echo fork-$b-ns-per-mib fork-$b-dup-hold-us fork-$b-sibling-stalls; done)
+	for m in faults/sec-1 faults/sec-2 fork-4k-us fork-thp-pte-us fork-thp-us $why \
+		interval-pcp-refills/s; do
 		f=$ART/ab-pft.txt
 		case $m in fork-*) f=$ART/ab-fork.txt ;; interval-pcp*) f=$ART/ab-pcp.txt ;; esac
 		set -- $(values "$f" "$m")

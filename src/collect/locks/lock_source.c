@@ -437,7 +437,7 @@ static void note_missing(struct lock_source *ls, const struct kernel_has *k,
 			snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", why);
 		}
 		if ((uses & FORK) && !(p->needs & FORK))
-			snprintf(ls->stalls_na, sizeof(ls->stalls_na), "sibling stalls n/a (%s)", why);
+			snprintf(ls->stalls_na, sizeof(ls->stalls_na), FORK_STALLS_NA " (%s)", why);
 		if ((uses & MMAP) && (p->needs & CONT) && !ls->waits_na[0])
 			snprintf(ls->waits_na, sizeof(ls->waits_na), "%s", why);
 		for (f = 0; f < FAMILY__COUNT; f++) {
