@@ -114,6 +114,7 @@ static int open_with_kernel(struct collector *c, const struct collector_opts *o,
 		.pids = o->pids,
 		.nr_nodes = c->topo.nr_nodes,
 		.kernel = k,
+		.ksyms = &c->ksyms,
 	};
 	const char *off = "disabled by --disable-probe";
 	char err[200];
@@ -241,6 +242,9 @@ int collector_open(struct collector *c, const struct collector_opts *opts,
 		c->stats_fd = -errno;
 	while (opts->pids && (pid = pid_filter_next(opts->pids, &at)))
 		vma_track(&c->vmas, pid, "", 0);
+	/* Call sites' names load while the fault family's programs do. */
+	if (~opts->disabled & (1u << FAMILY_MMAP_LOCK | 1u << FAMILY_CONTENTION | 1u << FAMILY_FORK))
+		ksyms_load_begin(&c->ksyms, "/proc/kallsyms");
 	ret = open_families(c, opts, msg, msglen);
 	if (ret < 0)
 		return -1;
@@ -435,6 +439,12 @@ void collector_close(struct collector *c)
 	if (c->faults.ops)
 		c->faults.ops->close(&c->faults);
 	lock_source_close(c->locks);
+	if (c->ksyms.begun) {
+		struct ksyms unused;
+
+		if (!ksyms_load_end(&c->ksyms, &unused))
+			ksyms_free(&unused);
+	}
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
 	pcp_source_close(c->pcp);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "fault_source.h"
+#include "ksyms.h"
 #include "lock_source.h"
 #include "pcp_source.h"
 #include "pid_filter.h"
@@ -50,6 +51,7 @@ struct collector {
 	struct pid_filter *pids;	/* as opts.pids */
 	char na[FAMILY__COUNT][SNAPSHOT_NA_LEN];	/* why a family is off */
 	char kernel_has[512];	/* what the kernel has, as a recording keeps it */
+	struct ksyms_loader ksyms;	/* for the lock families, until they open */
 	struct vma_tracker vmas;
 	uint64_t slow_ns;
 	bool *online;

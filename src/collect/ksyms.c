@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +144,48 @@ int ksyms_load(struct ksyms *k, const char *path)
 	}
 	for (i = 0; i < k->nr; i++)
 		k->syms[i].name = k->names + (uintptr_t)k->syms[i].name;
-	qsort(k->syms, k->nr, sizeof(*k->syms), by_addr);
+	/* The kernel lists its symbols by address: sorted unless a module's are not. */
+	for (i = 1; i < k->nr && k->syms[i - 1].addr <= k->syms[i].addr; i++)
+		;
+	if (i < k->nr)
+		qsort(k->syms, k->nr, sizeof(*k->syms), by_addr);
 	return 0;
+}
+
+static void *load_thread(void *arg)
+{
+	struct ksyms_loader *l = arg;
+
+	l->ret = ksyms_load(&l->k, l->path);
+	return NULL;
+}
+
+void ksyms_load_begin(struct ksyms_loader *l, const char *path)
+{
+	sigset_t all, old;
+
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	/* Signals stay the main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	l->running = !pthread_create(&l->thread, NULL, load_thread, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	l->begun = true;
+}
+
+int ksyms_load_end(struct ksyms_loader *l, struct ksyms *k)
+{
+	int ret;
+
+	if (l->running)
+		pthread_join(l->thread, NULL);
+	else
+		l->ret = ksyms_load(&l->k, l->path);
+	ret = l->ret;
+	*k = l->k;
+	memset(l, 0, sizeof(*l));
+	return ret;
 }
 
 void ksyms_free(struct ksyms *k)

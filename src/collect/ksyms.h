@@ -3,6 +3,7 @@
 #ifndef MMTOP_KSYMS_H
 #define MMTOP_KSYMS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -28,6 +29,23 @@ struct ksyms {
 
 /* Load text symbols (and KSYMS_DATA's) from @path; -errno on error, -ENODATA if all are 0. */
 int ksyms_load(struct ksyms *k, const char *path);
+
+/*
+ * ksyms_load() in a thread of its own: the kernel takes some 50 ms to
+ * format /proc/kallsyms, which the start-up spends loading BPF programs
+ * meanwhile. begun: until ksyms_load_end().
+ */
+struct ksyms_loader {
+	pthread_t thread;
+	const char *path;
+	struct ksyms k;
+	int ret;
+	bool begun, running;
+};
+
+void ksyms_load_begin(struct ksyms_loader *l, const char *path);
+/* Wait for it (load here if no thread started): ksyms_load()'s result, its table in @k. */
+int ksyms_load_end(struct ksyms_loader *l, struct ksyms *k);
 void ksyms_free(struct ksyms *k);
 /* Name of the function containing @addr, or NULL. */
 const char *ksyms_name(const struct ksyms *k, uint64_t addr);

@@ -490,7 +490,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 			 sizeof(struct cont_prev));
 	delta_table_init(&ls->blame_prev, sizeof(struct blame_key),
 			 sizeof(struct cont_prev));
-	ret = ksyms_load(&ls->ksyms, "/proc/kallsyms");
+	ret = ksyms_load_end(opts->ksyms, &ls->ksyms);
 	if (ret == -ENODATA) {
 		snprintf(err, errlen, "/proc/kallsyms shows no addresses: call sites need CAP_SYSLOG (run as root)");
 		goto fail;

@@ -15,6 +15,8 @@
 #include "snapshot.h"
 #include "tp_object.h"
 
+struct ksyms_loader;
+
 struct lock_source_opts {
 	bool mmap_lock;		/* the mmap_lock tracepoint programs */
 	bool contention;	/* the lock:contention_* programs */
@@ -28,6 +30,7 @@ struct lock_source_opts {
 					 * tree grows by the forks read */
 	int nr_nodes;		/* NUMA nodes, for the lock address table */
 	const struct kernel_has *kernel;	/* what it has, while opening */
+	struct ksyms_loader *ksyms;	/* /proc/kallsyms, begun by the caller */
 };
 
 struct lock_source;
