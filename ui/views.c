@@ -102,12 +102,12 @@ static void observer_items(struct header_line *l, const struct snapshot *s)
 	else if (!snapshot_sampled(s))
 		item(l, 0, "mmap_lock exact");
 	else if (s->throttled)
-		item(l, 0, "mmap_lock throttled at %.1f%%", s->sample_ppm / 1e4);
+		item(l, 0, "mmap_lock throttled at %.1f%%", s->exact_ppm / 1e4);
 	else if (s->budget_ppm)
-		item(l, 0, "mmap_lock ~%.1f%% sampled%s", s->sample_ppm / 1e4,
+		item(l, 0, "mmap_lock ~%.1f%% sampled%s", s->exact_ppm / 1e4,
 		     s->over_budget ? " (over budget)" : "");
 	else
-		item(l, 0, "mmap_lock exact %.1f%%", s->sample_ppm / 1e4);
+		item(l, 0, "mmap_lock exact %.1f%%", s->exact_ppm / 1e4);
 	if (s->bpf_measured && s->busy_ns)
 		item(l, 0, "mmtop bpf %.2f%%", 100.0 * s->bpf_ns / s->busy_ns);
 	if (s->attach_ns && s->busy_ns)

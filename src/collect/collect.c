@@ -406,7 +406,7 @@ void collector_sample(struct collector *c, struct snapshot *s)
 		c->prev[cpu] = c->cum[cpu];
 	}
 	snapshot_clear_rows(s);
-	s->sample_ppm = exact_share(c, now, s->interval_ns);
+	s->exact_ppm = exact_share(c, now, s->interval_ns);
 	s->attach_ns = c->toggle_ns;
 	c->toggle_ns = 0;
 	if (c->locks) {

@@ -21,12 +21,9 @@ const struct kernel_tp kernel_tps[] = {
 	{ "lock", "contention_begin", "Linux 5.19+" },
 	{ "lock", "contention_end", "Linux 5.19+" },
 	{ "lock", "contended_release", "newer than 6.18: Debian sid's 7.2 has it" },
-	{ "exceptions", "page_fault_user", "x86 only" },
-	{ "exceptions", "page_fault_kernel", "x86 only" },
 	{ "kmem", "mm_page_alloc_zone_locked", "Linux 2.6.33+" },
 	{ "kmem", "mm_page_pcpu_drain", "Linux 2.6.33+" },
 	{ "sched", "sched_process_fork", "Linux 2.6.28+" },
-	{ "task", "task_newtask", "Linux 3.4+" },
 	{ "sched", "sched_process_exit", "Linux 2.6.28+" },
 };
 const size_t nr_kernel_tps = ARRAY_SIZE(kernel_tps);

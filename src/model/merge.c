@@ -44,8 +44,8 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 	sum->wall_ns = s->wall_ns;
 	/* The share sampled, over the time merged. */
 	if (sum->interval_ns + s->interval_ns)
-		sum->sample_ppm = ((double)sum->sample_ppm * sum->interval_ns +
-				   (double)s->sample_ppm * s->interval_ns) /
+		sum->exact_ppm = ((double)sum->exact_ppm * sum->interval_ns +
+				   (double)s->exact_ppm * s->interval_ns) /
 				  (sum->interval_ns + s->interval_ns) + 0.5;
 	sum->budget_ppm = s->budget_ppm;
 	sum->over_budget |= s->over_budget;

@@ -87,7 +87,7 @@ int snapshot_init(struct snapshot *s, int nr_cpus, int nr_nodes)
 	s->nr_cpus = nr_cpus;
 	s->nr_nodes = nr_nodes;
 	/* Until the collector says otherwise (and in recordings before 2.5). */
-	s->sample_ppm = SAMPLE_EXACT;
+	s->exact_ppm = SAMPLE_EXACT;
 	return 0;
 }
 
@@ -430,13 +430,13 @@ void snapshot_sampling_text(const struct snapshot *s, char *buf, size_t len)
 			 s->budget_ppm ? ", within the budget" : "");
 	else if (s->throttled)
 		snprintf(buf, len, "mmap_lock: throttled after %.1f%% of the interval (a recording of mmtop 0.1's budget): acquisition figures are of that part, not scaled",
-			 s->sample_ppm / 1e4);
+			 s->exact_ppm / 1e4);
 	else if (s->budget_ppm)
 		snprintf(buf, len, "mmap_lock: sampled %.1f%% of the interval, acquisition figures scaled (~ estimates, a recording of mmtop 0.1's budget)%s",
-			 s->sample_ppm / 1e4, s->over_budget ? "; over budget at the smallest window" : "");
+			 s->exact_ppm / 1e4, s->over_budget ? "; over budget at the smallest window" : "");
 	else
 		snprintf(buf, len, "mmap_lock: exact mode for %.1f%% of the interval: acquisition figures are of that part, not scaled",
-			 s->sample_ppm / 1e4);
+			 s->exact_ppm / 1e4);
 }
 
 void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len)

@@ -284,7 +284,7 @@ struct snapshot {
 	 * interval (budget_ppm says so), or with throttled, what the window
 	 * saw.
 	 */
-	uint32_t sample_ppm;
+	uint32_t exact_ppm;
 	uint32_t budget_ppm;		/* old recordings: their --budget; else 0 */
 	bool over_budget;		/* old recordings: the smallest window cost more */
 	bool throttled;			/* old recordings: a window closed early */
@@ -442,7 +442,7 @@ void snapshot_cost_text(const struct snapshot *s, char *buf, size_t len);
  */
 static inline bool snapshot_sampled(const struct snapshot *s)
 {
-	return s->sample_ppm && s->sample_ppm < SAMPLE_EXACT;
+	return s->exact_ppm && s->exact_ppm < SAMPLE_EXACT;
 }
 /* Whether @s's acquisition figures are estimates: a recording of --budget. */
 static inline bool snapshot_estimates(const struct snapshot *s)
@@ -452,7 +452,7 @@ static inline bool snapshot_estimates(const struct snapshot *s)
 /* Whether @s counted acquisitions at all (exact mode, for some of it). */
 static inline bool snapshot_acquisitions(const struct snapshot *s)
 {
-	return s->sample_ppm != 0;
+	return s->exact_ppm != 0;
 }
 /* Add @s's forks to @a. */
 void fork_agg_add(struct fork_agg *a, const struct snapshot *s);

@@ -38,7 +38,7 @@ static void note_sampling(struct run *r, const struct snapshot *s, double *sampl
 {
 	r->intervals++;
 	r->budget_ppm = s->budget_ppm;
-	*sampled_ns += (double)s->interval_ns * s->sample_ppm / SAMPLE_EXACT;
+	*sampled_ns += (double)s->interval_ns * s->exact_ppm / SAMPLE_EXACT;
 	*all_ns += s->interval_ns;
 }
 

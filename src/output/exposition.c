@@ -243,19 +243,19 @@ static void locks(struct expo *e, const struct metrics *m)
 		return;
 	if (m->vma_on) {
 		cpu_counter(e, m, "mmtop_vma_lock_fallbacks",
-			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU. Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
+			    "Page faults that fell back from the per-VMA lock to mmap_lock, by CPU. Exact mode's: grows only while mmtop_exact_ratio is above 0.",
 			    offsetof(struct metric_cpu, fallbacks));
 		cpu_counter(e, m, "mmtop_vma_lock_anon_vma",
-			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU. Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
+			    "VMA-locked page faults that took mmap_lock to set up an anon_vma, by CPU. Exact mode's: grows only while mmtop_exact_ratio is above 0.",
 			    offsetof(struct metric_cpu, anon));
 	}
 	family(e, "mmtop_mmap_lock_acquisitions", "counter",
-	       "mmap_lock acquisitions, by the kernel call site that took it and mode. Exact mode's: grows only while mmtop_sampled_ratio is above 0.");
+	       "mmap_lock acquisitions, by the kernel call site that took it and mode. Exact mode's: grows only while mmtop_exact_ratio is above 0.");
 	for (i = 0; i < m->nr_locks; i++)
 		sample(e, "mmtop_mmap_lock_acquisitions_total", u64(v, m->locks[i].acquired),
 		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
 	family(e, "mmtop_mmap_lock_failed_acquisitions", "counter",
-	       "mmap_lock trylocks and killable waits that failed, by call site and mode. Exact mode's: grows only while mmtop_sampled_ratio is above 0.");
+	       "mmap_lock trylocks and killable waits that failed, by call site and mode. Exact mode's: grows only while mmtop_exact_ratio is above 0.");
 	for (i = 0; i < m->nr_locks; i++)
 		sample(e, "mmtop_mmap_lock_failed_acquisitions_total", u64(v, m->locks[i].failed),
 		       "site", m->locks[i].site, "mode", m->locks[i].write ? "write" : "read", NULL);
@@ -265,7 +265,7 @@ static void locks(struct expo *e, const struct metrics *m)
 		lock_hist(e, "mmtop_mmap_lock_wait_seconds", &m->locks[i], &m->locks[i].wait,
 			  m->locks[i].wait_ns);
 	family(e, "mmtop_mmap_lock_hold_seconds", "histogram",
-	       "Time mmap_lock was held, by call site and mode. Exact mode's: grows only while mmtop_sampled_ratio is above 0.");
+	       "Time mmap_lock was held, by call site and mode. Exact mode's: grows only while mmtop_exact_ratio is above 0.");
 	for (i = 0; i < m->nr_locks; i++)
 		lock_hist(e, "mmtop_mmap_lock_hold_seconds", &m->locks[i], &m->locks[i].hold,
 			  m->locks[i].hold_ns);
@@ -296,17 +296,17 @@ static void procs(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	proc_family(e, m, "mmtop_process_mmap_lock_acquisitions",
-		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\". Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
+		    "mmap_lock acquisitions of the busiest commands (--top; by pid with --pid-label); the rest as comm=\"other\". Exact mode's: grows only while mmtop_exact_ratio is above 0.",
 		    offsetof(struct metric_proc, acquired), false);
 	proc_family(e, m, "mmtop_process_mmap_lock_wait_seconds",
 		    "Time the busiest commands (--top; by pid with --pid-label) waited for mmap_lock; the rest as comm=\"other\".",
 		    offsetof(struct metric_proc, wait_ns), true);
 	proc_family(e, m, "mmtop_process_mmap_lock_hold_seconds",
-		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\". Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
+		    "Time the busiest commands (--top; by pid with --pid-label) held mmap_lock; the rest as comm=\"other\". Exact mode's: grows only while mmtop_exact_ratio is above 0.",
 		    offsetof(struct metric_proc, hold_ns), true);
 	if (m->vma_on)
 		proc_family(e, m, "mmtop_process_vma_lock_fallbacks",
-			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\". Exact mode's: grows only while mmtop_sampled_ratio is above 0.",
+			    "Faults of the busiest commands (--top; by pid with --pid-label) that took mmap_lock; the rest as comm=\"other\". Exact mode's: grows only while mmtop_exact_ratio is above 0.",
 			    offsetof(struct metric_proc, fallbacks), false);
 }
 
@@ -442,13 +442,10 @@ static void observer(struct expo *e, const struct metrics *m)
 {
 	char v[32];
 
-	sprintf(v, "%.6f", m->sampled_ppm / 1e6);
-	single(e, "mmtop_sampled_ratio", "gauge",
+	sprintf(v, "%.6f", m->exact_ppm / 1e6);
+	single(e, "mmtop_exact_ratio", "gauge",
 	       "Share of the last interval exact mode was on, the programs run per mmap_lock acquisition attached (1: every acquisition traced; 0: the default set, waits alone).",
 	       v);
-	single(e, "mmtop_sampled_throttled", "gauge",
-	       "0; 1 only in the replay of a recording of mmtop 0.1's budget whose window closed early.",
-	       m->throttled ? "1" : "0");
 	single(e, "mmtop_attach_seconds", "counter",
 	       "CPU time turning exact mode on and off cost: mmtop's own, plus at most as long as each lasted on every other online CPU (the kernel patches its text under IPIs to each).",
 	       secs(v, m->attach_ns));

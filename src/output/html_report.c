@@ -221,7 +221,7 @@ static void sampling_note(FILE *f, const struct snapshot *sum)
 	}
 	snprintf(text, sizeof(text), "Sampled (mmtop 0.1's budget, %.4g%%): the per-acquisition programs counted %.1f%% "
 		 "of the time; acquisitions, holds, waits, blame and the VMA-lock outcome are "
-		 "estimates, scaled from those windows.", sum->budget_ppm / 1e4, sum->sample_ppm / 1e4);
+		 "estimates, scaled from those windows.", sum->budget_ppm / 1e4, sum->exact_ppm / 1e4);
 	html_note(f, text);
 }
 

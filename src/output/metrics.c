@@ -21,7 +21,7 @@ int metrics_init(struct metrics *m, int top, bool by_pid)
 	memset(m, 0, sizeof(*m));
 	m->top = top;
 	m->by_pid = by_pid;
-	m->sampled_ppm = SAMPLE_EXACT;
+	m->exact_ppm = SAMPLE_EXACT;
 	strcpy(m->other.comm, "other");
 	if (top) {
 		m->procs = calloc(top, sizeof(*m->procs));
@@ -338,8 +338,7 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 	for (i = 0; i < FAMILY__COUNT; i++)
 		m->family_on[i] = !s->na[i][0];
 	m->vma_on = !snapshot_vma_na(s);
-	m->sampled_ppm = s->sample_ppm;
-	m->throttled = s->throttled;
+	m->exact_ppm = s->exact_ppm;
 	m->bpf_measured = s->bpf_measured;
 	m->bpf_runs += s->bpf_runs;
 	m->bpf_ns += s->bpf_ns;

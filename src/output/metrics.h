@@ -81,8 +81,7 @@ struct metrics {
 	struct metric_blame blame[CALLSITE__COUNT][2][CALLSITE__COUNT][2][BLAME__COUNT];
 	struct metric_fork forks[BACKING__COUNT];	/* timed forks */
 	uint64_t forks_untimed;		/* while the programs were detached */
-	uint32_t sampled_ppm;		/* the last interval's (snapshot.sample_ppm) */
-	bool throttled;			/* and snapshot.throttled */
+	uint32_t exact_ppm;		/* the last interval's (snapshot.exact_ppm) */
 	bool bpf_measured;		/* the last interval's (snapshot.bpf_measured) */
 	uint64_t bpf_runs, bpf_ns, busy_ns;	/* since start */
 	uint64_t bpf_map_bytes;			/* the last interval's; 0: not known */

@@ -14,7 +14,7 @@
  * at the end only); removing or renaming one, or changing its meaning or
  * unit, takes the next number.
  */
-#define OUTPUT_SCHEMA 1
+#define OUTPUT_SCHEMA 2
 
 enum output_format {
 	OUTPUT_TEXT,

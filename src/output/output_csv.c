@@ -27,8 +27,7 @@ enum col {
 	COL_BUDDY_PAGES, COL_SITE_ADDR,
 	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
 	COL_HOLDER_MODE, COL_HOLDER_FOREIGN, COL_WAIT_MAX_BOUND, COL_HOLD_MAX_BOUND,
-	COL_SAMPLED,
-	COL_THROTTLED,
+	COL_EXACT_SHARE,
 	COL_WAITS,
 	/* Then the columns of the row tables' fields (table_columns()), schema last. */
 	COL_TABLE
@@ -49,7 +48,7 @@ static const char *const col_names[COL_TABLE] = {
 	"buddy_pages", "site_addr",
 	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
 	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
-	"sampled", "throttled", "waits",
+	"exact_share", "waits",
 };
 
 /*
@@ -178,16 +177,14 @@ static void table_cells(struct row *r)
 
 /*
  * The share of the interval exact mode was on (1: exact; 0: the default
- * set; a recording of mmtop 0.1's budget: its window's) and whether such a
- * window was throttled, an mmap_lock row's waits, the table's fields, the
- * schema, the last column, then the end of the line.
+ * set; a recording of mmtop 0.1's budget: its window's), an mmap_lock
+ * row's waits, the table's fields, the schema, the last column, then the
+ * end of the line.
  */
 static void end(struct row *r)
 {
-	if (r->s) {
-		cell(r, COL_SAMPLED, "%.6f", r->s->sample_ppm / 1e6);
-		cell(r, COL_THROTTLED, "%d", r->s->throttled);
-	}
+	if (r->s)
+		cell(r, COL_EXACT_SHARE, "%.6f", r->s->exact_ppm / 1e6);
 	if (r->has_waits)
 		cell(r, COL_WAITS, "%" PRIu64, r->waits);
 	table_cells(r);

@@ -312,13 +312,12 @@ static void json_header(FILE *f, const struct snapshot *s)
 	}
 	fprintf(f, "},\"slow_ns\":%" PRIu64, s->slow_ns);
 	/* The share of the interval the per-acquisition programs ran (1: exact). */
-	fprintf(f, ",\"sampled\":%.6f,\"budget\":", s->sample_ppm / 1e6);
+	fprintf(f, ",\"exact_share\":%.6f", s->exact_ppm / 1e6);
+	/* A recording of mmtop 0.1's --budget: what its sampler did. */
 	if (s->budget_ppm)
-		fprintf(f, "%.6f", s->budget_ppm / 1e6);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"over_budget\":%s,\"throttled\":%s", s->over_budget ? "true" : "false",
-		s->throttled ? "true" : "false");
+		fprintf(f, ",\"budget\":%.6f,\"over_budget\":%s,\"throttled\":%s",
+			s->budget_ppm / 1e6, s->over_budget ? "true" : "false",
+			s->throttled ? "true" : "false");
 	/* null: not measured (the kernel's BPF statistics were off). */
 	if (s->bpf_measured)
 		fprintf(f, ",\"bpf_runs\":%" PRIu64 ",\"bpf_ns\":%" PRIu64, s->bpf_runs, s->bpf_ns);

@@ -224,7 +224,7 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 	/* 2.3, appended: older readers stop before it. */
 	put_str(b, s->vma_na);
 	/* 2.5, appended. */
-	put_u32(b, s->sample_ppm);
+	put_u32(b, s->exact_ppm);
 	put_u32(b, s->budget_ppm);
 	put_u8(b, s->over_budget | s->throttled << 1);	/* bit 1: 2.5's spare */
 	put_u8(b, s->bpf_measured);
@@ -651,7 +651,7 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 	if (layout & REC_VMA_NA)
 		get_str(&c, s->vma_na, sizeof(s->vma_na));
 	if (layout & REC_SAMPLING) {
-		s->sample_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, SAMPLE_EXACT);
+		s->exact_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, SAMPLE_EXACT);
 		s->budget_ppm = below(get_u32(&c), SAMPLE_EXACT + 1, 0);
 		flags = get_u8(&c);
 		s->over_budget = flags & 1;

@@ -54,8 +54,8 @@ run_source() { # run_source SOURCE PROBE_REGEX WORK_CPU WATCH_CPU
 }
 
 run_source sched '(^|;)faults:(tp_btf|raw_tp)(;|$)' "$last" "$first"
-check "csv: schema is the last column, 1 on every row" \
-	awk -F, 'NR == 1 { ok = $NF == "schema" } NR > 1 && $NF != "1" { bad = 1 }
+check "csv: schema is the last column, 2 on every row" \
+	awk -F, 'NR == 1 { ok = $NF == "schema" } NR > 1 && $NF != "2" { bad = 1 }
 		END { exit !(ok && !bad && NR > 1) }' "$TMP/sched.csv"
 run_source perf '(^|;)faults:perf(;|$)' "$first" "$last"
 
@@ -109,13 +109,13 @@ for line in open(sys.argv[1]):
     assert {"time", "interval_s", "total", "cpus", "nodes", "drops", "probes"} <= o.keys()
     assert "faults:tp_btf" in o["probes"] or "faults:raw_tp" in o["probes"]
 ' "$TMP/json"
-	check "json: schema 1, time_us exact (time_ns / 1000) in intervals, events and forks" \
+	check "json: schema 2, time_us exact (time_ns / 1000) in intervals, events and forks" \
 		python3 -c '
 import json, sys
 n = 0
 for line in open(sys.argv[1]):
     o = json.loads(line)
-    assert o["schema"] == 1
+    assert o["schema"] == 2
     for x in [o] + o["slow_events"] + o["forks"]:
         assert x["time_us"] == x["time_ns"] // 1000
         n += 1

@@ -216,6 +216,7 @@ if [ $# -eq 2 ]; then
 		"$MMTOP" compare "$TMP/ab/$old/$w" "$TMP/ab/$new/$w" >"$ART/ab-$w.txt" 2>"$TMP/ab.err"
 		check "A/B $w: compare $old with $new ($(tr '\n' ' ' <"$TMP/ab.err" | head -c 300))" \
 			test $? -eq 0
+		"$MMTOP" compare --format markdown "$TMP/ab/$old/$w" "$TMP/ab/$new/$w" >"$ART/ab-$w.md" 2>/dev/null
 		"$MMTOP" compare --html -o "$ART/ab-$w.html" "$TMP/ab/$old/$w" "$TMP/ab/$new/$w" 2>/dev/null
 		check "A/B $w: compare --html says the kernels differ" \
 			grep -q "Kernels differ: per-VMA lock: $old none" "$ART/ab-$w.html"

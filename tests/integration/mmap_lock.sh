@@ -184,7 +184,7 @@ check "default set, JSON: every interval exact mode's share 0, acquisitions null
 	python3 -c '
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-assert lines and all(o["sampled"] == 0 for o in lines)
+assert lines and all(o["exact_share"] == 0 for o in lines)
 rows = [r for o in lines for r in o["mmap_lock"]]
 assert all(r["acquired"] is None and r["hold_total_ns"] is None for r in rows)
 assert all(r["waits"] >= 0 for r in rows)
@@ -207,7 +207,7 @@ check "default set: the churn's faults by process ($faults), no VMA-lock outcome
 check "default set, text: says where acquisitions are counted" \
 	grep -q 'acquisitions, holds and the VMA-lock outcome per acquisition: exact mode (--exact, or x in the viewer)' "$TMP/dflt.txt"
 "$MMTOP" -b -n 1 -d 0.2 --exact --format json >"$TMP/exact.json"
-check "--exact: every interval exact" grep -q '"sampled":1.000000,"budget":null,' "$TMP/exact.json"
+check "--exact: every interval exact" grep -q '"exact_share":1.000000,"bpf_runs"' "$TMP/exact.json"
 
 # --exact-every 3: the intervals 3, 6, ... in exact mode, most of each
 #    (all but its attach), the rest of the default set, each saying its
@@ -228,9 +228,9 @@ assert [o["seq"] for o in lines] == [1, 2, 3, 4, 5, 6], [o["seq"] for o in lines
 for o in lines:
     acq = sum(r["acquired"] or 0 for r in o["mmap_lock"])
     if o["seq"] % 3 == 0:
-        assert 0.5 < o["sampled"] < 1 and o["attach_ns"] > 0 and acq > 0, o["seq"]
+        assert 0.5 < o["exact_share"] < 1 and o["attach_ns"] > 0 and acq > 0, o["seq"]
     else:
-        assert o["sampled"] == 0 and o["attach_ns"] == 0 and acq == 0, o["seq"]
+        assert o["exact_share"] == 0 and o["attach_ns"] == 0 and acq == 0, o["seq"]
 ' "$TMP/every.json"
 
 # 8. Programs attach once: the links mmtop holds (their fdinfo ids) after

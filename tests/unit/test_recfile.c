@@ -20,7 +20,7 @@ static void fill(struct snapshot *s)
 	s->interval_ns = NSEC_PER_SEC / 2;
 	s->slow_ns = 1000000;
 	s->probes = 0x1f;
-	s->sample_ppm = 33333;
+	s->exact_ppm = 33333;
 	s->budget_ppm = 10000;
 	s->throttled = true;
 	s->bpf_measured = true;
@@ -100,7 +100,7 @@ static void round_trip(bool varint, bool sized)
 	CHECK(!sized || (strstr(z, "\"wait_max_ns\":15,") &&
 			 strstr(z, "\"wait_max_bound\":true,\"hold_max_bound\":false")),
 	      "%s: a maximum that is a bound read back as one (2.4)", enc);
-	CHECK(strstr(z, "\"sampled\":0.033333,\"budget\":0.010000,\"over_budget\":false,"
+	CHECK(strstr(z, "\"exact_share\":0.033333,\"budget\":0.010000,\"over_budget\":false,"
 			"\"throttled\":true,\"bpf_runs\":1234,\"bpf_ns\":56789,\"busy_ns\":987654321"),
 	      "%s: the sampled share, budget, throttle and BPF cost read back (2.5)", enc);
 	CHECK(strstr(z, "\"busy_ns\":987654321,\"attach_ns\":4321000,"),
@@ -129,7 +129,7 @@ static void round_trip(bool varint, bool sized)
 	/* A 2.4 reader stops before what 2.5 appended: exact, as it was. */
 	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_SAMPLING | REC_ATTACH | REC_WAITS_NA | REC_HOLDERS),
 				&back) &&
-	      back.sample_ppm == SAMPLE_EXACT && !back.bpf_ns && back.vma_na[0] == s.vma_na[0],
+	      back.exact_ppm == SAMPLE_EXACT && !back.bpf_ns && back.vma_na[0] == s.vma_na[0],
 	      "%s: a reader without the sampled share reads the interval as exact", enc);
 	snapshot_free(&back);
 	/* A 2.5 reader stops before what 2.6 appended. */
