@@ -41,7 +41,8 @@ void site_cache_free(struct site_cache *c);
 const struct site *site_of(struct site_cache *c, uint64_t stack);
 /*
  * Once a read, after the rows and events: the sites no row or event has
- * named for MAP_WALK_EVICT_READS reads, forgotten here and in BPF (their
+ * named for MAP_WALK_EVICT_READS reads, forgotten (by a scan every sixth
+ * of that, so up to a sixth late) here and in BPF (their
  * stacks out of lock_stacks, their keys out of BPF's cache), so that
  * lock_stacks holds the sites in use, not every site ever seen. A site
  * that comes back is stored again by its next wait. Returns how many.
