@@ -74,7 +74,7 @@ static int set_iterations(struct live_opts *o, const char *arg)
 static int set_format(struct live_opts *o, const char *arg)
 {
 	if (output_format_parse(arg, &o->batch_opts.format))
-		return usage_error("unknown format '%s' (text, csv, json, openmetrics, prometheus)", arg);
+		return usage_error("unknown format '%s'; one of: " OUTPUT_FORMAT_WORDS, arg);
 	o->print = true;
 	return -1;
 }
@@ -262,8 +262,7 @@ static const struct cli_option {
 	  "stop after COUNT intervals, the viewer too (as\n"
 	  "top -n; default: run until interrupted)" },
 	{ OPT("format", 'f', true, "FORMAT", LIVE | RECORD | REPLAY | REPORT), .set = set_format, .help =
-	  "batch output format: text, csv, json,\n"
-	  "openmetrics or prometheus (text format 0.0.4)" },
+	  "batch output format, one of:\n" OUTPUT_FORMAT_WORDS },
 	{ OPT("fault-source", 'F', false, "SOURCE", TRACING), .set = set_fault_source, .help =
 	  "per-CPU fault counts from: auto (default), sched\n"
 	  "(kernel per-task counters, added up at migrations,\n"

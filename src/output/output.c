@@ -8,21 +8,19 @@
 #include "replace_file.h"
 #include "util.h"
 
+#define OUTPUT_FORMAT_NAME(e, word) [e] = word,
+static const char *const format_names[] = { OUTPUT_FORMATS(OUTPUT_FORMAT_NAME) };
+
 int output_format_parse(const char *s, enum output_format *fmt)
 {
-	if (!strcmp(s, "text"))
-		*fmt = OUTPUT_TEXT;
-	else if (!strcmp(s, "csv"))
-		*fmt = OUTPUT_CSV;
-	else if (!strcmp(s, "json"))
-		*fmt = OUTPUT_JSON;
-	else if (!strcmp(s, "openmetrics"))
-		*fmt = OUTPUT_OPENMETRICS;
-	else if (!strcmp(s, "prometheus"))
-		*fmt = OUTPUT_PROMETHEUS;
-	else
-		return -1;
-	return 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(s, format_names[i])) {
+			*fmt = i;
+			return 0;
+		}
+	return -1;
 }
 
 void output_init(struct output *o, enum output_format fmt, FILE *f)

@@ -16,13 +16,20 @@
  */
 #define OUTPUT_SCHEMA 2
 
-enum output_format {
-	OUTPUT_TEXT,
-	OUTPUT_CSV,
-	OUTPUT_JSON,
-	OUTPUT_OPENMETRICS,
-	OUTPUT_PROMETHEUS,	/* text format 0.0.4, as textfile collectors read */
-};
+/*
+ * The batch formats, each once: its enum and its -f word. prometheus is
+ * the text format 0.0.4, as textfile collectors read.
+ */
+#define OUTPUT_FORMATS(X)						\
+	X(OUTPUT_TEXT, "text") X(OUTPUT_CSV, "csv") X(OUTPUT_JSON, "json")	\
+	X(OUTPUT_OPENMETRICS, "openmetrics") X(OUTPUT_PROMETHEUS, "prometheus")
+
+#define OUTPUT_FORMAT_ENUM(e, word) e,
+enum output_format { OUTPUT_FORMATS(OUTPUT_FORMAT_ENUM) };
+
+/* The -f words, for help and errors: "text csv json ... ". */
+#define OUTPUT_FORMAT_WORD(e, word) word " "
+#define OUTPUT_FORMAT_WORDS OUTPUT_FORMATS(OUTPUT_FORMAT_WORD)
 
 struct metrics;
 
