@@ -340,22 +340,19 @@ void tp_object_close(struct tp_object *o)
 		detach(o);
 }
 
-/* The kernel memory map @fd holds, by its own account; 0 if not said. */
+/*
+ * The kernel memory map @fd holds, by its own account; 0 if not said. One
+ * read, no stdio: every map, every interval.
+ */
 static uint64_t map_memlock(int fd)
 {
-	unsigned long long v = 0;
-	char path[64], line[128];
-	FILE *f;
+	char path[64], buf[1024];
+	const char *at;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
+	if (read_small_file(path, buf, sizeof(buf)) || !(at = strstr(buf, "\nmemlock:")))
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "memlock: %llu", &v) == 1)
-			break;
-	fclose(f);
-	return v;
+	return strtoull(at + strlen("\nmemlock:"), NULL, 10);
 }
 
 void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
