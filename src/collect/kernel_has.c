@@ -212,7 +212,7 @@ static const char *yes(bool b)
 }
 
 /* The VMA lock's token (kernel_features.h). */
-static void vma_lock_token(const struct kernel_has *k, char *buf, size_t len)
+static const char *vma_lock_token(const struct kernel_has *k)
 {
 	static const char *const tokens[] = {
 		[VMA_LOCK_UNKNOWN] = "unknown",
@@ -221,7 +221,7 @@ static void vma_lock_token(const struct kernel_has *k, char *buf, size_t len)
 		[VMA_LOCK_REFCNT] = "refcnt",
 	};
 
-	snprintf(buf, len, "%s", tokens[k->vma_lock]);
+	return tokens[k->vma_lock];
 }
 
 void kernel_has_features(const struct kernel_has *k, bool forks, char *buf, size_t len)
@@ -229,16 +229,15 @@ void kernel_has_features(const struct kernel_has *k, bool forks, char *buf, size
 	static const char *const hooks[] = {
 		[CLONE_NONE] = "none", [CLONE_FENTRY] = "fentry", [CLONE_KPROBE] = "kprobe",
 	};
-	char vma[16], lacking[512] = "";
+	char lacking[512] = "";
 	const char *tokens[KFEAT__COUNT];
 	size_t i, n = 0;
 
-	vma_lock_token(k, vma, sizeof(vma));
 	for (i = 0; i < nr_kernel_tps && n < sizeof(lacking); i++)
 		if (k->tp_nargs[i] < 0)
 			n += snprintf(lacking + n, sizeof(lacking) - n, "%s%s", n ? "," : "",
 				      kernel_tps[i].name);
-	tokens[KFEAT_VMA_LOCK] = vma;
+	tokens[KFEAT_VMA_LOCK] = vma_lock_token(k);
 	tokens[KFEAT_CONTENDED_RELEASE] = kernel_has_tp(k, "contended_release") >= 0 ? "yes" : "no";
 	tokens[KFEAT_FORK_HOOK] = forks ? hooks[k->clone_hook] : "off";
 	tokens[KFEAT_LACKING] = lacking;
@@ -247,10 +246,7 @@ void kernel_has_features(const struct kernel_has *k, bool forks, char *buf, size
 
 void kernel_has_print(FILE *f, const struct kernel_has *k)
 {
-	char tok[16];
-
-	vma_lock_token(k, tok, sizeof(tok));
-	fprintf(f, "kernel: VMA lock %s\n", kernel_feature_words(KFEAT_VMA_LOCK, tok));
+	fprintf(f, "kernel: VMA lock %s\n", kernel_feature_words(KFEAT_VMA_LOCK, vma_lock_token(k)));
 	fprintf(f, "kernel: mmap_lock events carry memcg_path %s\n",
 		yes(k->mmap_lock_memcg_path));
 	fprintf(f, "kernel: mm_page_alloc_zone_locked says if a PCP refill %s\n",

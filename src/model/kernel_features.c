@@ -30,11 +30,6 @@ static const struct {
 		{ "-", "none" } } },
 };
 
-const char *kernel_feature_key(enum kernel_feature f)
-{
-	return features[f].key;
-}
-
 const char *kernel_feature_title(enum kernel_feature f)
 {
 	return features[f].title;

@@ -21,8 +21,7 @@ enum kernel_feature {
 /* The recording header's key. */
 #define KERNEL_FEATURES_KEY "kernel_has"
 
-/* @f's header key ("vma-lock"), and its title in words ("per-VMA lock"). */
-const char *kernel_feature_key(enum kernel_feature f);
+/* @f's title in words ("per-VMA lock"). */
 const char *kernel_feature_title(enum kernel_feature f);
 /* @f's @token in words ("rwsem": "an rwsem (vm_lock)"); @token itself where it has none. */
 const char *kernel_feature_words(enum kernel_feature f, const char *token);

@@ -12,9 +12,9 @@
 #include <sys/utsname.h>
 
 #include "follow.h"
+#include "kernel_features.h"
 #include "recorder.h"
 #include "util.h"
-#include "kernel_features.h"
 #include "live.h"
 #include "priority.h"
 #include "summary.h"

@@ -36,7 +36,7 @@ static void head_row(FILE *f, const struct comparison *c)
 /* What each recording is: its kernel, host and workload. */
 static void runs_table(FILE *f, const struct comparison *c)
 {
-	char line[1024];
+	char line[1024], note[1100];
 	int k;
 
 	fputs("<div class=\"wide\"><table id=\"runs-table\"><tr><th class=\"t\">recording</th>"
@@ -59,9 +59,9 @@ static void runs_table(FILE *f, const struct comparison *c)
 	}
 	fputs("</table></div>\n", f);
 	for (k = 0; k < KFEAT__COUNT; k++)
-		if (comparison_kernel_line(c, k, line + 16, sizeof(line) - 16)) {
-			memcpy(line, "Kernels differ: ", 16);
-			html_note(f, line);
+		if (comparison_kernel_line(c, k, line, sizeof(line))) {
+			snprintf(note, sizeof(note), "Kernels differ: %s.", line);
+			html_note(f, note);
 		}
 	if (c->workloads_differ)
 		html_note(f, "Warning: " COMPARISON_UNLIKE ".");
