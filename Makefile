@@ -181,20 +181,23 @@ fuzz: deps $(FUZZERS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP=$(OUT) sh tests/fuzz/run.sh
 
 # What install puts in place; uninstall removes exactly these.
-INSTALLED := $(SBINDIR)/mmtop $(MANDIR)/man8/mmtop.8.gz $(COMPDIR)/mmtop \
+# The man pages, each in its section's directory (man/mmtop.8 -> man8).
+MANPAGES := $(wildcard man/*.[578])
+man_dest = $(MANDIR)/man$(subst .,,$(suffix $(1)))/$(notdir $(1)).gz
+INSTALLED := $(SBINDIR)/mmtop $(foreach p,$(MANPAGES),$(call man_dest,$(p))) $(COMPDIR)/mmtop \
 	     $(UNITDIR)/mmtop-serve.service $(UNITDIR)/mmtop-record.service
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/mmtop
-	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
-	sed '/^\.TH /s/"mmtop"/"mmtop $(VERSION)"/' man/mmtop.8 | gzip -9n \
-		>$(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
+	install -d $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
+	$(foreach p,$(MANPAGES),install -d $(dir $(DESTDIR)$(call man_dest,$(p))) && \
+		sed '/^\.TH /s/"mmtop"/"mmtop $(VERSION)"/' $(p) | gzip -9n \
+		>$(DESTDIR)$(call man_dest,$(p)) && chmod 0644 $(DESTDIR)$(call man_dest,$(p)) &&) true
 	install -m 0644 scripts/mmtop.bash-completion $(DESTDIR)$(COMPDIR)/mmtop
 	for u in mmtop-serve mmtop-record; do \
 		sed 's|@SBINDIR@|$(SBINDIR)|g' scripts/$$u.service.in >$(DESTDIR)$(UNITDIR)/$$u.service && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.service || exit 1; \
 	done
-	chmod 0644 $(DESTDIR)$(MANDIR)/man8/mmtop.8.gz
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

@@ -80,15 +80,16 @@ static int start_screen(bool color)
 }
 
 /*
- * How to read the man page: the page beside the binary, when it runs from
- * a build tree (man mmtop finds nothing before make install), else man.
+ * How to read the page of the columns, mmtop-metrics(7): the page beside
+ * the binary, when it runs from a build tree (man finds nothing before
+ * make install), else man.
  */
 static void find_man(char *buf, size_t len)
 {
-	char exe[PATH_MAX], page[PATH_MAX + 16], *slash;
+	char exe[PATH_MAX], page[PATH_MAX + 32], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	snprintf(buf, len, "man mmtop");
+	snprintf(buf, len, "man 7 mmtop-metrics");
 	if (n <= 0)
 		return;
 	exe[n] = '\0';
@@ -96,7 +97,7 @@ static void find_man(char *buf, size_t len)
 	if (!slash)
 		return;
 	*slash = '\0';
-	snprintf(page, sizeof(page), "%s/man/mmtop.8", exe);
+	snprintf(page, sizeof(page), "%s/man/mmtop-metrics.7", exe);
 	if (!access(page, R_OK) && strlen(page) + 8 < len)
 		snprintf(buf, len, "man -l %s", page);
 }

@@ -87,7 +87,7 @@ struct ui_state {
 	uint64_t interval_ns;
 	const char *mode;
 	char host[65], kernel[65], status[128];
-	char man[160];			/* how to read the man page, for the help */
+	char man[160];			/* how to read mmtop-metrics(7), for the help */
 };
 
 int ui_state_init(struct ui_state *st, const struct snapshot *shape);

@@ -288,7 +288,7 @@ static void draw_help(const struct ui_state *st)
 		draw_text(y++, 4, COLS - 6, C_DIM, "(more keys on a taller terminal, and in the man page)");
 	help_drops(st, drops, sizeof(drops));
 	y += draw_wrapped(y, 2, COLS - 4, LINES - 2, C_NORMAL, drops);
-	draw_text(LINES - 2, 2, COLS - 4, C_DIM, "Columns, probes, drops and file formats: %s",
+	draw_text(LINES - 2, 2, COLS - 4, C_DIM, "Columns, probe names and drops: %s",
 		  st->man);
 }
 

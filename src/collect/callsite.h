@@ -2,7 +2,7 @@
 /*
  * Call sites: which kernel path took a lock, from its kernel stack. The
  * classification rules are one table in callsite.c (documented in
- * mmtop(8), CALL SITES).
+ * mmtop-families(7), CALL SITES).
  */
 #ifndef MMTOP_CALLSITE_H
 #define MMTOP_CALLSITE_H

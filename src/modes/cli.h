@@ -38,8 +38,8 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int cli_parse(int argc, char **argv, struct live_opts *o, enum cli_mode mode, bool first);
 
-/* The Options section's lines of the options @mode takes (all: every one). */
-void cli_print_options(FILE *f, enum cli_mode mode, bool all);
+/* The Options section's lines of the options @mode takes. */
+void cli_print_options(FILE *f, enum cli_mode mode);
 
 /* What each command says in --help (CLI__COUNT: mmtop --help), from commands.c. */
 void cli_print_help(enum cli_mode mode);

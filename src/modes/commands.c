@@ -44,12 +44,19 @@ static const struct synopsis {
 	  "mmap_lock writers against faulting threads" },
 	{ "bench", "mmtop bench fork [FORK OPTIONS]", "fork cost of a populated parent" },
 	{ "bench", "mmtop bench pcp [PCP OPTIONS]", "per-CPU page list refills and drains" },
+	{ "help", "mmtop help [COMMAND]", "a command's help (its page: mmtop-COMMAND(8))" },
 };
 
 #define WHAT_COLUMN 39
 
 static const char exit_status[] =
-	"Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\nSee mmtop(8).\n";
+	"Exit status: 0 ok, 1 error, 2 usage error or missing privileges.\n";
+
+/* The page that says it all: mmtop(8), or the command's own. */
+static void print_see(const char *cmd)
+{
+	printf("See mmtop%s%s(8).\n", *cmd ? "-" : "", cmd);
+}
 
 /* @cmd's synopses (NULL: all), "usage:" before the first. */
 static void print_synopses(const char *cmd)
@@ -82,18 +89,21 @@ static const char *const mode_names[CLI__COUNT] = {
 	[CLI_REPLAY] = "replay", [CLI_REPORT] = "report",
 };
 
+/*
+ * A command's help, or for CLI__COUNT mmtop's: every synopsis, and the
+ * live view's options (each command's own: mmtop help COMMAND).
+ */
 void cli_print_help(enum cli_mode mode)
 {
 	bool all = mode == CLI__COUNT;
 
 	print_synopses(all ? NULL : mode_names[mode]);
 	printf("\nOptions:\n");
-	cli_print_options(stdout, mode, all);
-	if (all) {
-		printf("\n");
-		bench_print_help(stdout, NULL);
-	}
+	cli_print_options(stdout, all ? CLI_LIVE : mode);
+	if (all)
+		printf("\nA command's options: mmtop help COMMAND.\n");
 	printf("\n%s", exit_status);
+	print_see(all ? "" : mode_names[mode]);
 }
 
 static bool is_help(const char *arg)
@@ -123,6 +133,8 @@ static bool bench_help(int argc, char **argv)
 		return false;
 	printf("usage: mmtop bench %s [OPTIONS]\n\n", all ? "WORKLOAD" : argv[0]);
 	bench_print_help(stdout, all ? NULL : argv[0]);
+	printf("\n");
+	print_see("bench");
 	return true;
 }
 
@@ -238,7 +250,7 @@ static int report_cmd(int argc, char **argv, struct live_opts *o)
 
 static const char compare_usage[] =
 "Recordings side by side: each metric's mean (harmonic for rates), its\n"
-"change relative to BASE and Welch's t-test p-value (see mmtop(8)).\n"
+"change relative to BASE and Welch's t-test p-value.\n"
 "  -f, --format FORMAT       text (default) or markdown\n"
 "      --html                a self-contained HTML page: the tables and each\n"
 "                            metric's samples drawn per recording\n"
@@ -271,6 +283,7 @@ static int compare_cmd(int argc, char **argv, struct live_opts *o)
 		case 'h':
 			print_synopses("compare");
 			fputs(compare_usage, stdout);
+			print_see("compare");
 			return 0;
 		case 'H':
 			html = true;
@@ -301,7 +314,7 @@ static int compare_cmd(int argc, char **argv, struct live_opts *o)
 static const char probe_usage[] =
 "What the running kernel offers mmtop, a line per item (tracepoints, BPF\n"
 "features, capabilities, layouts) and whether the default probe set can\n"
-"run (exit 0), or only in part or not at all (exit 1). See mmtop(8), probe.\n";
+"run (exit 0), or only in part or not at all (exit 1).\n";
 
 static int probe_cmd(int argc, char **argv, struct live_opts *o)
 {
@@ -309,7 +322,9 @@ static int probe_cmd(int argc, char **argv, struct live_opts *o)
 		return 2;
 	if (argc > 1 && is_help(argv[1])) {
 		print_synopses("probe");
-		return fputs(probe_usage, stdout) < 0;
+		fputs(probe_usage, stdout);
+		print_see("probe");
+		return 0;
 	}
 	return argc > 1 ? usage_error("probe takes no arguments") : probe_run(stdout);
 }
@@ -322,14 +337,40 @@ static int bench_cmd(int argc, char **argv, struct live_opts *o)
 	       bench_main(argc - 1, argv + 1, probe_kernel_features);
 }
 
+static int help_cmd(int argc, char **argv, struct live_opts *o);
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv, struct live_opts *o);
 } commands[] = {
 	{ "record", record_cmd }, { "serve", serve_cmd }, { "replay", replay_cmd },
 	{ "report", report_cmd }, { "compare", compare_cmd }, { "probe", probe_cmd },
-	{ "bench", bench_cmd },
+	{ "bench", bench_cmd }, { "help", help_cmd },
 };
+
+/*
+ * mmtop help [COMMAND [WORKLOAD]]: what --help prints, for all of mmtop
+ * or for the command (as git help names a command's page).
+ */
+static int help_cmd(int argc, char **argv, struct live_opts *o)
+{
+	char *args[4];
+	int n;
+
+	if (cli_refused(o, CLI__COUNT, "help"))
+		return 2;
+	if (argc == 1) {
+		cli_print_help(CLI__COUNT);
+		return 0;
+	}
+	if (argc > 3 || !strcmp(argv[1], "help"))
+		return usage_error("help takes a command (and bench's workload)");
+	for (n = 0; n < argc - 1; n++)
+		args[n] = argv[n + 1];
+	args[n++] = "--help";
+	args[n] = NULL;
+	return cli_run_command(args[0], n, args, o);
+}
 
 int cli_run_command(const char *cmd, int argc, char **argv, struct live_opts *o)
 {

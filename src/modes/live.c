@@ -69,7 +69,7 @@ static bool live_failed(void *ctx)
 	return l->rec_failed;
 }
 
-/* The recording's header: what the file format lists (mmtop(8)). */
+/* The recording's header: what mmtop-recording(5) lists. */
 static void recording_header(struct live *l, char *header, size_t len)
 {
 	const struct live_opts *o = l->opts;

@@ -390,12 +390,12 @@ static void print_option(FILE *f, const struct cli_option *c)
 	fprintf(f, "%s\n", line);
 }
 
-void cli_print_options(FILE *f, enum cli_mode mode, bool all)
+void cli_print_options(FILE *f, enum cli_mode mode)
 {
 	size_t i;
 
 	for (i = 0; i < NR_OPTIONS; i++)
-		if (cli_options[i].help && (all || (cli_options[i].modes & 1u << mode)))
+		if (cli_options[i].help && (cli_options[i].modes & 1u << mode))
 			print_option(f, &cli_options[i]);
 }
 

@@ -722,7 +722,7 @@ static void drop_plots(FILE *f, const struct html_report *r)
 {
 	struct tl_plot tp = {
 		.id = "drops", .title = "Drops", .y_label = "per interval", .unit = UNIT_COUNT,
-		.what = "(what the collector lost or could not read; mmtop(8), Drops)",
+		.what = "(what the collector lost or could not read; mmtop-families(7), Drops)",
 		.series = &r->at.drops, .nr = 1,
 	};
 

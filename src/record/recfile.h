@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The recording file format (mmtop(8), FILE FORMAT):
+ * The recording file format (mmtop-recording(5)):
  *
  *   "MMTOPREC" u16 major u16 minor u32 zero		(16 bytes)
  *   frames: u32 type, u32 length, payload[length], u32 crc32

@@ -30,7 +30,8 @@ comp() { # comp WANT WORD...: the completion of WORD... is WANT
 	check "complete '$*': '$want' (got '$got')" test "$got" = "$want "
 }
 ROOT=$(pwd)
-comp "bench compare probe record replay report serve" mmtop ""
+comp "bench compare help probe record replay report serve" mmtop ""
+comp "bench compare probe record replay report serve" mmtop help ""
 comp "csv json openmetrics prometheus text" mmtop -f ""
 comp "markdown text" mmtop compare -f ""
 comp "contention faults fork mmap_lock pcp" mmtop --disable-probe ""

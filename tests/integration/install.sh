@@ -7,20 +7,29 @@ make -s install DESTDIR="$TMP/root" PREFIX=/usr >"$TMP/log" 2>&1
 rc=$?
 check "make install DESTDIR PREFIX=/usr (rc $rc)" test $rc -eq 0
 (cd "$TMP/root" && find . -type f | sort) >"$TMP/files"
-cat >"$TMP/want" <<'LIST'
+# Every page of man/ in its section's directory (mmtop-recording.5 in man5).
+{
+	cat <<'LIST'
 ./usr/lib/systemd/system/mmtop-record.service
 ./usr/lib/systemd/system/mmtop-serve.service
 ./usr/sbin/mmtop
 ./usr/share/bash-completion/completions/mmtop
-./usr/share/man/man8/mmtop.8.gz
 LIST
+	for p in man/*.[578]; do
+		echo "./usr/share/man/man${p##*.}/${p#man/}.gz"
+	done
+} | sort >"$TMP/want"
 check "installed files: $(tr '\n' ' ' <"$TMP/files")" cmp -s "$TMP/files" "$TMP/want"
-# The installed page carries the version (debian/changelog's).
+check "the pages are installed ($(grep -c /man/ "$TMP/want"), mmtop.8 and mmtop-recording.5 among them)" \
+	sh -c "grep -q man8/mmtop.8.gz '$TMP/want' && grep -q man5/mmtop-recording.5.gz '$TMP/want'"
+# The installed pages carry the version (debian/changelog's).
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
-sed "/^\.TH /s/\"mmtop\"/\"mmtop $version\"/" man/mmtop.8 >"$TMP/man.want"
-check "the man page is gzipped and reads back, with version $version in its title" \
-	sh -c "gzip -dc '$TMP/root/usr/share/man/man8/mmtop.8.gz' | cmp -s - '$TMP/man.want' &&
-		! cmp -s man/mmtop.8 '$TMP/man.want'"
+for p in man/*.[578]; do
+	sed "/^\.TH /s/\"mmtop\"/\"mmtop $version\"/" "$p" >"$TMP/man.want"
+	check "${p#man/} is gzipped and reads back, with version $version in its title" \
+		sh -c "gzip -dc '$TMP/root/usr/share/man/man${p##*.}/${p#man/}.gz' | cmp -s - '$TMP/man.want' &&
+			! cmp -s '$p' '$TMP/man.want'"
+done
 units=$TMP/root/usr/lib/systemd/system
 check "serve unit starts the installed binary as an exporter" \
 	grep -qx 'ExecStart=/usr/sbin/mmtop serve --listen 127.0.0.1:9794' "$units/mmtop-serve.service"

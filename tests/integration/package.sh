@@ -54,8 +54,11 @@ check "package: apt install ./$(basename "$deb") (exit $rc)" test "$rc" -eq 0
 /usr/sbin/mmtop probe >"$TMP/probe" 2>&1
 check "package: /usr/sbin/mmtop probe: $(tail -n 1 "$TMP/probe")" \
 	grep -qx "default probe set: can run" "$TMP/probe"
-check "package: man mmtop finds $(man -w mmtop 2>&1)" \
-	test "$(man -w mmtop 2>&1)" = /usr/share/man/man8/mmtop.8.gz
+for p in man/*.[578]; do
+	page=${p#man/}
+	check "package: man ${page%.*} finds $(man -w "${page##*.}" "${page%.*}" 2>&1)" \
+		test "$(man -w "${page##*.}" "${page%.*}" 2>&1)" = "/usr/share/man/man${page##*.}/$page.gz"
+done
 check "package: the version is debian/changelog's in the binary and the man page ($version)" \
 	sh -c "/usr/sbin/mmtop --version | grep -qx 'mmtop $version' &&
 		zcat /usr/share/man/man8/mmtop.8.gz | grep -q '^\.TH .*\"mmtop $version\"'"

@@ -69,8 +69,8 @@ key '?'
 check "? shows the help" wait_for "Keys" 2
 check "help: long texts wrap, not cut (Shift-Tab: previous)" wait_for "Shift-Tab: previous" 1
 check "help: the drops by kind" wait_for "Drops since start (the header's drops): " 1
-check "help: run from the tree, it points at the page there (man -l)" \
-	wait_for "file formats: man -l $(cd "$(dirname "$MMTOP")" && pwd)/man/mmtop.8" 1
+check "help: run from the tree, it points at the columns' page there (man -l)" \
+	wait_for "drops: man -l $(cd "$(dirname "$MMTOP")" && pwd)/man/mmtop-metrics.7" 1
 key x
 for v in "2:REFILL/s" "3:HOLD-p50" "4:CLASS" "5:since start" "6:newest first" \
 	"7:by the holder they waited behind" "8:VMA-OK%" "1:CPU  faults/s"; do
