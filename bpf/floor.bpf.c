@@ -6,7 +6,8 @@
  * into BPF) from the cost of what mmtop's programs do. Named
  * floor_<family>_*, exact mode's programs floor_exact_*; as in mmtop the
  * mmap_lock family also takes contention_begin and _end (its waits), and
- * fork contention_begin (the siblings a fork stalls).
+ * fork contention_begin (the siblings a fork stalls). probe.sh checks
+ * that these are the tracepoints of mmtop's programs.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -23,6 +24,7 @@ int floor_##name(void *ctx)						\
 EMPTY(sched_migrate_task, faults_migrate)
 EMPTY(sched_process_exit, faults_exit)
 EMPTY(sched_switch, vmawaits_switch)	/* mmtop --vma-waits */
+EMPTY(mmap_lock_start_locking, spinwaits_start)	/* mmtop --exact --spin-waits */
 EMPTY(mmap_lock_acquire_returned, exact_acquired)
 EMPTY(mmap_lock_released, exact_released)
 EMPTY(contention_begin, contention_begin)

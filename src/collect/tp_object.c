@@ -58,6 +58,15 @@ static bool use_btf(struct tp_choices *c, enum tp_flavour flavour,
 	return c->v[c->nr++].btf = prog_probe_tp_btf(btf, tp);
 }
 
+const char *tp_object_tracepoint(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	if (has_prefix(sec, "tp_btf/") || has_prefix(sec, "raw_tp/"))
+		return strchr(sec, '/') + 1;
+	return NULL;
+}
+
 /*
  * Keep one program of each tp_btf/raw_tp pair: the typed one where the
  * kernel loads a tp_btf program for its tracepoint, else the raw one. A program
@@ -71,12 +80,12 @@ static void choose_flavours(struct tp_object *o, struct bpf_object *obj,
 
 	o->btf = true;
 	bpf_object__for_each_program(prog, obj) {
-		const char *sec = bpf_program__section_name(prog);
-		bool typed = has_prefix(sec, "tp_btf/"), keep;
+		const char *tp = tp_object_tracepoint(prog);
+		bool typed = has_prefix(bpf_program__section_name(prog), "tp_btf/"), keep;
 
-		if (!bpf_program__autoload(prog) || (!typed && !has_prefix(sec, "raw_tp/")))
+		if (!bpf_program__autoload(prog) || !tp)
 			continue;
-		keep = use_btf(&choices, flavour, btf, strchr(sec, '/') + 1) == typed;
+		keep = use_btf(&choices, flavour, btf, tp) == typed;
 		bpf_program__set_autoload(prog, keep);
 		if (keep && !typed)
 			o->btf = false;

@@ -85,6 +85,8 @@ struct tp_object {
 int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 		   enum tp_flavour flavour, const struct btf *btf, void *arg,
 		   char *err, size_t errlen);
+/* The tracepoint @prog attaches to (tp_btf/X, raw_tp/X: X); NULL if none. */
+const char *tp_object_tracepoint(const struct bpf_program *prog);
 /* Attach a loaded program of the object: 0, or -1 with the reason. */
 int tp_object_attach(struct tp_object *o, struct bpf_program *prog, char *err,
 		     size_t errlen);

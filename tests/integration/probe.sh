@@ -18,6 +18,10 @@ done
 # And nothing else: the table is the programs' tracepoints, no more.
 extra=$(sed -n 's/^tracepoint [a-z_]*:\([a-z_0-9]*\) .*/\1/p' "$TMP/probe" | grep -vxF -f "$TMP/tps" | tr '\n' ' ')
 check "probe lists no tracepoint that no program attaches to (${extra:-none})" test -z "$extra"
+# make bench's floor (bpf/floor.bpf.c) hooks exactly the programs' tracepoints.
+readelf -SW build/floor.bpf.o | grep -oE 'tp_btf/[a-z_0-9]+' | sed 's|.*/||' | sort -u >"$TMP/floor"
+check "the floor hooks the programs' tracepoints, no more, no fewer (differ: $(comm -3 "$TMP/tps" "$TMP/floor" | tr -d '\t' | tr '\n' ' '))" \
+	cmp -s "$TMP/tps" "$TMP/floor"
 if [ -n "$why" ]; then
 	check "probe without BPF: exit 1 (got $rc)" test "$rc" -eq 1
 	skip "probe: $why"

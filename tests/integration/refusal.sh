@@ -32,18 +32,25 @@ MMTOP_TEST_REFUSE=lock_addrs_collect "$MMTOP" -b -n 1 -d 0.2 --attach raw_tp >"$
 check "lock_addrs_collect refused: the text header says why" \
 	grep -q '^  contention: n/a (the kernel refused lock_addrs_collect: .*sleepable' "$TMP/c.txt"
 
-# contention_end: where the default set's mmap_lock waits end too, so
-# contention and mmap_lock are off, saying why; fork counts its forks.
+# contention_end: where the default set's mmap_lock waits end too. As on
+# a kernel without the tracepoint (one rule for both): contention is off,
+# saying why; mmap_lock runs, its waits exact mode's; fork counts its forks.
 MMTOP_TEST_REFUSE=contention_end start_mmtop_csv "$TMP/e.csv" -d 0.5 --attach raw_tp
 "$MMTOP" bench fork -s 8M -n 5 >"$TMP/e.out"
 stop_mmtop
 pid=$(pid_of "$TMP/e.out")
-check "contention_end refused: only fork attached of the lock families" \
-	grep -q ',faults:raw_tp;fork:raw_tp,' "$TMP/e.csv"
+check "contention_end refused: mmap_lock and fork attached, contention not" \
+	grep -q ',faults:raw_tp;mmap_lock:raw_tp;fork:raw_tp,' "$TMP/e.csv"
 n=$(col "$TMP/e.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" child | wc -l)
 check "contention_end refused: the 5 forks recorded ($n)" test "$n" -eq 5
-check "contention_end refused: the warning names mmap_lock and contention" \
-	grep -q 'mmap_lock, contention unavailable: the kernel refused contention_end_raw: .*sleepable' "$TMP/e.csv.err"
+check "contention_end refused: the warning names contention alone" \
+	grep -q '^mmtop: warning: contention unavailable: the kernel refused contention_end_raw: .*sleepable' "$TMP/e.csv.err"
+MMTOP_TEST_REFUSE=contention_end "$MMTOP" -b -n 1 -d 0.2 --attach raw_tp --format json >"$TMP/e.json" 2>/dev/null
+check "contention_end refused: JSON says the default set's mmap_lock waits are n/a, and why" \
+	grep -q '"mmap_lock_waits_na":"the kernel refused contention_end_raw: [^"]*sleepable' "$TMP/e.json"
+MMTOP_TEST_REFUSE=contention_end "$MMTOP" probe >"$TMP/e.probe" 2>&1
+check "contention_end refused: probe's mmap_lock line says its waits are exact mode's, and why" \
+	grep -q '^default: mmap_lock waits.* yes .*waits in exact mode only (the kernel refused contention_end' "$TMP/e.probe"
 
 # mmap_lock_acquired (exact mode's): exact mode alone is off, said in the
 # verifier's words; the default set runs whole and counts paced churn's

@@ -17,6 +17,7 @@
 
 #include "callsite.h"
 #include "kernel_has.h"
+#include "lock_progs.h"
 #include "lock_source_impl.h"
 #include "prog_probe.h"
 #include "proc.h"
@@ -33,38 +34,8 @@ struct open_arg {
 	bool no_exact;		/* exact mode's programs refused: likewise */
 	enum clone_hook clone_hook;	/* forks timed from kernel_clone: by which program */
 	bool no_release;	/* contended_release lacking or refused */
+	unsigned int dropped;	/* lock_progs done without: 1 << index */
 };
-
-/*
- * The fork records' backing walk and what finds its way at start
- * (thp_walk.c): without them, fork cost runs and the backing is unknown.
- */
-static bool walk_prog(const char *name)
-{
-	return !strcmp(name, "fork_thp_walk") || !strcmp(name, "fork_direct_map_find") ||
-	       !strcmp(name, "fork_pt_levels_find") || !strcmp(name, "fork_kernel_peek");
-}
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-/* kernel_clone's programs (bpf/fork.bpf.h): the one of @hook, if any. */
-static bool clone_prog_wanted(const char *name, enum clone_hook hook)
-{
-	if (!strcmp(name, "fork_clone"))
-		return hook == CLONE_FENTRY;
-	if (!strcmp(name, "fork_clone_kprobe"))
-		return hook == CLONE_KPROBE;
-	return true;
-}
-
-/* The default set's exact holders (bpf/holders.bpf.h): without, owners. */
-static bool release_prog(const char *name)
-{
-	return has_prefix(name, "contended_release");
-}
 
 /*
  * Rows each aggregation map holds (lock_stats, blame_stats, cont_stats):
@@ -116,92 +87,43 @@ static void fault_funcs(struct locks_bpf *skel, const struct ksyms *ksyms)
 #define CONT (1u << FAMILY_CONTENTION)
 #define FORK (1u << FAMILY_FORK)
 
-/* What a program needs beyond its families: an option. */
-enum prog_option { OPT_NONE, OPT_SPIN_WAITS, OPT_VMA_WAITS };
-
-/*
- * Every program of bpf/locks.bpf.c, by its name's prefix (the first that
- * matches): the families that use it (it is loaded while one of them is
- * on, and a refusal takes down all of them), those that need it (where
- * the kernel lacks its tracepoint, they are n/a; the others do without
- * it: mmap_lock without contention_begin/end has no waits in the default
- * set, and keeps exact mode's, note_missing()), whether it is exact mode's (run per mmap_lock acquisition or per
- * context switch: attached only while exact mode is on,
- * lock_source_exact(); the rest, the default set, runs on rare events),
- * whether it keeps task storage (lock_tasks, created only for it) and the
- * option it also needs. contention_begin serves all three families (an
- * mmap_lock wait begins there, a fork's stalls are waits), contention_end
- * the default set's mmap_lock waits, contended_release their holders
- * (without it, or refused, the rwsem's owner names them: ls->holders); the
- * mmap_lock programs serve fork cost too (dup_mmap's hold).
- */
-static const struct lock_prog {
-	const char *prefix;
-	unsigned int families;
-	unsigned int needs;
-	bool exact;
-	bool task_storage;
-	enum prog_option option;
-} lock_progs[] = {
-	{ "contended_release", MMAP, 0, false, false, OPT_NONE },
-	{ "contention_begin", MMAP | CONT | FORK, CONT, false, true, OPT_NONE },
-	{ "contention_end", MMAP | CONT, CONT, false, true, OPT_NONE },
-	{ "contention_vma_sleep", CONT, 0, true, true, OPT_VMA_WAITS },
-	{ "contention_", CONT, CONT, false, false, OPT_NONE },
-	{ "lock_addrs", CONT, CONT, false, false, OPT_NONE },
-	{ "mmap_lock_start", MMAP | FORK, 0, true, true, OPT_SPIN_WAITS },
-	{ "mmap_lock_", MMAP | FORK, 0, true, true, OPT_NONE },
-	{ "fork_", FORK, FORK, false, false, OPT_NONE },
-};
-
-static const struct lock_prog *lock_prog_of(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(lock_progs); i++)
-		if (has_prefix(name, lock_progs[i].prefix))
-			return &lock_progs[i];
-	return NULL;
-}
-
 /* The families @o has on, as 1 << FAMILY_*. */
 static unsigned int families_on(const struct lock_source_opts *o)
 {
 	return (o->mmap_lock ? MMAP : 0) | (o->contention ? CONT : 0) | (o->fork ? FORK : 0);
 }
 
-/* The families @o has on that need program @name (0: it is not loaded). */
-static unsigned int families_of(const char *name, const struct lock_source_opts *o)
+/* The families @o has on that use program @p (0: it is not loaded). */
+static unsigned int families_of(const struct lock_prog *p, const struct lock_source_opts *o)
 {
-	const struct lock_prog *p = lock_prog_of(name);
-
-	if (!p || (p->option == OPT_SPIN_WAITS && !o->spin_waits) ||
+	if ((p->option == OPT_SPIN_WAITS && !o->spin_waits) ||
 	    (p->option == OPT_VMA_WAITS && !o->vma_waits))
 		return 0;
 	return p->families & families_on(o);
 }
 
-static bool exact_prog(const char *name)
+/* Whether @p is lost: left out after a refusal or a missing tracepoint. */
+static bool prog_gone(const struct lock_prog *p, const struct open_arg *a)
 {
-	const struct lock_prog *p = lock_prog_of(name);
-
-	return p && p->exact;
-}
-
-/* The tracepoint program @prog attaches to; NULL if it is not a tracepoint's. */
-static const char *tracepoint_of(const struct bpf_program *prog)
-{
-	const char *sec = bpf_program__section_name(prog);
-
-	if (has_prefix(sec, "tp_btf/") || has_prefix(sec, "raw_tp/"))
-		return strchr(sec, '/') + 1;
-	return NULL;
+	switch (p->loss) {
+	case LOSS_WALK:
+		return a->no_walk;
+	case LOSS_RELEASE:
+		return a->no_release;
+	case LOSS_CLONE:
+		return a->clone_hook != p->clone;
+	case LOSS_EXACT:
+		return a->no_exact;
+	case LOSS_FAMILIES:
+		break;
+	}
+	return a->dropped & 1u << (p - lock_progs);
 }
 
 /* Whether the kernel lacks the tracepoint of @prog. */
 static bool tracepoint_missing(const struct kernel_has *k, const struct bpf_program *prog)
 {
-	const char *tp = tracepoint_of(prog);
+	const char *tp = tp_object_tracepoint(prog);
 
 	return tp && kernel_has_tp(k, tp) < 0;
 }
@@ -270,20 +192,23 @@ static void *skel_open(void *arg, struct bpf_object **obj)
 	 * map only for --vma-waits.
 	 */
 	bpf_object__for_each_program(prog, skel->obj) {
-		const char *name = bpf_program__name(prog);
-		const struct lock_prog *p = lock_prog_of(name);
-		bool load = families_of(name, a->opts) && !(a->no_walk && walk_prog(name)) &&
-			    !(a->no_exact && exact_prog(name)) &&
-			    !(a->no_release && release_prog(name)) &&
-			    !tracepoint_missing(a->kernel, prog) &&
-			    clone_prog_wanted(name, a->clone_hook);
+		const struct lock_prog *p = lock_prog_of(skel, prog);
+		bool load;
 
+		if (!p) {
+			fprintf(stderr, "mmtop: program %s is not in lock_progs\n",
+				bpf_program__name(prog));
+			locks_bpf__destroy(skel);
+			return NULL;
+		}
+		load = families_of(p, a->opts) && !prog_gone(p, a) &&
+		       !tracepoint_missing(a->kernel, prog);
 		bpf_program__set_autoload(prog, load);
-		task_storage |= load && p && p->task_storage;
-		vma_sleeps |= load && p && p->option == OPT_VMA_WAITS;
-		skel->rodata->released_on |= load && release_prog(name);
+		task_storage |= load && p->task_storage;
+		vma_sleeps |= load && p->option == OPT_VMA_WAITS;
+		skel->rodata->released_on |= load && p->loss == LOSS_RELEASE;
 		/* Exact mode's: attached by lock_source_exact() alone. */
-		if (exact_prog(name))
+		if (p->exact)
 			bpf_program__set_autoattach(prog, false);
 	}
 	bpf_map__set_autocreate(skel->maps.lock_tasks, task_storage);
@@ -341,113 +266,62 @@ static void build_addr_table(struct lock_source *ls)
 }
 
 /*
- * Load the object. A program the kernel refuses takes down only the
- * families that need it (families_of()), each told why in @refused, and
- * the object is loaded again without them (a refused backing walk, only
- * the backing); -1 when nothing is left, or when the failure is not a
- * refusal of one program.
+ * Program @p is lost, the kernel refused it or lacks its tracepoint
+ * (@why): what is lost without it goes, each in its words (@p->loss); a
+ * family that only uses it does without it (a fork's sibling stalls are
+ * waits: ls->stalls_na; mmap_lock without lock:contention_begin/end, on
+ * 5.11-5.18, has no waits in the default set: ls->waits_na, and its
+ * waits, acquisitions and holds are exact mode's, each wait from the
+ * request).
  */
-static int open_object(struct lock_source *ls, const struct btf *btf,
-		       struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN],
-		       char *err, size_t errlen)
+static void prog_lost(struct lock_source *ls, struct open_arg *arg, const struct lock_prog *p,
+		      const char *why, char (*refused)[SNAPSHOT_NA_LEN])
 {
-	unsigned int need;
+	unsigned int uses = families_of(p, &ls->opts);
 	int f;
 
-	while (tp_object_open(&ls->tp, &locks_ops, ls->opts.attach, btf, arg, err, errlen)) {
-		if (walk_prog(ls->tp.refused) && !arg->no_walk) {
-			arg->no_walk = true;
-			snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", err);
-			continue;
-		}
-		/* Holders are the owners then, as without the tracepoint. */
-		if (release_prog(ls->tp.refused) && !arg->no_release) {
-			arg->no_release = true;
-			snprintf(ls->holders, sizeof(ls->holders), "%s (%.100s)", OWNER_HOLDERS, err);
-			continue;
-		}
-		/* Forks are timed in exact mode then, as without either hook. */
-		if (has_prefix(ls->tp.refused, "fork_clone") && arg->clone_hook != CLONE_NONE) {
-			arg->clone_hook = CLONE_NONE;
-			snprintf(ls->fork_timing, sizeof(ls->fork_timing),
-				 FORKS_EXACT_ONLY " (%.100s)", err);
-			continue;
-		}
-		/*
-		 * Exact mode's mmap_lock programs: it is off for good, the
-		 * default set runs (the VMA-sleep check is contention's).
-		 */
-		if (exact_prog(ls->tp.refused) && has_prefix(ls->tp.refused, "mmap_lock_") &&
-		    !arg->no_exact) {
-			arg->no_exact = true;
-			snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", err);
-			continue;
-		}
-		need = ls->tp.refused[0] ? families_of(ls->tp.refused, &ls->opts) : 0;
-		if (!need)
-			return -1;
-		for (f = 0; f < FAMILY__COUNT; f++) {
-			if (!(need & 1u << f))
-				continue;
-			snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", err);
-			*family_opt(&ls->opts, f) = false;
-		}
-		if (!ls->opts.mmap_lock && !ls->opts.contention && !ls->opts.fork)
-			return -1;
+	switch (p->loss) {
+	case LOSS_WALK:
+		arg->no_walk = true;
+		snprintf(ls->walk_refused, sizeof(ls->walk_refused), "n/a (%s)", why);
+		return;
+	case LOSS_RELEASE:
+		arg->no_release = true;
+		snprintf(ls->holders, sizeof(ls->holders), "%s (%.100s)", OWNER_HOLDERS, why);
+		return;
+	case LOSS_CLONE:
+		arg->clone_hook = CLONE_NONE;
+		snprintf(ls->fork_timing, sizeof(ls->fork_timing), FORKS_EXACT_ONLY " (%.100s)",
+			 why);
+		return;
+	case LOSS_EXACT:
+		arg->no_exact = true;
+		snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", why);
+		return;
+	case LOSS_FAMILIES:
+		break;
 	}
-	return 0;
+	arg->dropped |= 1u << (p - lock_progs);
+	if ((uses & FORK) && !(p->needs & FORK))
+		snprintf(ls->stalls_na, sizeof(ls->stalls_na), FORK_STALLS_NA " (%s)", why);
+	if ((uses & MMAP) && !(p->needs & MMAP) && !ls->waits_na[0])
+		snprintf(ls->waits_na, sizeof(ls->waits_na), "%s", why);
+	for (f = 0; f < FAMILY__COUNT; f++) {
+		if (!(uses & p->needs & 1u << f))
+			continue;
+		snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", why);
+		*family_opt(&ls->opts, f) = false;
+	}
 }
 
 /*
- * What the kernel lacks, before loading: each family that needs a
- * tracepoint the kernel does not have is n/a, in @refused, naming it;
- * exact mode likewise (@arg); a family that only uses it does without
- * (a fork's sibling stalls are waits: ls->stalls_na). mmap_lock without
- * lock:contention_begin/end (5.11-5.18) has no waits in the default set
- * (ls->waits_na): its waits, acquisitions and holds are exact mode's,
- * each wait from the request (spin_waits, mmap_lock_start_locking); it
- * is n/a where exact mode is too.
+ * mmap_lock without the default set's waits: exact mode's, from the
+ * request (spin_waits loads mmap_lock_start), or n/a where exact mode
+ * is lost too.
  */
-static void note_missing(struct lock_source *ls, const struct kernel_has *k,
-			 struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN])
+static void settle_waits(struct lock_source *ls, const struct open_arg *arg,
+			 char (*refused)[SNAPSHOT_NA_LEN])
 {
-	struct locks_bpf *skel = locks_bpf__open();
-	struct bpf_program *prog;
-	char why[128];
-	int f;
-
-	if (!skel || !k->btf) {
-		locks_bpf__destroy(skel);
-		return;
-	}
-	bpf_object__for_each_program(prog, skel->obj) {
-		const char *name = bpf_program__name(prog);
-		const struct lock_prog *p = lock_prog_of(name);
-		unsigned int uses = families_of(name, &ls->opts);
-
-		if (!uses || !tracepoint_missing(k, prog))
-			continue;
-		kernel_tp_missing(tracepoint_of(prog), why, sizeof(why));
-		if (release_prog(name)) {
-			arg->no_release = true;
-			snprintf(ls->holders, sizeof(ls->holders), "%s (%s)", OWNER_HOLDERS, why);
-		}
-		if (p->exact && has_prefix(name, "mmap_lock_") && !arg->no_exact) {
-			arg->no_exact = true;
-			snprintf(ls->exact_refused, sizeof(ls->exact_refused), "%s", why);
-		}
-		if ((uses & FORK) && !(p->needs & FORK))
-			snprintf(ls->stalls_na, sizeof(ls->stalls_na), FORK_STALLS_NA " (%s)", why);
-		if ((uses & MMAP) && (p->needs & CONT) && !ls->waits_na[0])
-			snprintf(ls->waits_na, sizeof(ls->waits_na), "%s", why);
-		for (f = 0; f < FAMILY__COUNT; f++) {
-			if (!(uses & p->needs & 1u << f))
-				continue;
-			snprintf(refused[f], SNAPSHOT_NA_LEN, "%s", why);
-			*family_opt(&ls->opts, f) = false;
-		}
-	}
-	locks_bpf__destroy(skel);
 	if (!ls->opts.mmap_lock || !ls->waits_na[0])
 		return;
 	if (arg->no_exact) {
@@ -456,6 +330,62 @@ static void note_missing(struct lock_source *ls, const struct kernel_has *k,
 		return;
 	}
 	ls->opts.spin_waits = true;
+}
+
+static bool lock_families_on(const struct lock_source *ls)
+{
+	return families_on(&ls->opts) != 0;
+}
+
+/*
+ * What the kernel lacks, before loading: each program whose tracepoint
+ * the kernel does not have is lost, naming it.
+ */
+static void note_missing(struct lock_source *ls, const struct kernel_has *k,
+			 struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN])
+{
+	struct locks_bpf *skel = locks_bpf__open();
+	struct bpf_program *prog;
+	char why[128];
+
+	if (!skel || !k->btf) {
+		locks_bpf__destroy(skel);
+		return;
+	}
+	bpf_object__for_each_program(prog, skel->obj) {
+		const struct lock_prog *p = lock_prog_of(skel, prog);
+
+		if (!p || !families_of(p, &ls->opts) || !tracepoint_missing(k, prog))
+			continue;
+		kernel_tp_missing(tp_object_tracepoint(prog), why, sizeof(why));
+		prog_lost(ls, arg, p, why, refused);
+	}
+	locks_bpf__destroy(skel);
+	settle_waits(ls, arg, refused);
+}
+
+/*
+ * Load the object. A program the kernel refuses is lost as a missing
+ * tracepoint's is (prog_lost(), the verifier's words in @err), and the
+ * object is loaded again without it; -1 when nothing is left, or when
+ * the failure is not a refusal of one program.
+ */
+static int open_object(struct lock_source *ls, const struct btf *btf,
+		       struct open_arg *arg, char (*refused)[SNAPSHOT_NA_LEN],
+		       char *err, size_t errlen)
+{
+	const struct lock_prog *p;
+
+	while (tp_object_open(&ls->tp, &locks_ops, ls->opts.attach, btf, arg, err, errlen)) {
+		p = lock_prog_named(ls->tp.refused);
+		if (!p || !families_of(p, &ls->opts) || prog_gone(p, arg))
+			return -1;
+		prog_lost(ls, arg, p, err, refused);
+		settle_waits(ls, arg, refused);
+		if (!lock_families_on(ls))
+			return -1;
+	}
+	return 0;
 }
 
 static int on_event(void *ctx, void *data, size_t size);
@@ -507,7 +437,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(ls->walk_refused, sizeof(ls->walk_refused),
 			 "n/a (the page-table walk needs the bpf_loop helper, Linux 5.17+)");
 	}
-	if (!ls->opts.mmap_lock && !ls->opts.contention && !ls->opts.fork) {
+	if (!lock_families_on(ls)) {
 		snprintf(err, errlen, "%s", refused[FAMILY_MMAP_LOCK]);
 		goto fail;
 	}
@@ -574,17 +504,17 @@ int lock_source_exact(struct lock_source *ls, bool on, char *err, size_t errlen)
 	}
 	if (lock_source_exact_on(ls) == on)
 		return 0;
-	if (on && tp_object_hook(&ls->tp, exact_prog, true, err, errlen))
+	if (on && tp_object_hook(&ls->tp, lock_prog_exact, true, err, errlen))
 		return -1;
 	__atomic_store_n(&ls->skel->bss->exact_seq, seq + 1, __ATOMIC_SEQ_CST);
 	if (!on)
-		tp_object_hook(&ls->tp, exact_prog, false, err, errlen);
+		tp_object_hook(&ls->tp, lock_prog_exact, false, err, errlen);
 	return 0;
 }
 
 void lock_source_cost(const struct lock_source *ls, bool exact, struct prog_cost *c)
 {
-	tp_object_cost(&ls->tp, exact ? exact_prog : NULL, c);
+	tp_object_cost(&ls->tp, exact ? lock_prog_exact : NULL, c);
 }
 
 uint32_t lock_source_probes(const struct lock_source *ls)
