@@ -319,6 +319,8 @@ int tp_object_open(struct tp_object *o, const struct tp_object_ops *ops,
 
 	memset(o, 0, sizeof(*o));
 	o->ops = ops;
+	o->fixed_map_bytes = 0;
+	o->fixed_map_read = false;
 	o->skel = ops->open(arg, &obj);
 	if (!o->skel) {
 		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
@@ -364,17 +366,46 @@ static uint64_t map_memlock(int fd)
 	return strtoull(at + strlen("\nmemlock:"), NULL, 10);
 }
 
-void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
+/*
+ * Whether a map's memory can change while it runs: one not preallocated
+ * (BPF_F_NO_PREALLOC: hash maps so made, task storage), whose elements
+ * are allocated as they come (counted since 6.4). Every other map holds
+ * what it was created with.
+ */
+static bool map_grows(const struct bpf_map *map)
+{
+	return bpf_map__map_flags(map) & BPF_F_NO_PREALLOC;
+}
+
+/* The memory of @o's maps: the fixed ones' read once, the others' now. */
+static uint64_t maps_memlock(struct tp_object *o)
+{
+	struct bpf_map *map;
+	uint64_t bytes = 0;
+
+	bpf_object__for_each_map(map, o->obj) {
+		int fd = bpf_map__fd(map);
+
+		if (fd < 0 || (o->fixed_map_read && !map_grows(map)))
+			continue;
+		if (map_grows(map))
+			bytes += map_memlock(fd);
+		else
+			o->fixed_map_bytes += map_memlock(fd);
+	}
+	o->fixed_map_read = true;
+	return bytes + o->fixed_map_bytes;
+}
+
+void tp_object_cost(struct tp_object *o, bool (*want)(const char *name),
 		    struct prog_cost *c)
 {
 	struct bpf_program *prog;
-	struct bpf_map *map;
 
 	if (!o->skel)
 		return;
-	bpf_object__for_each_map(map, o->obj)
-		if (!want && bpf_map__fd(map) >= 0)
-			c->map_bytes += map_memlock(bpf_map__fd(map));
+	if (!want)
+		c->map_bytes += maps_memlock(o);
 	bpf_object__for_each_program(prog, o->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);

@@ -74,6 +74,9 @@ struct tp_object {
 	 */
 	char refused[64];
 	char refused_why[160];
+	/* The memory of the maps that never grow (preallocated), read once. */
+	uint64_t fixed_map_bytes;
+	bool fixed_map_read;
 };
 
 /*
@@ -114,9 +117,10 @@ struct prog_cost {
  * Add the run count and run time of the object's loaded programs that
  * @want accepts (by name; NULL: all) to @c. Both stay 0 while the kernel's
  * BPF statistics are off. With @want NULL, its maps' memory too
- * (/proc/self/fdinfo's memlock: what the kernel charges for them).
+ * (/proc/self/fdinfo's memlock: what the kernel charges for them), read
+ * again only for the maps that can grow.
  */
-void tp_object_cost(const struct tp_object *o, bool (*want)(const char *name),
+void tp_object_cost(struct tp_object *o, bool (*want)(const char *name),
 		    struct prog_cost *c);
 
 #endif

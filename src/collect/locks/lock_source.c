@@ -512,7 +512,7 @@ int lock_source_exact(struct lock_source *ls, bool on, char *err, size_t errlen)
 	return 0;
 }
 
-void lock_source_cost(const struct lock_source *ls, bool exact, struct prog_cost *c)
+void lock_source_cost(struct lock_source *ls, bool exact, struct prog_cost *c)
 {
 	tp_object_cost(&ls->tp, exact ? lock_prog_exact : NULL, c);
 }

@@ -53,7 +53,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 int lock_source_exact(struct lock_source *ls, bool on, char *err, size_t errlen);
 bool lock_source_exact_on(const struct lock_source *ls);
 /* Add the programs' runs and run time (only exact mode's: @exact). */
-void lock_source_cost(const struct lock_source *ls, bool exact, struct prog_cost *c);
+void lock_source_cost(struct lock_source *ls, bool exact, struct prog_cost *c);
 /* Bitmask of 1 << enum probe_id for what is attached. */
 uint32_t lock_source_probes(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */

@@ -193,7 +193,7 @@ void pcp_source_read(struct pcp_source *ps, struct snapshot *s, uint64_t *drops)
 		 (unsigned long long)ps->undecoded);
 }
 
-void pcp_source_cost(const struct pcp_source *ps, struct prog_cost *c)
+void pcp_source_cost(struct pcp_source *ps, struct prog_cost *c)
 {
 	tp_object_cost(&ps->tp, NULL, c);
 }

@@ -18,7 +18,7 @@ enum probe_id pcp_source_probe(const struct pcp_source *ps);
 /* Per-CPU counts into s->cpus[].pcp, zone rows, the method line. */
 void pcp_source_read(struct pcp_source *ps, struct snapshot *s, uint64_t *drops);
 /* Add its programs' runs and run time. */
-void pcp_source_cost(const struct pcp_source *ps, struct prog_cost *c);
+void pcp_source_cost(struct pcp_source *ps, struct prog_cost *c);
 void pcp_source_close(struct pcp_source *ps);
 
 #endif
