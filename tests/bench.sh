@@ -44,7 +44,9 @@
 #     programs' time and the hooks' entries over the work's untraced CPU
 #     time.
 #  2. mmtop's own CPU time per interval at -d 1 and its RSS, in batch mode,
-#     with 2000 more processes alive, with the viewer open (in a detached
+#     with 2000 more processes alive, with 10,000 alive that each waited
+#     on their mmap_lock (rows held, drops, CPU and RSS, first half of the
+#     intervals against the second), with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
 #     per scrape, and together at Prometheus' default 15 s scrape interval;
 #     and against the possible CPUs (start-up, CPU an interval, RSS, the
@@ -654,6 +656,10 @@ crowd=''
 awk -v c="$1" -v n="$N" -v h="$2" -v f="$4" 'BEGIN {
 	printf "mmtop -b -d 1 with 2000 more processes: %.3f ms CPU per interval (%.3f%% of one core), peak RSS %.1f MiB, start-up %d ms (first interval less the interval)\n",
 		c / n / 1e6, c / n / 1e7, h / 1024, f - 1000 }'
+
+# 10,000 live processes that each waited on their own mmap_lock, idle
+# (tests/bench/many_procs.sh): nothing of mmtop's grows across intervals.
+MMTOP=$MMTOP INTERVALS=$N sh tests/bench/many_procs.sh
 
 # The exporter's own cost: collection per interval as above; per scrape,
 # the time it takes to render the exposition (mmtop_scrape_duration_seconds,

@@ -278,3 +278,20 @@ for v in values:
 open(path, "wb").write(out)
 PY
 }
+
+# rows_held PID: "rows stacks": the keys of the row maps PID holds, and of
+# its stored stacks.
+rows_held() {
+	for fd in /proc/"$1"/fdinfo/*; do
+		sed -n 's/^map_id:[[:space:]]*//p' "$fd" 2>/dev/null
+	done | sort -u | while read -r id; do
+		name=$(bpftool map show id "$id" 2>/dev/null | awk 'NR == 1 { print $4 }')
+		case $name in
+		lock_stats | blame_stats | cont_stats | lock_stacks)
+			echo "$name $(bpftool map dump id "$id" | grep -c '"key"')" ;;
+		esac
+	done | awk '$1 == "lock_stacks" { st += $2; next } { s += $2 } END { print s + 0, st + 0 }'
+}
+
+# rss_of PID: its resident memory, in KiB.
+rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }

@@ -14,21 +14,7 @@ minutes=${SOAK_MINUTES:-3}
 SPAWN=${SPAWN:-build/tests/tools/spawn}
 [ -x "$SPAWN" ] || { fail "soak: $SPAWN is not built"; exit 1; }
 
-# rows_held PID: "rows stacks": the keys of the row maps PID holds, and of
-# its stored stacks.
-rows_held() {
-	for fd in /proc/"$1"/fdinfo/*; do
-		sed -n 's/^map_id:[[:space:]]*//p' "$fd" 2>/dev/null
-	done | sort -u | while read -r id; do
-		name=$(bpftool map show id "$id" 2>/dev/null | awk 'NR == 1 { print $4 }')
-		case $name in
-		lock_stats | blame_stats | cont_stats | lock_stacks)
-			echo "$name $(bpftool map dump id "$id" | grep -c '"key"')" ;;
-		esac
-	done | awk '$1 == "lock_stacks" { st += $2; next } { s += $2 } END { print s + 0, st + 0 }'
-}
 ticks_of() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
-rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
 fds_of() { ls /proc/"$1"/fd | wc -l; }
 
 start_mmtop_csv "$TMP/soak.csv" -d 0.2 || exit 1
