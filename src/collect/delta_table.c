@@ -52,18 +52,24 @@ static char *find(const struct delta_table *t, const void *key)
 	}
 }
 
-static int grow(struct delta_table *t)
+#define MIN_CAP 256
+
+/*
+ * Rehash without the forgotten slots, into the least power of two that
+ * holds the live keys at most half full: larger as keys come, smaller
+ * once they have gone. After a burst (10,000 processes, say) the table
+ * would else keep its size, and the keys that come after it, spread
+ * over all of it, would make every page of it resident in turn.
+ */
+static int rehash(struct delta_table *t)
 {
 	struct delta_table old = *t;
 	size_t i, live = 0;
 
 	for (i = 0; i < old.cap; i++)
 		live += slot(&old, i)[0] == SLOT_USED;
-	/* Rehashing without the forgotten slots may be room enough. */
-	if (!old.cap)
-		t->cap = 256;
-	else if ((live + 1) * 2 > old.cap)
-		t->cap = old.cap * 2;
+	for (t->cap = MIN_CAP; (live + 1) * 2 > t->cap; t->cap *= 2)
+		;
 	t->slots = calloc(t->cap, t->slot_size);
 	if (!t->slots) {
 		*t = old;
@@ -85,7 +91,7 @@ void *delta_prev(struct delta_table *t, const void *key)
 	char *s;
 
 	/* Linear probing stays short up to three quarters full. */
-	if ((t->used + 1) * 4 > t->cap * 3 && grow(t))
+	if ((t->used + 1) * 4 > t->cap * 3 && rehash(t))
 		return NULL;
 	s = find(t, key);
 	if (s[0] == SLOT_FREE) {

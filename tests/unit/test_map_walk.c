@@ -220,6 +220,51 @@ static void test_delta_table(void)
 }
 
 /*
+ * After a burst the table shrinks to its live keys: 10,000 keys gone,
+ * then a churn of short-lived ones, a few live at a time.
+ */
+static void test_delta_shrinks(void)
+{
+	struct delta_table t;
+	struct fake_key k = { 0 };
+	size_t peak;
+	uint64_t *v;
+	int i, kept = 0;
+
+	delta_table_init(&t, sizeof(k), sizeof(uint64_t));
+	for (i = 0; i < 10000; i++) {
+		k.stack = i;
+		delta_prev(&t, &k);
+	}
+	peak = t.cap;
+	for (i = 0; i < 10000; i++) {
+		k.stack = i;
+		delta_forget(&t, &k);
+	}
+	for (i = 0; i < 50; i++) {	/* 50 long-lived keys */
+		k.stack = 1000000 + i;
+		v = delta_prev(&t, &k);
+		if (v)
+			*v = i + 1;
+	}
+	for (i = 10000; i < 40000; i++) {	/* short-lived ones, 10 live at a time */
+		k.stack = i;
+		delta_prev(&t, &k);
+		k.stack = i - 10;
+		delta_forget(&t, &k);
+	}
+	for (i = 0; i < 50; i++) {
+		k.stack = 1000000 + i;
+		v = delta_prev(&t, &k);
+		kept += v && *v == (uint64_t)i + 1;
+	}
+	CHECK(peak >= 16384 && t.cap <= 256 && kept == 50,
+	      "delta table: %zu slots at 10,000 keys, %zu once 60 are live, their values kept (%d of 50)",
+	      peak, t.cap, kept);
+	delta_table_free(&t);
+}
+
+/*
  * Keys idle for MAP_WALK_EVICT_READS reads: taken out (process 10's grows
  * each read and stays), an event between the read and the take counted;
  * where the kernel cannot take, left in the map.
@@ -344,5 +389,6 @@ int main(void)
 	test_walks(&fake_reader, "key by key");
 	test_walks(&fake_batch_reader, "in batches");
 	test_delta_table();
+	test_delta_shrinks();
 	UNIT_EXIT();
 }
