@@ -96,16 +96,17 @@ const char *metric_change(const struct metric *base, const struct metric *m, cha
 	return buf;
 }
 
-bool metric_rel(const struct metric *base, const struct metric *m, double *mean_rel,
-		double *std_rel)
+const char *metric_rel(const struct metric *base, const struct metric *m, char *buf,
+		       size_t len)
 {
-	double bm = stats_mean(base->v, base->n);
+	double bm = stats_mean(base->v, base->n), mm = stats_mean(m->v, m->n);
 
 	if (!bm)
-		return false;
-	*mean_rel = (stats_mean(m->v, m->n) / bm - 1) * 100;
-	*std_rel = stats_stddev(m->v, m->n) / bm * 100;
-	return true;
+		snprintf(buf, len, mm ? "from 0" : "0.0%% (0.0%%)");
+	else
+		snprintf(buf, len, "%.1f%% (%.1f%%)", (mm / bm - 1) * 100,
+			 stats_stddev(m->v, m->n) / bm * 100);
+	return buf;
 }
 
 void workload_params(const char *workload, char *out, size_t len)

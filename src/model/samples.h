@@ -126,11 +126,12 @@ bool metric_significant(const struct metric *base, const struct metric *m);
 const char *metric_change(const struct metric *base, const struct metric *m, char *buf,
 			  size_t len);
 /*
- * As the fork PTE-batching results were published: mean_rel = mean / base
- * mean - 1 and std_rel = stddev / base mean, in percent. false for a base
- * mean of 0.
+ * As the fork PTE-batching results were published, into @buf: "mean_rel%
+ * (std_rel%)", mean_rel = mean / base mean - 1 and std_rel = stddev /
+ * base mean; "from 0" where the base's mean is 0 and this one's is not
+ * (both 0: no change).
  */
-bool metric_rel(const struct metric *base, const struct metric *m, double *mean_rel,
-		double *std_rel);
+const char *metric_rel(const struct metric *base, const struct metric *m, char *buf,
+		       size_t len);
 
 #endif

@@ -349,7 +349,7 @@ static void print_text(const struct comparison *c)
 /* The fork tables of the PTE-batching thread: mean_rel (std_rel). */
 static void print_markdown(const struct comparison *c)
 {
-	double mean_rel, std_rel;
+	char rel[48];
 	int i, k;
 
 	print_runs(c, "> ");
@@ -363,8 +363,8 @@ static void print_markdown(const struct comparison *c)
 
 			if (!m)
 				printf(" missing |");
-			else if (base && metric_rel(base, m, &mean_rel, &std_rel))
-				printf(" %.1f%% (%.1f%%) |", mean_rel, std_rel);
+			else if (base)
+				printf(" %s |", metric_rel(base, m, rel, sizeof(rel)));
 			else
 				printf(" no base |");
 		}

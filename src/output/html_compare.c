@@ -109,7 +109,7 @@ static void summary_table(FILE *f, const struct comparison *c)
 
 static void rel_table(FILE *f, const struct comparison *c)
 {
-	double mean_rel, std_rel;
+	char rel[48];
 	int i, k;
 
 	fputs("<div class=\"wide\"><table id=\"rel-table\">", f);
@@ -125,8 +125,8 @@ static void rel_table(FILE *f, const struct comparison *c)
 
 			if (!m)
 				fputs("<td class=\"missing\">missing</td>", f);
-			else if (base && metric_rel(base, m, &mean_rel, &std_rel))
-				fprintf(f, "<td>%.1f%% (%.1f%%)</td>", mean_rel, std_rel);
+			else if (base)
+				fprintf(f, "<td>%s</td>", metric_rel(base, m, rel, sizeof(rel)));
 			else
 				fputs("<td>no base</td>", f);
 		}

@@ -75,6 +75,12 @@ int main(void)
 		      "from a base of 0: said so (%s)", change);
 		CHECK(!strcmp(metric_change(&z[0].m[0], &z[0].m[0], change, sizeof(change)), "0.00%"),
 		      "0 against 0: no change (%s)", change);
+		CHECK(!strcmp(metric_rel(&z[0].m[0], &z[1].m[0], change, sizeof(change)), "from 0"),
+		      "mean_rel from a base of 0: said so, as the text does (%s)", change);
+		CHECK(!strcmp(metric_rel(&z[0].m[0], &z[0].m[0], change, sizeof(change)), "0.0% (0.0%)"),
+		      "mean_rel of 0 against 0: no change (%s)", change);
+		CHECK(!strcmp(metric_rel(&z[1].m[0], &z[1].m[0], change, sizeof(change)), "0.0% (0.0%)"),
+		      "mean_rel against itself: no change (%s)", change);
 		run_free(&z[0]);
 		run_free(&z[1]);
 	}
