@@ -100,13 +100,23 @@ boot() {
 }
 
 # ab_files GUEST_OUTPUT: the A/B recordings a guest sent (tests/vm/ab.sh),
-# decoded into $TMP/ab/RELEASE/.
+# decoded into $TMP/ab/RELEASE/ from their marked lines alone (the
+# console also carries the kernel's), each checked against the sum the
+# guest said: a file that came back damaged fails, named, and is left out.
 ab_files() {
 	rel=$(sed -n 's/.*mmtop-vm: begin \([^ ]*\).*/\1/p' "$1" | head -n 1)
-	awk -v dir="$TMP/ab/$rel" '
+	tr -d '\r' <"$1" | awk -v dir="$TMP/ab/$rel" '
 		/^mmtop-ab: file / { f = dir "/" $3; d = f; sub(/\/[^\/]*$/, "", d); system("mkdir -p " d); out = f ".b64"; next }
-		/^mmtop-ab: end/ { close(out); system("base64 -d " out " >" f " && rm " out); out = ""; next }
-		out { print > out }' "$1"
+		/^mmtop-ab: b64 / && out { print $3 > out; next }
+		/^mmtop-ab: end / { close(out); print f, $3; out = "" }' |
+		while read -r f sum; do
+			base64 -d "$f.b64" >"$f" 2>/dev/null
+			rm -f "$f.b64"
+			got=$(md5sum <"$f" | cut -d' ' -f1)
+			[ "$got" = "$sum" ] && continue
+			fail "[$rel] A/B: ${f#"$TMP/ab/$rel/"} came back damaged on the console (md5 $got, the guest said $sum)"
+			rm -f "$f"
+		done
 }
 
 # One kernel of the matrix, its results labelled (its lane's output).

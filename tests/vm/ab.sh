@@ -25,9 +25,15 @@ set -- $(online_cpus)
 "$MMTOP" record -o "$out/pcp/mon.rec" -d 0.5 --enable-probe pcp --label "$label" -- \
 	"$MMTOP" bench pcp --cpu "$1,$2" -s "$(pcp_round)" -r 2 >"$TMP/ab.pcp" 2>&1 ||
 	fail "A/B: bench pcp ($(tail -n 2 "$TMP/ab.pcp" | tr '\n' ' '))"
+# The kernel's messages share the console: only emergencies may print
+# while the files go (a warning amid them cut a recording once), each
+# line marked, and each file's size and sum said, for the host to check.
+printk=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 >/proc/sys/kernel/printk
 for f in pft/mon.rec pft/pft.rec fork/mon.rec fork/fork.rec pcp/mon.rec; do
 	[ -s "$out/$f" ] || continue
 	echo "mmtop-ab: file $f"
-	base64 "$out/$f"
-	echo "mmtop-ab: end"
+	base64 "$out/$f" | sed 's/^/mmtop-ab: b64 /'
+	echo "mmtop-ab: end $(md5sum <"$out/$f" | cut -d' ' -f1)"
 done
+echo "$printk" >/proc/sys/kernel/printk
