@@ -73,8 +73,7 @@ static int bench_parse_cpus(const char *list, void *cpus)
 	return 0;
 }
 
-/* The CPUs the calling thread may run on. */
-static void bench_allowed_cpus(struct bench_cpus *c)
+void bench_allowed_cpus(struct bench_cpus *c)
 {
 	cpu_set_t set;
 	int i;

@@ -37,6 +37,8 @@ struct bench_cpus {
 	int n;
 };
 
+/* The CPUs the calling thread may run on (n 0 if unknown). */
+void bench_allowed_cpus(struct bench_cpus *c);
 /* "0,1", or "any" when not pinned. */
 void bench_print_cpus(const struct bench_cpus *c);
 /* Pin the calling thread to @cpu; -1 leaves it where it may run. */

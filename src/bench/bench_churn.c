@@ -8,9 +8,8 @@
  * such call made by any thread is counted and printed, so a tracer's
  * per-call-site counts can be checked against it. --paced makes each round
  * and each fork wait until a fault thread has mapped a fresh chunk since
- * the last one, so the writers run while faults are in flight however the
- * scheduler places the threads (a test of waits needs the overlap, not the
- * odds of it); unpaced, the churn thread runs flat out. --proc-reader adds
+ * the last one, on CPUs apart, so the writers run while faults are in
+ * flight (a test of waits needs the overlap, not the odds of it); unpaced, the churn thread runs flat out. --proc-reader adds
  * a second process that reads /proc/PID/smaps of this one in a loop, as
  * monitoring agents do: it takes this process's mmap_lock from outside.
  */
@@ -68,6 +67,8 @@ struct churn {
 	long page;
 	char *shared;		/* --shared-vma: chunk per thread, then a guard page */
 	size_t shared_len;
+	atomic_uint next_thread;	/* fault threads started */
+	struct bench_cpus apart;	/* --paced: the churn thread's CPU, then theirs */
 };
 
 static void *counted_mmap(struct churn *c, void *addr, size_t len, int prot,
@@ -142,10 +143,12 @@ static void chunk_faults(struct churn *c)
 static void *fault_thread(void *arg)
 {
 	struct churn *c = arg;
-	static atomic_uint next_part;
+	unsigned int id = atomic_fetch_add(&c->next_thread, 1);
 
+	if (c->apart.n > 1)
+		bench_pin(c->apart.cpu[1 + id % (c->apart.n - 1)]);
 	if (c->shared)
-		shared_faults(c, c->shared + atomic_fetch_add(&next_part, 1) * c->o->chunk);
+		shared_faults(c, c->shared + id * c->o->chunk);
 	else
 		chunk_faults(c);
 	return NULL;
@@ -193,6 +196,21 @@ static int wait_lap(struct churn *c)
 	if (c->shared)
 		mid_fault(c);
 	return 0;
+}
+
+/*
+ * --paced: the churn thread on one CPU, the fault threads on the others.
+ * Sharing a CPU, the churn thread's writes and forks ran while the fault
+ * thread it yielded to was off the CPU: 0 of 100 paced forks stalled it,
+ * where on CPUs of their own all 100 did.
+ */
+static void pin_apart(struct churn *c)
+{
+	if (!c->o->paced)
+		return;
+	bench_allowed_cpus(&c->apart);
+	if (c->apart.n > 1)
+		bench_pin(c->apart.cpu[0]);
 }
 
 /* Fork once (paced, as a fault thread begins a chunk); -1 on a pace timeout. */
@@ -377,6 +395,8 @@ static int churn_run(const struct churn_opts *o)
 		if (reader < 0)
 			perror("mmtop bench churn: fork");
 	}
+	/* After the reader's fork: it runs where the scheduler puts it. */
+	pin_apart(&c);
 	for (i = 0; i < o->threads; i++, started++)
 		if (pthread_create(&threads[i], NULL, fault_thread, &c))
 			break;

@@ -111,12 +111,14 @@ check "compare: the PMD-mapped parent's dup_mmap hold (${hthp:-?} us) under the 
 	awk -v a="${hthp:-x}" -v b="${h4:-0}" 'BEGIN { exit !(a + 0 > 0 && a + 0 < b + 0) }'
 
 # Sibling threads faulting during forks reach for the mmap_lock dup_mmap
-# holds. Paced, each fork starts as the sibling begins a fresh chunk, so
-# it is faulting during dup_mmap whatever the scheduler does (unpaced, of
-# 20 forks now and then none overlapped). Exact mode: a fork is in flight
-# from dup_mmap's lock request where no fentry starts it sooner.
+# holds. Paced, each fork starts as the sibling, on a CPU of its own,
+# begins a fresh chunk of 1 MiB, so it is faulting during dup_mmap
+# whatever the scheduler does (unpaced, of 20 forks now and then none
+# overlapped; paced in 64 KiB chunks, 4 to 85 of 100, the sibling done
+# before dup_mmap reached its VMA). Exact mode: a fork is in flight from
+# dup_mmap's lock request where no fentry starts it sooner.
 start_mmtop_csv "$TMP/stall.csv" -d 0.5 --exact
-"$MMTOP" bench churn -t 1 -n 1000 --chunk 64K --paced --fork 100 >"$TMP/stall.out"
+"$MMTOP" bench churn -t 1 -n 1000 --paced --fork 100 >"$TMP/stall.out"
 stop_mmtop
 pid=$(pid_of "$TMP/stall.out")
 stalled=$(col "$TMP/stall.csv" "\$c[\"kind\"] == \"fork\" && \$c[\"pid\"] == $pid" stalled | awk '{ s += $1 } END { print s + 0 }')
