@@ -33,6 +33,25 @@
  */
 #if defined(__TARGET_ARCH_x86)
 #define SYSCALL_NR(regs)	((regs)->orig_ax)
+/*
+ * The syscall another task is in, from its pt_regs at @regs; -1 if none.
+ * A fault keeps its error code where a syscall keeps its number, but only
+ * a syscall leaves -ENOSYS in ax (the entry's, until it returns).
+ */
+static __always_inline long syscall_at(__u64 regs)
+{
+	__u64 ax_at = bpf_core_field_offset(struct pt_regs, ax);
+	long w[6] = {};	/* ax, cx, dx, si, di, orig_ax: one read */
+
+	if (bpf_core_field_offset(struct pt_regs, orig_ax) == ax_at + 5 * 8) {
+		bpf_probe_read_kernel(w, sizeof(w), (void *)(regs + ax_at));
+	} else {
+		bpf_probe_read_kernel(&w[0], sizeof(w[0]), (void *)(regs + ax_at));
+		bpf_probe_read_kernel(&w[5], sizeof(w[5]),
+				      (void *)(regs + bpf_core_field_offset(struct pt_regs, orig_ax)));
+	}
+	return w[0] == -38 ? w[5] : -1;	/* -ENOSYS */
+}
 #define PT_PRESENT		(1ULL << 0)
 #define PT_PSE			(1ULL << 7)	/* a huge page */
 #define PT_TABLE(e)		(((e) & (PT_PRESENT | PT_PSE)) == PT_PRESENT)
@@ -43,6 +62,15 @@
 #define USER_TOP_ENTRIES(levels)	256
 #elif defined(__TARGET_ARCH_arm64)
 #define SYSCALL_NR(regs)	((regs)->syscallno)
+/* The syscall another task is in, from its pt_regs at @regs; -1 (NO_SYSCALL) if none. */
+static __always_inline long syscall_at(__u64 regs)
+{
+	int nr = -1;
+
+	bpf_probe_read_kernel(&nr, sizeof(nr),
+			      (void *)(regs + bpf_core_field_offset(struct pt_regs, syscallno)));
+	return nr;
+}
 /* Descriptor bits 1:0: 3 a table (a page at the last level), 1 a block. */
 #define PT_TABLE(e)		(((e) & 3) == 3)
 #define PT_BLOCK(e)		(((e) & 3) == 1)

@@ -29,6 +29,7 @@ struct cont_wait {
 	/* An mmap_lock wait the default set counts (exact mode times its own). */
 	__u32 holder_tgid;	/* whom it waits behind; 0: nobody seen */
 	__u32 start_writer;	/* tid of the writer holding it as it began */
+	__u64 holder_stack;	/* the writer's syscall (SYSCALL_SITE); 0: none */
 	__u8 mmap;
 	__u8 foreign;
 	__u8 holder_write;
@@ -106,6 +107,20 @@ static __always_inline void task_ids(struct task_struct *task, __u32 *pid, __u32
 }
 
 /*
+ * The call site of the writer @task a wait waits behind (a release the
+ * kernel traces names it instead, exact_holder()): the syscall it is in,
+ * whose path is its site (mmap, munmap, mprotect, ...). Read now, running
+ * or not: the kernel stack of a task running on another CPU is a stale one.
+ */
+static __always_inline void holder_syscall(struct cont_wait *w, struct task_struct *task)
+{
+	long nr = task_syscall(task);
+
+	if (nr >= 0)
+		w->holder_stack = SYSCALL_SITE(nr);
+}
+
+/*
  * The default set's blame, as perf lock contention --lock-owner reads it:
  * whom a wait beginning on @r waits behind. A writer holding the lock is
  * its owner, exactly; a lock read-held names only the last reader in, a
@@ -131,6 +146,7 @@ static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
 	if (!reader) {
 		w->start_writer = pid;
 		writer_seen(mm, pid);
+		holder_syscall(w, task);
 	}
 	w->holder_tgid = tgid;
 	w->holder_write = !reader;
@@ -237,7 +253,7 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 		.stack = w->stack, .wait_ns = wait,
 		.write = !!(w->flags & LCB_F_WRITE), .foreign = w->foreign,
 		.holder_tgid = w->holder_tgid, .holder_write = w->holder_write,
-		.holder_hint = w->holder_hint,
+		.holder_hint = w->holder_hint, .holder_stack = w->holder_stack,
 		.start_ns = w->start_ns, .start_writer = w->start_writer,
 	};
 	struct lock_stats *s;

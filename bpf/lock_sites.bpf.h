@@ -22,6 +22,61 @@ static __always_inline long current_syscall(void)
 	return SYSCALL_NR(regs);
 }
 
+/* Where pt_regs lie in every task's kernel stack; 0 until found. */
+static __u64 regs_in_stack;
+
+#define PF_KTHREAD 0x00200000	/* task->flags: a kernel thread, in no syscall */
+
+struct task_stack_flags {
+	__u64 stack;
+	__u32 usage;
+	__u32 flags;
+};
+
+/* @task's stack and flags: one read where only usage lies between them. */
+static __always_inline void task_stack_flags(struct task_struct *task,
+					     struct task_stack_flags *s)
+{
+	__u64 at = bpf_core_field_offset(struct task_struct, stack);
+
+	if (bpf_core_field_offset(struct task_struct, flags) == at + 12) {
+		bpf_probe_read_kernel(s, sizeof(*s), (void *)task + at);
+		return;
+	}
+	s->stack = (__u64)BPF_CORE_READ(task, stack);
+	s->flags = BPF_CORE_READ(task, flags);
+}
+
+/*
+ * The syscall @task, another task, is in: -1 if none (a kernel thread's
+ * pt_regs hold no syscall), or where the kernel has no bpf_task_pt_regs().
+ * Its pt_regs lie as far into its stack as the current task's do into its
+ * own (THREAD_SIZE and the padding above them are the kernel's constants).
+ * Probe reads: @task may have exited since it was seen.
+ */
+static __always_inline long task_syscall(struct task_struct *task)
+{
+	__u64 at = READ_ONCE(regs_in_stack);
+	struct task_stack_flags s;
+	struct task_struct *cur;
+	struct pt_regs *regs;
+
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
+		return -1;
+	if (!at) {
+		cur = bpf_get_current_task_btf();
+		regs = (struct pt_regs *)bpf_task_pt_regs(cur);
+		/* No arithmetic on a typed pointer: its value read as a number. */
+		bpf_probe_read_kernel(&at, sizeof(at), &regs);
+		at -= (__u64)BPF_CORE_READ(cur, stack);
+		WRITE_ONCE(regs_in_stack, at);
+	}
+	task_stack_flags(task, &s);
+	if (!s.stack || (s.flags & PF_KTHREAD))
+		return -1;
+	return syscall_at(s.stack + at);
+}
+
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 
 static __always_inline __u64 fnv1a(__u64 h, __u64 v)

@@ -117,11 +117,20 @@ struct cont_stats {
  * Keys start with stack and tgid like the others (user space's map walk
  * reads them so).
  */
+/*
+ * A holder's call site known by its syscall alone (the default set reads
+ * a writer's as a wait begins, where no release names it): an even key,
+ * where a stored stack's (stack_of()) is odd.
+ */
+#define SYSCALL_SITE(nr)	(((__u64)(nr) + 1) << 1)
+#define SITE_IS_SYSCALL(key)	((key) && !((key) & 1))
+#define SITE_SYSCALL(key)	((long)((key) >> 1) - 1)
+
 struct blame_key {
 	__u64 stack;		/* the waiter's call site */
 	__u32 tgid;		/* the waiter's process */
 	__u32 holder_tgid;
-	__u64 holder_stack;	/* the holder's call site; 0: not known (default) */
+	__u64 holder_stack;	/* the holder's call site; 0: not known */
 	__u8 write;		/* the waiter's mode */
 	__u8 holder_write;
 	__u8 holder_hint;	/* enum holder_hint */

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "callsite.h"
 #include "util.h"
@@ -199,4 +200,74 @@ enum callsite callsite_classify(const struct ksyms *k, const uint64_t *ips,
 			if (matches(names[i], rules[r].pattern))
 				return rules[r].site;
 	return CALLSITE_OTHER;
+}
+
+/*
+ * The syscalls that take an mmap_lock for write by name, this
+ * architecture's numbers (the BPF side reads them from pt_regs): the
+ * call sites the stack rules give the same paths, and names for others.
+ */
+static const struct {
+	long nr;
+	enum callsite site;
+	const char *name;
+} syscalls[] = {
+	{ SYS_mmap, CALLSITE_MMAP, "mmap" },
+	{ SYS_munmap, CALLSITE_MUNMAP, "munmap" },
+	{ SYS_mremap, CALLSITE_MREMAP, "mremap" },
+	{ SYS_mprotect, CALLSITE_MPROTECT, "mprotect" },
+	{ SYS_pkey_mprotect, CALLSITE_MPROTECT, "pkey_mprotect" },
+	{ SYS_madvise, CALLSITE_MADVISE, "madvise" },
+	{ SYS_process_madvise, CALLSITE_MADVISE, "process_madvise" },
+	{ SYS_brk, CALLSITE_BRK, "brk" },
+#ifdef SYS_fork
+	{ SYS_fork, CALLSITE_FORK, "fork" },
+	{ SYS_vfork, CALLSITE_FORK, "vfork" },
+#endif
+	{ SYS_clone, CALLSITE_FORK, "clone" },
+	{ SYS_clone3, CALLSITE_FORK, "clone3" },
+	{ SYS_execve, CALLSITE_EXEC, "execve" },
+	{ SYS_execveat, CALLSITE_EXEC, "execveat" },
+	{ SYS_exit, CALLSITE_EXIT, "exit" },
+	{ SYS_exit_group, CALLSITE_EXIT, "exit_group" },
+	{ SYS_mlock, CALLSITE_OTHER, "mlock" },
+	{ SYS_mlock2, CALLSITE_OTHER, "mlock2" },
+	{ SYS_munlock, CALLSITE_OTHER, "munlock" },
+	{ SYS_mlockall, CALLSITE_OTHER, "mlockall" },
+	{ SYS_munlockall, CALLSITE_OTHER, "munlockall" },
+	{ SYS_mbind, CALLSITE_OTHER, "mbind" },
+	{ SYS_shmat, CALLSITE_OTHER, "shmat" },
+	{ SYS_shmdt, CALLSITE_OTHER, "shmdt" },
+	{ SYS_remap_file_pages, CALLSITE_OTHER, "remap_file_pages" },
+	{ SYS_prctl, CALLSITE_OTHER, "prctl" },
+	{ SYS_ioctl, CALLSITE_OTHER, "ioctl" },
+};
+
+static int syscall_index(long nr)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(syscalls); i++)
+		if (syscalls[i].nr == nr)
+			return i;
+	return -1;
+}
+
+const char *syscall_name(long nr)
+{
+	int i = syscall_index(nr);
+
+	return i < 0 ? NULL : syscalls[i].name;
+}
+
+enum callsite callsite_of_syscall(long nr, char *symbol, size_t len)
+{
+	int i = syscall_index(nr);
+
+	if (i < 0) {
+		snprintf(symbol, len, "syscall %ld", nr);
+		return CALLSITE_OTHER;
+	}
+	snprintf(symbol, len, "sys_%s", syscalls[i].name);
+	return syscalls[i].site;
 }

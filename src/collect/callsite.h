@@ -35,4 +35,14 @@ enum cont_class contention_classify(const struct ksyms *k, const uint64_t *ips,
  */
 const char *callsite_fault_func(int i, enum callsite *site);
 
+/*
+ * A holder known by the syscall @nr it is in: the call site of that
+ * syscall's path (CALLSITE_OTHER if it has none), "sys_NAME" (or
+ * "syscall NR") in @symbol.
+ */
+enum callsite callsite_of_syscall(long nr, char *symbol, size_t len);
+
+/* The name of syscall @nr if callsite_of_syscall() knows it, else NULL. */
+const char *syscall_name(long nr);
+
 #endif

@@ -361,7 +361,7 @@ static void blame(struct expo *e, const struct metrics *m)
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
 	family(e, "mmtop_mmap_lock_blame_waits", "counter",
-	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is the waiter's own process, another (foreign) or none seen (none: the wait began as the lock changed hands): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (the holder's site unknown).");
+	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is the waiter's own process, another (foreign) or none seen (none: the wait began as the lock changed hands): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (a writer's site the syscall it was in).");
 	blame_family(e, m, "mmtop_mmap_lock_blame_waits_total", false);
 	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
 	       "Time in those waits, by the same labels.");

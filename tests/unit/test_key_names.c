@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "key_names.h"
 #include "map_walk.h"
@@ -41,6 +42,37 @@ static bool found(struct site_cache *c, uint64_t key)
 
 	snprintf(want, sizeof(want), "site-%llu", (unsigned long long)key);
 	return !strcmp(site_of(c, key)->symbol, want);
+}
+
+/*
+ * A holder known by its syscall (an even key, BPF's SYSCALL_SITE): named
+ * from this architecture's syscall numbers, no stored stack looked up
+ * (the table has no map), and cached as any site.
+ */
+static void test_syscall_sites(struct site_cache *c)
+{
+	const struct site *s = site_of(c, SYSCALL_SITE(SYS_mprotect));
+	const struct site *h;
+
+	CHECK(s->site == CALLSITE_MPROTECT && !strcmp(s->symbol, "sys_mprotect"),
+	      "a writer in mprotect(2): site mprotect, symbol sys_mprotect (%s)", s->symbol);
+	CHECK(site_of(c, SYSCALL_SITE(SYS_mprotect)) == s, "named once, then found in the table");
+	s = site_of(c, SYSCALL_SITE(SYS_clone));
+	CHECK(s->site == CALLSITE_FORK && !strcmp(s->symbol, "sys_clone"), "clone(2): fork");
+	s = site_of(c, SYSCALL_SITE(SYS_mlock));
+	CHECK(s->site == CALLSITE_OTHER && !strcmp(s->symbol, "sys_mlock"),
+	      "mlock(2): site other, by name (%s)", s->symbol);
+	s = site_of(c, SYSCALL_SITE(4000));
+	CHECK(s->site == CALLSITE_OTHER && !strcmp(s->symbol, "syscall 4000"),
+	      "a syscall without a name: other, by number (%s)", s->symbol);
+	CHECK(SITE_IS_SYSCALL(SYSCALL_SITE(0)) && SITE_SYSCALL(SYSCALL_SITE(0)) == 0 &&
+	      !SITE_IS_SYSCALL(0) && !SITE_IS_SYSCALL(0x1235),
+	      "syscall 0 has a key; 0 and a stack's key (odd) are not syscalls");
+	h = holder_site_of(c, 0, HOLDER_EXACT);
+	CHECK(h->site == CALLSITE_UNKNOWN && !strcmp(h->symbol, "writer in no syscall"),
+	      "a writer without a syscall: unknown (%s)", h->symbol);
+	h = holder_site_of(c, SYSCALL_SITE(SYS_munmap), HOLDER_EXACT);
+	CHECK(h->site == CALLSITE_MUNMAP, "a writer in munmap(2): munmap");
 }
 
 int main(void)
@@ -78,6 +110,7 @@ int main(void)
 	for (n = 0; n < MAP_WALK_EVICT_READS - 1; n++)
 		sites_forget_idle(&c);
 	CHECK(found(&c, key_at(home, 1)), "a site named %d reads ago is kept", MAP_WALK_EVICT_READS - 1);
+	test_syscall_sites(&c);
 	site_cache_free(&c);
 	UNIT_EXIT();
 }

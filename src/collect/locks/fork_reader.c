@@ -16,28 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
-#include <sys/syscall.h>
 #include <bpf/libbpf.h>
 
+#include "callsite.h"
 #include "lock_source_impl.h"
 #include "priority.h"
 #include "util.h"
-
-/* The fork syscalls bpf/arch.h knows, by this architecture's numbers. */
-static const char *syscall_name(__u32 nr)
-{
-	switch (nr) {
-#ifdef SYS_fork
-	case SYS_fork: return "fork";
-#endif
-#ifdef SYS_vfork
-	case SYS_vfork: return "vfork";
-#endif
-	case SYS_clone: return "clone";
-	case SYS_clone3: return "clone3";
-	}
-	return "?";
-}
 
 /* Under fr->lock: ring_buffer__consume() runs only with it held. */
 static int on_fork(void *ctx, void *data, size_t size)
@@ -66,7 +50,7 @@ static int on_fork(void *ctx, void *data, size_t size)
 	comm_copy(f->comm, e->comm);
 	/* Known from the fork's start: none where it was not timed. */
 	snprintf(f->syscall, sizeof(f->syscall), "%s",
-		 e->latency_ns ? syscall_name(e->syscall) : "");
+		 e->latency_ns ? syscall_name(e->syscall) ?: "?" : "");
 	f->latency_ns = e->latency_ns;
 	f->dup_hold_ns = e->dup_hold_ns;
 	/* percpu_counter drift can leave a counter slightly negative. */

@@ -41,6 +41,16 @@ const struct site *site_of(struct site_cache *c, uint64_t stack)
 			c->slots[i].named = c->reads;
 			return &c->slots[i];
 		}
+	if (SITE_IS_SYSCALL(stack)) {
+		s = &c->slots[i];
+		s->stack = stack;
+		s->named = c->reads;
+		s->site = callsite_of_syscall(SITE_SYSCALL(stack), s->symbol, sizeof(s->symbol));
+		s->addr = s->caller_addr = 0;
+		s->cont = CONT_CLASS_OTHER;
+		s->caller[0] = '\0';
+		return s;
+	}
 	/* Not cached: a failed read is tried again at the next naming. */
 	if (!c->stacks ||
 	    bpf_map__lookup_elem(c->stacks, &stack, sizeof(stack), &st, sizeof(st), 0))
@@ -135,7 +145,7 @@ const struct site *holder_site_of(struct site_cache *c, uint64_t stack, unsigned
 {
 	static const struct site holders[] = {
 		[HOLDER_EXACT] = {
-			.site = CALLSITE_UNKNOWN, .symbol = "writer (site: exact mode)",
+			.site = CALLSITE_UNKNOWN, .symbol = "writer in no syscall",
 		},
 		[HOLDER_LAST_READER] = {
 			.site = CALLSITE_UNKNOWN, .symbol = "last reader in (a hint)",

@@ -34,7 +34,7 @@ struct cont_prev {
 
 /* Whom the default set blames a wait on (bpf/holders.bpf.h). */
 #define RELEASE_HOLDERS "the holder whose release let it through (lock:contended_release)"
-#define OWNER_HOLDERS "the rwsem's owner as it began: a writer exactly, a read-held lock's last reader in as a hint"
+#define OWNER_HOLDERS "the rwsem's owner as it began: a writer exactly, at the syscall it was in; a read-held lock's last reader in as a hint"
 
 /*
  * Page-table walks for fork records (thp_walk.c): a parent forking again
