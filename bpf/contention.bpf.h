@@ -107,20 +107,6 @@ static __always_inline void task_ids(struct task_struct *task, __u32 *pid, __u32
 }
 
 /*
- * The call site of the writer @task a wait waits behind (a release the
- * kernel traces names it instead, exact_holder()): the syscall it is in,
- * whose path is its site (mmap, munmap, mprotect, ...). Read now, running
- * or not: the kernel stack of a task running on another CPU is a stale one.
- */
-static __always_inline void holder_syscall(struct cont_wait *w, struct task_struct *task)
-{
-	long nr = task_syscall(task);
-
-	if (nr >= 0)
-		w->holder_stack = SYSCALL_SITE(nr);
-}
-
-/*
  * The default set's blame, as perf lock contention --lock-owner reads it:
  * whom a wait beginning on @r waits behind. A writer holding the lock is
  * its owner, exactly; a lock read-held names only the last reader in, a
@@ -146,7 +132,7 @@ static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
 	if (!reader) {
 		w->start_writer = pid;
 		writer_seen(mm, pid);
-		holder_syscall(w, task);
+		w->holder_stack = r->writer_site;
 	}
 	w->holder_tgid = tgid;
 	w->holder_write = !reader;
@@ -213,6 +199,26 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
 }
 
 /*
+ * The call site of the writer @r shows holding the lock (a release the
+ * kernel traces names it instead, exact_holder()): the syscall it is in,
+ * whose path is its site (mmap, munmap, mprotect, ...), as SYSCALL_SITE;
+ * 0 if none. Read with the owner, before the waiter's own site: a writer
+ * that let go meanwhile is found out of its syscall (returned, ax no
+ * longer -ENOSYS), and 10-20% of a loaded host's waits were. Not its
+ * kernel stack: a task running on another CPU has none that can be read.
+ */
+static __always_inline __u64 writer_syscall(const struct rwsem_seen *r)
+{
+	struct task_struct *task = (struct task_struct *)(r->owner & ~RWSEM_OWNER_FLAGS);
+	long nr;
+
+	if (!task || !(r->count & RWSEM_WRITER_LOCKED) || (r->owner & RWSEM_READER_OWNED))
+		return 0;
+	nr = task_syscall(task);
+	return nr >= 0 ? SYSCALL_SITE(nr) : 0;
+}
+
+/*
  * A wait begins (contention_begin): a sleeping wait for an mmap_lock (an
  * rwsem) begins with its slow path. It stalls a fork of its mm in flight;
  * exact mode times it to the acquisition (with spin_waits, from the
@@ -227,8 +233,11 @@ static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
 	if (flags & (LCB_F_READ | LCB_F_WRITE))
 		mm = mmap_lock_mm(lock, own_mm);
 	if (mm) {
-		if (!skipped(SKIP_OWNER))
+		if (!skipped(SKIP_OWNER)) {
 			rwsem_look(lock, &r);
+			if (stats_on && !exact_on())
+				r.writer_site = writer_syscall(&r);
+		}
 		if (fork_on && mm == own_mm && nr_forking > 0)
 			fork_stall(mm, now);
 	}

@@ -39,6 +39,7 @@ static __always_inline __u64 mmap_lock_mm(__u64 lock, __u64 own_mm)
 struct rwsem_seen {
 	__u64 count;
 	__u64 owner;
+	__u64 writer_site;	/* the default set's: see writer_syscall() */
 };
 
 static __always_inline void rwsem_look(__u64 lock, struct rwsem_seen *r)
@@ -48,7 +49,7 @@ static __always_inline void rwsem_look(__u64 lock, struct rwsem_seen *r)
 
 	/* Side by side (every layout since 5.3): one read, not two. */
 	if (bpf_core_field_offset(struct rw_semaphore, owner) == count + 8) {
-		bpf_probe_read_kernel(r, sizeof(*r), (void *)(lock + count));
+		bpf_probe_read_kernel(r, 2 * sizeof(__u64), (void *)(lock + count));
 		return;
 	}
 	r->count = BPF_CORE_READ(sem, count.counter);
@@ -112,7 +113,7 @@ static __always_inline void on_contended_release(void *ctx, __u64 lock, __u64 ow
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct task_lock t = {};
 	struct mm_releases *h;
-	struct rwsem_seen r;
+	struct rwsem_seen r = {};
 	__u64 mm;
 
 	if (!stats_on || exact_on())

@@ -4,6 +4,7 @@
  * the commands src/modes/commands.c's; without a command, the viewer (or
  * batch mode) runs here.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ static int check_together(const struct live_opts *o, const char *cmd)
 	return -1;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct live_opts o = {
 		.batch_opts = { .interval_ns = NSEC_PER_SEC, .format = OUTPUT_TEXT,
@@ -101,4 +102,24 @@ int main(int argc, char **argv)
 		ret = live_run(&o);
 	pid_filter_free(&o.pids);
 	return ret;
+}
+
+/*
+ * What went to standard output reached it: help or a table written to a
+ * full disk fails, as coreutils' do. A reader that went away (EPIPE,
+ * `| head`) ends the output, not in error.
+ */
+static int stdout_written(int ret)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	if (errno == EPIPE)
+		return ret;
+	fprintf(stderr, "mmtop: writing standard output: %s\n", strerror(errno));
+	return ret ? ret : 1;
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_written(run(argc, argv));
 }

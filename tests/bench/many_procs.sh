@@ -21,10 +21,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 lines() { wc -l <"$TMP/many.json"; }
+# more_than N: wait until mmtop has printed more than N intervals; exit if it died.
+more_than() {
+	while [ "$(lines)" -le "$1" ]; do
+		kill -0 $watch 2>/dev/null || { echo "many processes: mmtop exited: $(cat "$TMP/many.err")"; exit 1; }
+		sleep 0.05
+	done
+}
 
 "$MMTOP" -b -d 1 -f json >"$TMP/many.json" 2>"$TMP/many.err" &
 watch=$!
-while [ "$(lines)" -lt 1 ]; do sleep 0.05; done
+more_than 0
 # The waiters end when their stdin closes: fd 9 holds it open.
 mkfifo "$TMP/hold"
 t0=$(date +%s)
@@ -42,8 +49,7 @@ held0=$(rows_held $watch)
 at=$(lines)
 : >"$TMP/samples"
 while [ "$(($(lines) - at))" -lt "$N" ]; do
-	n=$(lines)
-	while [ "$(lines)" -eq "$n" ]; do sleep 0.05; done
+	more_than "$(lines)"
 	echo "$(cut -d' ' -f1 /proc/$watch/schedstat) $(rss_of $watch)" >>"$TMP/samples"
 done
 held1=$(rows_held $watch)

@@ -142,3 +142,15 @@ check "-b -f openmetrics --top 1: exit 0, one process's series besides other ($p
 rc=$?
 check "-b --top 5 with the text format: exit 2, saying where --top goes" \
 	sh -c "test $rc -eq 2 && grep -q 'openmetrics and prometheus formats' '$TMP/err'"
+
+# Standard output that cannot be written fails the command, saying so (a
+# full disk: /dev/full); a reader that went away (| head) does not.
+for args in "--help" "help record" "probe --help" "replay --help"; do
+	# shellcheck disable=SC2086
+	"$MMTOP" $args >/dev/full 2>"$TMP/err"
+	rc=$?
+	check "$args to a full disk: exit 1, saying so ($(cat "$TMP/err"))" \
+		sh -c "test $rc -eq 1 && grep -q '^mmtop: writing standard output: No space left on device' '$TMP/err'"
+done
+"$MMTOP" --help 2>"$TMP/err" | head -n 1 >/dev/null
+check "--help into a reader that stops: no write error ($(cat "$TMP/err"))" test ! -s "$TMP/err"

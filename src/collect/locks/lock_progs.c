@@ -11,10 +11,6 @@
 #include "lock_progs.h"
 #include "lock_source_impl.h"
 
-#define MMAP (1u << FAMILY_MMAP_LOCK)
-#define CONT (1u << FAMILY_CONTENTION)
-#define FORK (1u << FAMILY_FORK)
-
 /* A program of one flavour, and one of a TP_PAIR (name and name_raw). */
 #define ONE(id) .name = #id, .prog = offsetof(struct locks_bpf, progs.id)
 #define PAIR(id) ONE(id), .raw = offsetof(struct locks_bpf, progs.id##_raw)

@@ -13,6 +13,12 @@
 #include <stddef.h>
 
 #include "kernel_has.h"
+#include "snapshot.h"
+
+/* The lock families, as the bits of a program's families and needs. */
+#define MMAP (1u << FAMILY_MMAP_LOCK)
+#define CONT (1u << FAMILY_CONTENTION)
+#define FORK (1u << FAMILY_FORK)
 
 struct locks_bpf;
 struct bpf_program;

@@ -83,10 +83,6 @@ static void fault_funcs(struct locks_bpf *skel, const struct ksyms *ksyms)
 #define MMAP_LOCK_HOOK "__mmap_lock_do_trace_acquire_returned"
 #define MMAP_LOCK_ITER "__traceiter_mmap_lock_acquire_returned"
 
-#define MMAP (1u << FAMILY_MMAP_LOCK)
-#define CONT (1u << FAMILY_CONTENTION)
-#define FORK (1u << FAMILY_FORK)
-
 /* The families @o has on, as 1 << FAMILY_*. */
 static unsigned int families_on(const struct lock_source_opts *o)
 {
