@@ -40,16 +40,11 @@
  */
 static __always_inline long syscall_at(__u64 regs)
 {
-	__u64 ax_at = bpf_core_field_offset(struct pt_regs, ax);
-	long w[6] = {};	/* ax, cx, dx, si, di, orig_ax: one read */
+	/* ax, cx, dx, si, di, orig_ax: one read, in the ptrace ABI's order. */
+	long w[6] = {};
 
-	if (bpf_core_field_offset(struct pt_regs, orig_ax) == ax_at + 5 * 8) {
-		bpf_probe_read_kernel(w, sizeof(w), (void *)(regs + ax_at));
-	} else {
-		bpf_probe_read_kernel(&w[0], sizeof(w[0]), (void *)(regs + ax_at));
-		bpf_probe_read_kernel(&w[5], sizeof(w[5]),
-				      (void *)(regs + bpf_core_field_offset(struct pt_regs, orig_ax)));
-	}
+	bpf_probe_read_kernel(w, sizeof(w),
+			      (void *)(regs + bpf_core_field_offset(struct pt_regs, ax)));
 	return w[0] == -38 ? w[5] : -1;	/* -ENOSYS */
 }
 #define PT_PRESENT		(1ULL << 0)

@@ -209,10 +209,11 @@ static __always_inline void cont_wait_begins(void *ctx, __u64 lock, __u32 flags,
  */
 static __always_inline __u64 writer_syscall(const struct rwsem_seen *r)
 {
-	struct task_struct *task = (struct task_struct *)(r->owner & ~RWSEM_OWNER_FLAGS);
+	struct task_struct *task;
 	long nr;
 
-	if (!task || !(r->count & RWSEM_WRITER_LOCKED) || (r->owner & RWSEM_READER_OWNED))
+	task = r->count & RWSEM_WRITER_LOCKED ? writer_task(r->owner) : NULL;
+	if (!task)
 		return 0;
 	nr = task_syscall(task);
 	return nr >= 0 ? SYSCALL_SITE(nr) : 0;

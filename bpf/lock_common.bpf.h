@@ -349,14 +349,22 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 #define RWSEM_READER_OWNED 1ULL
 
 /*
- * The tid of the writer that owns the rwsem (@owner, read only when the
- * count says a writer holds it: a request that waits anyway); 0 if none.
+ * The writer that owns the rwsem (@owner, read only when the count says a
+ * writer holds it: a request that waits anyway), its task or its tid;
+ * NULL or 0 if none.
  */
+static __always_inline struct task_struct *writer_task(__u64 owner)
+{
+	if (owner & RWSEM_READER_OWNED)
+		return NULL;
+	return (struct task_struct *)(owner & ~RWSEM_OWNER_FLAGS);
+}
+
 static __always_inline __u32 writer_of(__u64 owner)
 {
-	if (!owner || (owner & RWSEM_READER_OWNED))
-		return 0;
-	return BPF_CORE_READ((struct task_struct *)(owner & ~RWSEM_OWNER_FLAGS), pid);
+	struct task_struct *task = writer_task(owner);
+
+	return task ? BPF_CORE_READ(task, pid) : 0;
 }
 
 #endif

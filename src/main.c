@@ -111,11 +111,12 @@ static int run(int argc, char **argv)
  */
 static int stdout_written(int ret)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	int err = fflush(stdout) ? errno : 0;
+
+	if ((!err && !ferror(stdout)) || err == EPIPE)
 		return ret;
-	if (errno == EPIPE)
-		return ret;
-	fprintf(stderr, "mmtop: writing standard output: %s\n", strerror(errno));
+	/* An earlier write failed, its errno long gone: say only that. */
+	fprintf(stderr, "mmtop: writing standard output: %s\n", err ? strerror(err) : "failed");
 	return ret ? ret : 1;
 }
 

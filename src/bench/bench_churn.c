@@ -9,9 +9,10 @@
  * per-call-site counts can be checked against it. --paced makes each round
  * and each fork wait until a fault thread has mapped a fresh chunk since
  * the last one, on CPUs apart, so the writers run while faults are in
- * flight (a test of waits needs the overlap, not the odds of it); unpaced, the churn thread runs flat out. --proc-reader adds
- * a second process that reads /proc/PID/smaps of this one in a loop, as
- * monitoring agents do: it takes this process's mmap_lock from outside.
+ * flight (a test of waits needs the overlap, not the odds of it); unpaced,
+ * the churn thread runs flat out. --proc-reader adds a second process that
+ * reads /proc/PID/smaps of this one in a loop, as monitoring agents do: it
+ * takes this process's mmap_lock from outside.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -47,8 +47,10 @@ static int emit(const struct batch_opts *opts, const struct snapshot_source *src
 	if (!out)
 		return 0;
 	err = output_snapshot(out, s);
-	if (err == -EPIPE)
-		return 1;	/* reader went away (e.g. `| head`): done */
+	if (err == -EPIPE) {
+		clearerr(out->f);	/* reader went away (e.g. `| head`): done */
+		return 1;
+	}
 	if (err) {
 		fprintf(stderr, "mmtop: writing %s: %s\n", out->path ? out->path : "output",
 			strerror(-err));

@@ -128,7 +128,7 @@ WATCH_OPTS=
 # syscall the owner was in as each wait began) against exact mode's (the
 # release that let each wait through). Paced, a fault waits behind one
 # writer's call, so the shares of the faults' writer-blamed waits by call
-# agree: within 10 points (under 1 here).
+# agree: within 10 points (0.5-2.6 in runs here; 8.2 beside two CPU hogs).
 # writer_shares CSV PID: "SITE PERCENT" lines.
 writer_shares() {
 	awk -F, -v pid="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

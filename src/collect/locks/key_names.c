@@ -41,24 +41,25 @@ const struct site *site_of(struct site_cache *c, uint64_t stack)
 			c->slots[i].named = c->reads;
 			return &c->slots[i];
 		}
-	if (SITE_IS_SYSCALL(stack)) {
-		s = &c->slots[i];
-		s->stack = stack;
-		s->named = c->reads;
-		s->site = callsite_of_syscall(SITE_SYSCALL(stack), s->symbol, sizeof(s->symbol));
-		s->addr = s->caller_addr = 0;
-		s->cont = CONT_CLASS_OTHER;
-		s->caller[0] = '\0';
-		return s;
-	}
 	/* Not cached: a failed read is tried again at the next naming. */
-	if (!c->stacks ||
-	    bpf_map__lookup_elem(c->stacks, &stack, sizeof(stack), &st, sizeof(st), 0))
+	if (!SITE_IS_SYSCALL(stack) &&
+	    (!c->stacks ||
+	     bpf_map__lookup_elem(c->stacks, &stack, sizeof(stack), &st, sizeof(st), 0)))
 		return &unknown;
-	/* Never full: the BPF map holds at most SITES_MAX stacks. */
+	/*
+	 * Never full: the BPF map holds at most SITES_MAX stacks, and a
+	 * holder's syscall key (SYSCALL_SITE) is one of some 460 syscalls.
+	 */
 	s = &c->slots[i];
 	s->stack = stack;
 	s->named = c->reads;
+	if (SITE_IS_SYSCALL(stack)) {
+		s->site = callsite_of_syscall(SITE_SYSCALL(stack), s->symbol, sizeof(s->symbol));
+		s->cont = CONT_CLASS_OTHER;
+		s->caller[0] = '\0';
+		s->addr = s->caller_addr = 0;
+		return s;
+	}
 	s->site = callsite_classify(c->ksyms, (uint64_t *)st.ips, MMTOP_STACK_DEPTH,
 				    s->symbol, sizeof(s->symbol), &s->addr);
 	s->cont = contention_classify(c->ksyms, (uint64_t *)st.ips, MMTOP_STACK_DEPTH,
