@@ -32,6 +32,7 @@ struct release {
 	__u64 stack;
 	__u64 id;		/* tgid << 32 | tid */
 	__u64 write;
+	__u64 cgroup;
 };
 
 struct mm_releases {
@@ -68,6 +69,7 @@ static __always_inline void write_release(struct release *r, __u64 now, __u64 id
 	r->stack = t->stack;
 	r->id = id;
 	r->write = t->write;
+	r->cgroup = t->cgroup;
 	WRITE_ONCE(r->ns, now);
 }
 
@@ -121,6 +123,7 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 	seen.stack = r->stack;
 	seen.id = r->id;
 	seen.write = r->write;
+	seen.cgroup = r->cgroup;
 	if (READ_ONCE(h->busy) || READ_ONCE(r->ns) != seen.ns ||
 	    (__u32)seen.id == (__u32)bpf_get_current_pid_tgid())
 		return;
@@ -138,6 +141,7 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 	t->holder_tgid = seen.id >> 32;
 	t->holder_stack = seen.stack;
 	t->holder_write = seen.write;
+	t->holder_cgroup = seen.cgroup;
 }
 
 /*
@@ -151,6 +155,8 @@ static __always_inline void blame(const struct task_lock *t, __u32 tgid)
 		.holder_tgid = t->holder_tgid, .holder_stack = t->holder_stack,
 		.write = t->write, .holder_write = t->holder_write,
 		.holder_hint = t->holder_tgid ? t->holder_hint : HOLDER_NONE_SEEN,
+		.cgroup = t->cgroup,
+		.holder_cgroup = t->holder_tgid ? t->holder_cgroup : 0,
 	};
 	static const struct cont_stats none;
 	struct cont_stats *s;

@@ -30,6 +30,7 @@ struct cont_wait {
 	__u32 holder_tgid;	/* whom it waits behind; 0: nobody seen */
 	__u32 start_writer;	/* tid of the writer holding it as it began */
 	__u64 holder_stack;	/* the writer's syscall (SYSCALL_SITE); 0: none */
+	__u64 holder_cgroup;
 	__u8 mmap;
 	__u8 foreign;
 	__u8 holder_write;
@@ -135,6 +136,7 @@ static __always_inline void owner_holder(struct cont_wait *w, __u64 mm,
 		w->holder_stack = r->writer_site;
 	}
 	w->holder_tgid = tgid;
+	w->holder_cgroup = task_cgroup(task);
 	w->holder_write = !reader;
 	w->holder_hint = reader ? HOLDER_LAST_READER : HOLDER_EXACT;
 	if (named(tgid))
@@ -264,7 +266,9 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 		.write = !!(w->flags & LCB_F_WRITE), .foreign = w->foreign,
 		.holder_tgid = w->holder_tgid, .holder_write = w->holder_write,
 		.holder_hint = w->holder_hint, .holder_stack = w->holder_stack,
+		.holder_cgroup = w->holder_cgroup,
 		.start_ns = w->start_ns, .start_writer = w->start_writer,
+		.cgroup = bpf_get_current_cgroup_id(),
 	};
 	struct lock_stats *s;
 

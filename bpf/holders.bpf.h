@@ -128,6 +128,7 @@ static __always_inline void on_contended_release(void *ctx, __u64 lock, __u64 ow
 		WRITE_ONCE(h->writer_seen, 0);
 	t.stack = stack_of(ctx, return_addrs_hash(ctx, CONT_SITE_RETS, HOOK_RELEASE),
 			   current_syscall());
+	t.cgroup = bpf_get_current_cgroup_id();
 	note_release(mm, bpf_ktime_get_ns(), &t);
 	name_holder();
 }
@@ -151,6 +152,7 @@ static __always_inline void exact_holder(__u64 mm, struct task_lock *t)
 	t->holder_tgid = seen.holder_tgid;
 	t->holder_stack = seen.holder_stack;
 	t->holder_write = seen.holder_write;
+	t->holder_cgroup = seen.holder_cgroup;
 	t->holder_hint = HOLDER_EXACT;
 }
 

@@ -37,11 +37,13 @@ struct task_lock {
 	__u64 acquired_ns;	/* acquire_returned; 0 while waiting */
 	__u64 wait_ns;
 	__u64 stack;
+	__u64 cgroup;		/* the task's, as it took or waited */
 	__u16 write;
 	__u16 foreign;
 	/* Whom the wait waited behind (holder_tgid 0: nobody seen). */
 	__u32 holder_tgid;
 	__u64 holder_stack;
+	__u64 holder_cgroup;
 	__u16 holder_write;
 	__u16 holder_hint;	/* enum holder_hint (default set) */
 	__u32 start_writer;	/* tid of the writer holding it as the wait began */
@@ -253,6 +255,7 @@ static __always_inline struct lock_stats *stats_of(__u32 tgid,
 	struct lock_key key = {
 		.stack = t->stack, .tgid = tgid,
 		.write = t->write, .foreign = t->foreign, .waits = waits,
+		.cgroup = t->cgroup,
 	};
 	static const struct lock_stats zero;
 	struct lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
@@ -272,6 +275,7 @@ struct event_info {
 	__u64 wait_ns;
 	__u64 hold_ns;
 	__u64 holder_stack;
+	__u64 holder_cgroup;
 	__u32 holder_tgid;
 	__u8 kind;
 	__u8 write;
@@ -305,6 +309,8 @@ static __always_inline void emit_event(__u64 now, const struct event_info *i)
 	e->cls = i->cls;
 	e->holder_tgid = i->holder_tgid;
 	e->holder_stack = i->holder_stack;
+	e->cgroup = bpf_get_current_cgroup_id();
+	e->holder_cgroup = i->holder_cgroup;
 	e->holder_write = i->holder_write;
 	e->holder_hint = i->holder_hint;
 	e->lock_flags = i->lock_flags;
@@ -325,6 +331,7 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 	if (!hold_ns) {
 		i.holder_tgid = t->holder_tgid;
 		i.holder_stack = t->holder_stack;
+		i.holder_cgroup = t->holder_cgroup;
 		i.holder_write = t->holder_write;
 		i.holder_hint = t->holder_hint;
 	}
@@ -358,6 +365,16 @@ static __always_inline struct task_struct *writer_task(__u64 owner)
 	if (owner & RWSEM_READER_OWNED)
 		return NULL;
 	return (struct task_struct *)(owner & ~RWSEM_OWNER_FLAGS);
+}
+
+/*
+ * @task's cgroup on the default hierarchy (v2), its id as
+ * bpf_get_current_cgroup_id() gives the current task's: read where a
+ * holder is seen (a wait), never per acquisition.
+ */
+static __always_inline __u64 task_cgroup(struct task_struct *task)
+{
+	return BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id);
 }
 
 static __always_inline __u32 writer_of(__u64 owner)

@@ -203,6 +203,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 		t->start_ns = 0;
 	}
 	t->stack = stack;
+	t->cgroup = bpf_get_current_cgroup_id();
 	t->fault = fault_of(site);
 	t->wait_ns = t->start_ns ? now - t->start_ns : 0;
 	t->write = write;

@@ -47,6 +47,7 @@ struct lock_key {
 	__u8 foreign;		/* 1: another mm than the task's own */
 	__u8 waits;		/* 1: the default set's waits (contention_end) */
 	__u8 pad;
+	__u64 cgroup;		/* the task's cgroup (v2 id) as it took or waited */
 };
 
 /* A kernel stack, innermost frame first, zero-padded. */
@@ -135,6 +136,8 @@ struct blame_key {
 	__u8 holder_write;
 	__u8 holder_hint;	/* enum holder_hint */
 	__u8 pad[5];
+	__u64 cgroup;		/* the waiter's cgroup (v2 id) as it waited */
+	__u64 holder_cgroup;	/* the holder's as the wait saw it; 0: none seen */
 };
 
 /*
@@ -172,6 +175,8 @@ struct lock_event {
 	__u32 holder_tgid;	/* 0: no holder seen */
 	__u32 pad1;
 	__u64 holder_stack;
+	__u64 cgroup;		/* as blame_key's */
+	__u64 holder_cgroup;
 	char comm[MMTOP_COMM_LEN];
 };
 

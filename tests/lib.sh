@@ -293,5 +293,27 @@ rows_held() {
 	done | awk '$1 == "lock_stacks" { st += $2; next } { s += $2 } END { print s + 0, st + 0 }'
 }
 
+# cgroup2_mount: where the cgroup2 hierarchy is mounted (mounted under
+# $TMP if nowhere: the caller unmounts it); false if it cannot be.
+cgroup2_mount() {
+	m=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	if [ -z "$m" ]; then
+		m=$TMP/cgroup2
+		mkdir -p "$m" && mount -t cgroup2 none "$m" || return 1
+	fi
+	echo "$m"
+}
+
+# cgroup_pair_churn MOUNT A B [SECONDS]: a two-writer churn in cgroup A
+# and a reader of its /proc/PID/smaps in B, in the background, each side
+# blocking the other in turn. Sets CHURN and READER (their pids).
+cgroup_pair_churn() {
+	sh -c "echo \$\$ >'$1$2/cgroup.procs' && exec '$MMTOP' bench churn -t 1 --writers 2 -n 20000 --duration ${4:-4}s" \
+		>/dev/null &
+	CHURN=$!
+	sh -c "echo \$\$ >'$1$3/cgroup.procs' && while kill -0 $CHURN 2>/dev/null; do cat /proc/$CHURN/smaps >/dev/null 2>&1; done" &
+	READER=$!
+}
+
 # rss_of PID: its resident memory, in KiB.
 rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }

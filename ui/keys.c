@@ -204,6 +204,15 @@ static enum key_result exact(struct ui_state *st, int ch)
 	return KEY_EXACT;
 }
 
+/* Sorts begin again: the tables' columns change. */
+static enum key_result group_by_cgroup(struct ui_state *st, int ch)
+{
+	(void)ch;
+	st->by_cgroup = !st->by_cgroup;
+	st->tables[VIEW_MMAP].sort_col = st->tables[VIEW_BLAME].sort_col = -1;
+	return KEY_REDRAW;
+}
+
 static enum key_result redraw(struct ui_state *st, int ch)
 {
 	(void)st, (void)ch;
@@ -251,6 +260,8 @@ const struct key_binding key_bindings[] = {
 	  HINT(NULL, NULL), KEYS_ALL, table_key },
 	{ KEYS('+', '-'), "+ -", "longer/shorter interval", HINT("+/- interval", NULL),
 	  KEYS_ALL, interval },
+	{ KEYS('g'), "g", "group by cgroup, on/off: mmap_lock's rows by their cgroup (a CGROUP column first), Blame's waits summed by the waiter's cgroup and the holder's",
+	  HINT("g cgroups", "g cgroups"), KEYS_ALL, group_by_cgroup },
 	{ KEYS('c'), "c", "colours on/off", HINT("c colours", NULL), KEYS_ALL, colours },
 	{ KEYS('x'), "x", "exact mode on/off: acquisitions, holds and the VMA-lock outcome, from two programs on every mmap_lock acquisition (the header shows their cost)",
 	  HINT("x exact", NULL), KEYS_LIVE, exact },

@@ -74,6 +74,7 @@ struct ui_state {
 	enum ui_view view;
 	struct table_state tables[VIEW__COUNT];
 	bool paused, help, color, zoomed;
+	bool by_cgroup;			/* g: process views grouped by cgroup */
 	struct snapshot held;		/* live intervals that came while paused */
 	int nr_held;
 	struct lock_row zoom;		/* found again by lock_row_same() */

@@ -5,8 +5,10 @@
  * ptrace, process_vm_readv, or a parent in dup_mmap of a child's mm).
  */
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_pairs.h"
 #include "draw.h"
 #include "table.h"
 #include "util.h"
@@ -82,6 +84,43 @@ uint64_t blame_table(struct ui_table *t, const struct snapshot *s, blame_keep_fn
 	return all;
 }
 
+static const struct ui_column pair_cols[] = {
+	{ "TOTAL", 8, false }, { "SHARE", 10, true }, { "CGROUP", 28, true },
+	{ "HOLDER CGROUP", 28, true }, { "COUNT", 8, false }, { "max", 8, false },
+	{ "ROWS", 5, false },
+};
+
+/* Grouped by cgroup (g): the waits by the waiter's cgroup and the holder's. */
+static void pairs_draw(struct ui_state *st, const struct snapshot *s, int y, int h)
+{
+	uint64_t all = kept_wait(s, NULL, NULL);
+	struct cgroup_pair *v;
+	int i, n = cgroup_pairs_of(s, &v);
+	struct ui_table t;
+	struct ui_cell *c;
+	char m[20];
+
+	if (n < 0 || (!n && s->blame.nr)) {
+		draw_text(y, 0, COLS, C_DIM, "by cgroup: n/a (%s)",
+			  n < 0 ? "out of memory" : "a recording before format 2.10 names no cgroups");
+		return;
+	}
+	table_init(&t, pair_cols, sizeof(pair_cols) / sizeof(pair_cols[0]), COL_TOTAL);
+	t.sampled_cols = 1u << COL_TOTAL | 1u << 4;	/* TOTAL, COUNT */
+	for (i = 0; i < n && (c = table_row(&t, i)); i++) {
+		cell_ns(&c[0], v[i].wait_ns);
+		share_cell(&c[1], v[i].wait_ns, all);
+		cell_set(&c[2], 0, "%s", v[i].cgroup);
+		cell_set(&c[3], 0, "%s", v[i].holder_cgroup[0] ? v[i].holder_cgroup : "- (none seen)");
+		cell_set(&c[4], v[i].count, "%lu", (unsigned long)v[i].count);
+		cell_set(&c[5], v[i].wait_max_ns, "%s",
+			 format_max(v[i].wait_max_ns, v[i].wait_max_bound, m, sizeof(m)));
+		cell_set(&c[6], v[i].rows, "%d", v[i].rows);
+	}
+	free(v);
+	table_show(&t, &st->tables[VIEW_BLAME], st, y, h);
+}
+
 static void blame_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
@@ -92,11 +131,16 @@ static void blame_draw(struct ui_state *st, int y, int h)
 		return;
 	}
 	draw_text(y, 0, COLS, C_DIM,
-		  "mmap_lock waits by the holder they waited behind (* another process); SHARE of %s",
+		  "mmap_lock waits by the holder they waited behind (%s); SHARE of %s",
+		  st->by_cgroup ? "by cgroup, each side; g: by process" : "* another process; g: by cgroup",
 		  format_ns(kept_wait(s, NULL, NULL), (char[16]){ 0 }, 16));
 	if (s->holders[0] && !snapshot_acquisitions(s) && h > 2) {
 		draw_text(++y, 0, COLS, C_DIM, "a wait's holder: %s", s->holders);
 		h--;
+	}
+	if (st->by_cgroup) {
+		pairs_draw(st, s, y + 1, h - 1);
+		return;
 	}
 	blame_table(&t, s, NULL, NULL);
 	table_show(&t, &st->tables[VIEW_BLAME], st, y + 1, h - 1);

@@ -21,6 +21,10 @@ static const struct ui_column cols[] = {
 	{ "p99", 8, false }, { "max", 8, false },
 };
 
+#define NR_COLS (int)(sizeof(cols) / sizeof(cols[0]))
+/* Grouped by cgroup (g): the first column, before the others. */
+static const struct ui_column cgroup_col = { "CGROUP", 24, true };
+
 enum { COL_TIME = 7 };
 
 /* A maximum: <= where it is a bucket's bound; - where nothing waited. */
@@ -141,7 +145,7 @@ static int draw_sites(const struct snapshot *s, const struct ui_state *st, int p
 	struct ui_cell *c;
 	int i, line = 0;
 
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TIME);
+	table_init(&t, cols, NR_COLS, COL_TIME);
 	for (i = 0; i < s->locks.nr; i++)
 		if (s->locks.v[i].pid == pid && (c = table_row(&t, i)))
 			fill(c, &s->locks.v[i], acq);
@@ -207,12 +211,49 @@ static void draw_zoom(struct ui_state *st, int y, int h)
 	draw_sites(s, st, r->pid, y + line, h - line);
 }
 
+/* The cgroups of a snapshot's rows, sorted: grouped by cgroup (g), rows go by its place. */
+struct ranks {
+	const char **v;
+	int nr;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cgroup_ranks(struct ranks *r, const struct snapshot *s)
+{
+	int i, n = 0;
+
+	r->v = malloc((s->locks.nr + 1) * sizeof(*r->v));
+	if (!r->v)
+		return -1;
+	for (i = 0; i < s->locks.nr; i++)
+		r->v[i] = s->locks.v[i].cgroup;
+	qsort(r->v, s->locks.nr, sizeof(*r->v), by_name);
+	for (i = 0; i < s->locks.nr; i++)
+		if (!n || strcmp(r->v[n - 1], r->v[i]))
+			r->v[n++] = r->v[i];
+	r->nr = n;
+	return 0;
+}
+
+static int rank_of(const struct ranks *r, const char *cgroup)
+{
+	const char **at = bsearch(&cgroup, r->v, r->nr, sizeof(*r->v), by_name);
+
+	return at ? (int)(at - r->v) : 0;
+}
+
 static void mmap_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_MMAP];
+	struct ui_column grouped[NR_COLS + 1];
+	int i, at = st->by_cgroup;	/* grouped: CGROUP first */
+	struct ranks ranks = {};
 	struct ui_table t;
-	int i;
 
 	if (family_na(st, FAMILY_MMAP_LOCK)[0]) {
 		draw_text(y, 0, COLS, C_DIM, "mmap_lock: n/a (%s)", family_na(st, FAMILY_MMAP_LOCK));
@@ -222,15 +263,28 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 		draw_zoom(st, y, h);
 		return;
 	}
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TIME);
-	t.sampled_cols = 1u << 5 | 1u << 6 | 1u << COL_TIME;	/* ACQ, FAIL, TIME */
+	if (at) {
+		grouped[0] = cgroup_col;
+		memcpy(grouped + 1, cols, sizeof(cols));
+		if (cgroup_ranks(&ranks, s)) {
+			draw_text(y, 0, COLS, C_DIM, "mmap_lock: out of memory");
+			return;
+		}
+	}
+	table_init(&t, at ? grouped : cols, NR_COLS + at, COL_TIME + at);
+	/* ACQ, FAIL, TIME */
+	t.sampled_cols = (1u << 5 | 1u << 6 | 1u << COL_TIME) << at;
 	for (i = 0; i < s->locks.nr; i++) {
-		struct ui_cell *c = table_row(&t, i);
+		const struct lock_row *r = &s->locks.v[i];
+		struct ui_cell *c = table_row_in(&t, i, at ? rank_of(&ranks, r->cgroup) : 0);
 
 		if (!c)
 			break;
-		fill(c, &s->locks.v[i], snapshot_acquisitions(s));
+		fill(c + at, r, snapshot_acquisitions(s));
+		if (at)
+			cell_set(&c[0], 0, "%s", r->cgroup[0] ? r->cgroup : "-");
 	}
+	free(ranks.v);
 	table_show(&t, ts, st, y, h);
 }
 

@@ -25,6 +25,7 @@ struct collector_opts {
 	uint32_t enabled;		/* opt-in families turned on */
 	uint64_t slow_ns;
 	struct pid_filter *pids;	/* NULL: every process; a tree grows */
+	const char *cgroup;		/* --cgroup: a subtree's tasks; NULL: all */
 	bool raw_addresses;		/* call-site kernel addresses in rows */
 	bool spin_waits;		/* mmap_lock waits from the request */
 	bool vma_waits;			/* VMA write waits on 6.15+ (--vma-waits) */

@@ -56,7 +56,7 @@ struct walk_prev {
 	uint32_t pad;
 };
 
-#define MAP_WALK_MAX_KEY 32
+#define MAP_WALK_MAX_KEY 48
 
 /*
  * Keys that did not grow for this many reads in a row are taken out: rows

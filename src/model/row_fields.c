@@ -18,6 +18,11 @@
 #define APPENDED(type, member, kind_)					\
 	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
 	  .size = sizeof(((type *)0)->member), .merge = MERGE_KEEP, .appended = true }
+/* An appended field that the outputs @outs show by its name. */
+#define APPENDED_OUT(type, member, kind_, outs)				\
+	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
+	  .size = sizeof(((type *)0)->member), .merge = MERGE_KEEP, .appended = true, \
+	  .out = outs }
 /* A bound flag appended in 2.4; merged with its maximum. */
 #define BOUND(type, member) APPENDED(type, member, FIELD_BOOL)
 /* A figure computed from the row by @fn, not stored, shown in @outs. */
@@ -63,6 +68,7 @@ static const struct row_field lock_fields[] = {
 	BOUND(struct lock_row, wait_max_bound),
 	BOUND(struct lock_row, hold_max_bound),
 	DERIVED("wait_p90_ns", lock_wait_p90, OUT_JSON | OUT_CSV),
+	APPENDED_OUT(struct lock_row, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
 };
 
 static const struct row_field vma_fields[] = {
@@ -89,6 +95,8 @@ static const struct row_field event_fields[] = {
 	KEEP(struct slow_event, wait_ns, FIELD_U64),
 	KEEP(struct slow_event, hold_ns, FIELD_U64),
 	APPENDED(struct slow_event, mode, FIELD_STR),	/* 2.9 */
+	APPENDED_OUT(struct slow_event, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
+	APPENDED_OUT(struct slow_event, holder_cgroup, FIELD_STR, OUT_JSON | OUT_CSV),
 };
 
 static const struct row_field event_holder[] = {
@@ -148,6 +156,8 @@ static const struct row_field blame_fields[] = {
 	SUM(struct blame_row, wait_ns, FIELD_U64),
 	MAX(struct blame_row, wait_max_ns, wait_max_bound),
 	BOUND(struct blame_row, wait_max_bound),
+	APPENDED_OUT(struct blame_row, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
+	APPENDED_OUT(struct blame_row, holder_cgroup, FIELD_STR, OUT_JSON | OUT_CSV),
 };
 
 static bool zone_same(const void *a, const void *b)

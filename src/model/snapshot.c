@@ -347,7 +347,8 @@ void rows_sort_desc(const void **rows, size_t n, size_t offset)
 bool lock_row_same(const struct lock_row *a, const struct lock_row *b)
 {
 	return a->pid == b->pid && a->write == b->write && a->foreign == b->foreign &&
-	       callsite_same(a->site, a->symbol, b->site, b->symbol);
+	       callsite_same(a->site, a->symbol, b->site, b->symbol) &&
+	       !strcmp(a->cgroup, b->cgroup);
 }
 
 const char *snapshot_vma_na(const struct snapshot *s)
@@ -371,7 +372,8 @@ bool blame_same(const struct blame_row *a, const struct blame_row *b)
 	return a->pid == b->pid && a->write == b->write &&
 	       a->holder_pid == b->holder_pid && a->holder_write == b->holder_write &&
 	       callsite_same(a->site, a->symbol, b->site, b->symbol) &&
-	       callsite_same(a->holder_site, a->holder_symbol, b->holder_site, b->holder_symbol);
+	       callsite_same(a->holder_site, a->holder_symbol, b->holder_site, b->holder_symbol) &&
+	       !strcmp(a->cgroup, b->cgroup) && !strcmp(a->holder_cgroup, b->holder_cgroup);
 }
 
 const char *const blame_holder_names[BLAME__COUNT] = { "own", "foreign", "none" };

@@ -97,6 +97,11 @@ enum cont_class {
 #define SNAPSHOT_COMM_LEN 16
 #define SNAPSHOT_SYMBOL_LEN 64
 #define SNAPSHOT_NA_LEN 256
+/*
+ * A cgroup (v2) path under the cgroup2 mount ("/" the root; "": none, or
+ * a recording before 2.10); a longer one keeps its end, after "...".
+ */
+#define SNAPSHOT_CGROUP_LEN 192
 
 /* log2 histogram of nanoseconds: bucket i counts [2^i, 2^(i+1)) ns. */
 struct hist {
@@ -120,6 +125,7 @@ struct lock_row {
 	/* The maximum is a bound, not a wait seen: see interval_max(). */
 	bool wait_max_bound, hold_max_bound;
 	struct hist wait, hold;
+	char cgroup[SNAPSHOT_CGROUP_LEN];	/* where it was as it took or waited */
 };
 
 /*
@@ -141,6 +147,9 @@ struct blame_row {
 	uint64_t count;
 	uint64_t wait_ns, wait_max_ns;
 	bool wait_max_bound;
+	/* Where each was as the wait began (the waiter: as it ended); holder's "" if none seen. */
+	char cgroup[SNAPSHOT_CGROUP_LEN];
+	char holder_cgroup[SNAPSHOT_CGROUP_LEN];
 };
 
 /* Per-VMA lock outcome of one process. */
@@ -216,6 +225,9 @@ struct slow_event {
 	enum callsite holder_site;
 	char holder_symbol[SNAPSHOT_SYMBOL_LEN];
 	bool holder_write;
+	/* A slow mmap_lock event: as blame_row's (2.10; "" before). */
+	char cgroup[SNAPSHOT_CGROUP_LEN];
+	char holder_cgroup[SNAPSHOT_CGROUP_LEN];
 };
 
 struct fault_counts {

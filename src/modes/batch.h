@@ -17,6 +17,7 @@ struct batch_opts {
 	const char *path;		/* -o FILE: replaced each interval, or NULL */
 	int top;			/* openmetrics: per-process series kept */
 	bool pid_label;			/* ... keyed by pid and comm, not comm */
+	bool cgroup_label;		/* ... and blame waits by cgroup pair */
 	/* Instead of printing: hand each interval to a sink (mmtop serve). */
 	int (*sink)(void *ctx, const struct snapshot *s);
 	void *sink_ctx;

@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_names.h"
 #include "cli.h"
 #include "metrics.h"
 #include "serve.h"
@@ -117,6 +119,19 @@ static int set_pids(struct live_opts *o, const char *arg)
 	return -1;
 invalid:
 	return usage_error("invalid PID list '%.64s%s'", arg, strlen(arg) > 64 ? "..." : "");
+}
+
+/* --cgroup: a subtree that is there, said now rather than as the families open. */
+static int set_cgroup(struct live_opts *o, const char *arg)
+{
+	struct cgroup_names c;
+	char err[PATH_MAX + 128];
+
+	if (cgroup_names_init(&c, arg, err, sizeof(err)))
+		return usage_error("%s", err);
+	cgroup_names_free(&c);
+	o->collect.cgroup = arg;
+	return -1;
 }
 
 static int set_user(struct live_opts *o, const char *arg)
@@ -271,6 +286,10 @@ static const struct cli_option {
 	{ OPT("pid", 'p', true, "PID[,PID...]", TRACING), .set = set_pids, .help =
 	  "show only these processes' lock, VMA-lock and\n"
 	  "slow-event rows" },
+	{ OPT("cgroup", 'G', true, "PATH", TRACING), .help =
+	  "show only the mmap_lock, blame and slow-event rows\n"
+	  "of tasks in this cgroup (v2) or below it: a path\n"
+	  "under the cgroup2 mount, or from its root", .set = set_cgroup },
 	{ OPT(NULL, 0, false, NULL, LIVE | RECORD), .label = "  -- COMMAND [ARGS]", .help =
 	  "start COMMAND and follow its process tree (as -p);\n"
 	  "batch mode ends when it exits; it runs with\n"
@@ -310,6 +329,10 @@ static const struct cli_option {
 	{ OPT("pid-label", 'I', false, NULL, LIVE | SERVE), .help =
 	  "serve, openmetrics: per-process series keyed by\n"
 	  "pid and comm (default: by comm, a stable set)", FLAG(batch_opts.pid_label) },
+	{ OPT("cgroup-label", 'J', false, NULL, LIVE | SERVE), .help =
+	  "serve, openmetrics: blame waits by the waiter's\n"
+	  "and the holder's cgroup too, for the first N pairs\n"
+	  "(--top), the rest as cgroup=\"other\"", FLAG(batch_opts.cgroup_label) },
 	{ OPT("duration", 'U', false, "DURATION", TRACING), .set = set_duration, .help =
 	  "stop after this long (e.g. 30s, 5m)" },
 	{ OPT("label", 'L', false, "LABEL", RECORD), .help =

@@ -356,16 +356,59 @@ static void blame_family(struct expo *e, const struct metrics *m, const char *na
 	}
 }
 
+/* One cgroup pair's sample of @name (the count, or the wait in seconds). */
+static void cgroup_sample(struct expo *e, const char *name, const struct metric_cgroup_pair *p,
+			  bool seconds)
+{
+	char v[32];
+
+	sample(e, name, seconds ? secs(v, p->wait_ns) : u64(v, p->count), "cgroup", p->cgroup,
+	       "holder_cgroup", p->holder_cgroup[0] ? p->holder_cgroup : "none", NULL);
+}
+
+/* --cgroup-label: the blame waits by the waiter's cgroup and the holder's. */
+static void cgroup_family(struct expo *e, const struct metrics *m, const char *name,
+			  bool seconds)
+{
+	int i;
+
+	for (i = 0; i < m->nr_cgroups; i++)
+		cgroup_sample(e, name, &m->cgroups[i], seconds);
+	if (m->cgroup_other.count)
+		cgroup_sample(e, name, &m->cgroup_other, seconds);
+}
+
+/*
+ * Two families of the same labels, the waits and their time (@fill writes
+ * the samples of either: the count, or the seconds).
+ */
+static void waits_and_seconds(struct expo *e, const struct metrics *m, const char *waits,
+			      const char *seconds, const char *help,
+			      void (*fill)(struct expo *e, const struct metrics *m,
+					   const char *name, bool seconds))
+{
+	char total[96];
+
+	family(e, waits, "counter", help);
+	snprintf(total, sizeof(total), "%s_total", waits);
+	fill(e, m, total, false);
+	family(e, seconds, "counter", "Time in those waits, by the same labels.");
+	snprintf(total, sizeof(total), "%s_total", seconds);
+	fill(e, m, total, true);
+}
+
 static void blame(struct expo *e, const struct metrics *m)
 {
 	if (!m->family_on[FAMILY_MMAP_LOCK])
 		return;
-	family(e, "mmtop_mmap_lock_blame_waits", "counter",
-	       "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is the waiter's own process, another (foreign) or none seen (none: the wait began as the lock changed hands): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (a writer's site the syscall it was in).");
-	blame_family(e, m, "mmtop_mmap_lock_blame_waits_total", false);
-	family(e, "mmtop_mmap_lock_blame_wait_seconds", "counter",
-	       "Time in those waits, by the same labels.");
-	blame_family(e, m, "mmtop_mmap_lock_blame_wait_seconds_total", true);
+	waits_and_seconds(e, m, "mmtop_mmap_lock_blame_waits", "mmtop_mmap_lock_blame_wait_seconds",
+			  "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is the waiter's own process, another (foreign) or none seen (none: the wait began as the lock changed hands): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (a writer's site the syscall it was in).",
+			  blame_family);
+	if (m->by_cgroup)
+		waits_and_seconds(e, m, "mmtop_mmap_lock_cgroup_waits",
+				  "mmtop_mmap_lock_cgroup_wait_seconds",
+				  "The same waits by the waiter's cgroup (v2) and the holder's (none: nobody seen), as each was when the wait began; the first --top pairs seen, the rest as other.",
+				  cgroup_family);
 }
 
 static const char *const backing_names[BACKING__COUNT] = { "4k", "thp", "unknown" };

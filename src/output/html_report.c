@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_pairs.h"
 #include "html.h"
 #include "html_report.h"
 #include "plot.h"
@@ -446,14 +447,43 @@ static void lock_plots(FILE *f, const struct html_report *r, const struct snapsh
 }
 
 static void blame_party(FILE *f, int pid, const char *comm, enum callsite site,
-			const char *symbol, bool write, bool foreign)
+			const char *symbol, bool write, bool foreign, const char *cgroup)
 {
 	fprintf(f, "<td class=\"t\">%d ", pid);
 	html_text(f, comm);
 	fputs(" <span class=\"sub\">", f);
 	html_text(f, callsite_label(site, symbol));
-	fprintf(f, " %s</span>%s</td>", write ? "write" : "read",
-		foreign ? " <span class=\"foreign\">foreign</span>" : "");
+	fprintf(f, " %s", write ? "write" : "read");
+	if (cgroup[0]) {
+		fputs(" in ", f);
+		html_text(f, cgroup);
+	}
+	fprintf(f, "</span>%s</td>", foreign ? " <span class=\"foreign\">foreign</span>" : "");
+}
+
+/* The same waits by the waiter's cgroup and the holder's (none before 2.10). */
+static void cgroup_table(FILE *f, const struct snapshot *sum)
+{
+	struct cgroup_pair *v;
+	int i, n = cgroup_pairs_of(sum, &v);
+	char a[32], b[32];
+
+	if (n <= 0)
+		return;
+	fputs("<div class=\"wide\"><table id=\"cgroup-table\"><tr><th class=\"t\">"
+	      "waiter's cgroup</th><th class=\"t\">holder's cgroup</th><th>waits</th>"
+	      "<th>total wait</th><th>max</th></tr>\n", f);
+	for (i = 0; i < n && i < TOP_BLAME; i++) {
+		fputs("<tr><td class=\"t\">", f);
+		html_text(f, v[i].cgroup);
+		fputs("</td><td class=\"t\">", f);
+		html_text(f, v[i].holder_cgroup[0] ? v[i].holder_cgroup : "none seen");
+		fprintf(f, "</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n", v[i].count,
+			format_ns(v[i].wait_ns, a, sizeof(a)),
+			format_max(v[i].wait_max_ns, v[i].wait_max_bound, b, sizeof(b)));
+	}
+	fputs("</table></div>\n", f);
+	free(v);
 }
 
 static void blame_table(FILE *f, const struct snapshot *sum)
@@ -483,9 +513,9 @@ static void blame_table(FILE *f, const struct snapshot *sum)
 		bool foreign = blame_foreign(w);
 
 		fputs("<tr>", f);
-		blame_party(f, w->pid, w->comm, w->site, w->symbol, w->write, false);
+		blame_party(f, w->pid, w->comm, w->site, w->symbol, w->write, false, w->cgroup);
 		blame_party(f, w->holder_pid, w->holder_comm, w->holder_site, w->holder_symbol,
-			    w->holder_write, foreign);
+			    w->holder_write, foreign, w->holder_cgroup);
 		fprintf(f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td>", w->count,
 			format_ns(w->wait_ns, a, sizeof(a)), format_max(w->wait_max_ns, w->wait_max_bound, b, sizeof(b)));
 		fprintf(f, "<td class=\"t\"><svg width=\"160\" height=\"12\"><rect class=\"bar s%d\" "
@@ -495,6 +525,7 @@ static void blame_table(FILE *f, const struct snapshot *sum)
 	}
 	fputs("</table></div>\n", f);
 	free(rows);
+	cgroup_table(f, sum);
 	html_section_end(f);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_pairs.h"
 #include "metrics.h"
 
 static bool pid_alive(int pid)
@@ -16,16 +17,20 @@ static bool pid_alive(int pid)
 
 bool (*metrics_pid_alive)(int pid) = pid_alive;
 
-int metrics_init(struct metrics *m, int top, bool by_pid)
+int metrics_init(struct metrics *m, int top, bool by_pid, bool by_cgroup)
 {
 	memset(m, 0, sizeof(*m));
 	m->top = top;
 	m->by_pid = by_pid;
+	m->by_cgroup = by_cgroup;
 	m->exact_ppm = SAMPLE_EXACT;
 	strcpy(m->other.comm, "other");
+	strcpy(m->cgroup_other.cgroup, "other");
+	strcpy(m->cgroup_other.holder_cgroup, "other");
 	if (top) {
 		m->procs = calloc(top, sizeof(*m->procs));
-		if (!m->procs)
+		m->cgroups = by_cgroup ? calloc(top, sizeof(*m->cgroups)) : NULL;
+		if (!m->procs || (by_cgroup && !m->cgroups))
 			return -ENOMEM;
 	}
 	return 0;
@@ -36,6 +41,7 @@ void metrics_free(struct metrics *m)
 	free(m->cpus);
 	free(m->locks);
 	free(m->procs);
+	free(m->cgroups);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -157,6 +163,44 @@ static void add_blame(struct metrics *m, const struct snapshot *s)
 		t->count += b->count;
 		t->wait_ns += b->wait_ns;
 	}
+}
+
+/* The series of @p's pair: its own if it has one or there is room, else other's. */
+static struct metric_cgroup_pair *cgroup_slot(struct metrics *m, const struct cgroup_pair *p)
+{
+	struct metric_cgroup_pair *t;
+	int i;
+
+	for (i = 0; i < m->nr_cgroups; i++)
+		if (!strcmp(m->cgroups[i].cgroup, p->cgroup) &&
+		    !strcmp(m->cgroups[i].holder_cgroup, p->holder_cgroup))
+			return &m->cgroups[i];
+	if (m->nr_cgroups == m->top)
+		return &m->cgroup_other;
+	t = &m->cgroups[m->nr_cgroups++];
+	snprintf(t->cgroup, sizeof(t->cgroup), "%s", p->cgroup);
+	snprintf(t->holder_cgroup, sizeof(t->holder_cgroup), "%s", p->holder_cgroup);
+	return t;
+}
+
+static int add_cgroups(struct metrics *m, const struct snapshot *s)
+{
+	struct cgroup_pair *v;
+	int i, n;
+
+	if (!m->by_cgroup)
+		return 0;
+	n = cgroup_pairs_of(s, &v);
+	if (n < 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct metric_cgroup_pair *t = cgroup_slot(m, &v[i]);
+
+		t->count += v[i].count;
+		t->wait_ns += v[i].wait_ns;
+	}
+	free(v);
+	return 0;
 }
 
 static void add_forks(struct metrics *m, const struct snapshot *s)
@@ -326,6 +370,8 @@ int metrics_add(struct metrics *m, const struct snapshot *s)
 		err = add_locks(m, s);
 	if (!err)
 		err = add_procs(m, s);
+	if (!err)
+		err = add_cgroups(m, s);
 	if (err)
 		return err;
 	add_conts(m, s);

@@ -13,6 +13,10 @@
  * by_pid (--pid-label) they are keyed by pid and comm instead: a process
  * keeps its series while it lives. A key that joins starts from zero (what
  * it did before stays in "other"), so no counter ever goes down.
+ *
+ * With by_cgroup (--cgroup-label), the blame waits have series by the
+ * waiter's cgroup and the holder's as well: the first top pairs seen keep
+ * theirs, the later ones add up under "other", for the same reasons.
  */
 #ifndef MMTOP_METRICS_H
 #define MMTOP_METRICS_H
@@ -55,6 +59,13 @@ struct metric_blame {
 	uint64_t count, wait_ns;
 };
 
+/* Blame waits of one pair of cgroups (by_cgroup), or "other"'s. */
+struct metric_cgroup_pair {
+	char cgroup[SNAPSHOT_CGROUP_LEN];
+	char holder_cgroup[SNAPSHOT_CGROUP_LEN];	/* "": nobody seen */
+	uint64_t count, wait_ns;
+};
+
 struct metric_fork {
 	uint64_t count, sum_ns;
 	/* Not cumulative: [i] up to fork_bucket_le(i); the last, above all. */
@@ -92,9 +103,13 @@ struct metrics {
 	struct metric_proc *procs;	/* [top], the first nr_procs used */
 	int nr_procs;
 	struct metric_proc other;
+	bool by_cgroup;			/* blame waits by cgroup pair too */
+	struct metric_cgroup_pair *cgroups;	/* [top], the first nr_cgroups used */
+	int nr_cgroups;
+	struct metric_cgroup_pair cgroup_other;
 };
 
-int metrics_init(struct metrics *m, int top, bool by_pid);
+int metrics_init(struct metrics *m, int top, bool by_pid, bool by_cgroup);
 void metrics_free(struct metrics *m);
 /* Add one interval; -ENOMEM when a new row found no memory (it is lost). */
 int metrics_add(struct metrics *m, const struct snapshot *s);

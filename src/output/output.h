@@ -44,6 +44,7 @@ struct output {
 	const char *path;
 	int top;		/* openmetrics: per-process series kept */
 	bool pid_label;		/* ... keyed by pid and comm, not comm */
+	bool cgroup_label;	/* ... and blame waits by cgroup pair */
 	struct metrics *metrics;	/* openmetrics: totals since start */
 };
 

@@ -356,7 +356,7 @@ static void json_zone(FILE *f, const struct snapshot *s, const void *row)
 	json_pcp(f, s, &z->pcp);
 }
 
-/* The fields a row's table marks for JSON, after the row's own keys. */
+/* The fields a row's table marks for JSON, after the row's own keys ("": null). */
 static void json_fields(FILE *f, const struct row_type *t, const void *row)
 {
 	unsigned int i;
@@ -366,10 +366,12 @@ static void json_fields(FILE *f, const struct row_type *t, const void *row)
 
 		if (!(x->out & OUT_JSON))
 			continue;
+		if (x->kind == FIELD_STR) {
+			json_said(f, x->name, (const char *)row + x->off);
+			continue;
+		}
 		fprintf(f, ",\"%s\":", x->name);
-		if (x->kind == FIELD_STR)
-			json_str(f, (const char *)row + x->off);
-		else if (x->kind == FIELD_BOOL)
+		if (x->kind == FIELD_BOOL)
 			fputs(json_bool(field_value(x, row)), f);
 		else
 			fprintf(f, "%" PRIu64, field_value(x, row));

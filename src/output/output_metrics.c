@@ -24,7 +24,8 @@ int write_metrics(struct output *o, const struct snapshot *s)
 
 	if (!o->metrics) {
 		o->metrics = malloc(sizeof(*o->metrics));
-		if (!o->metrics || metrics_init(o->metrics, o->top, o->pid_label)) {
+		if (!o->metrics ||
+		    metrics_init(o->metrics, o->top, o->pid_label, o->cgroup_label)) {
 			free(o->metrics);
 			o->metrics = NULL;
 			return -ENOMEM;

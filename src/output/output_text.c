@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cgroup_pairs.h"
 #include "output_common.h"
 #include "text_table.h"
 
@@ -338,6 +339,38 @@ static void write_blame(FILE *f, const struct snapshot *s)
 	free(rows);
 }
 
+static const struct text_col cgroup_cols[] = {
+	TEXT_CUT("CGROUP", 30), TEXT_WORD("<-", 2), TEXT_CUT("HOLDER CGROUP", 30),
+	TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("max", 10),
+};
+
+/* The same waits by the waiter's cgroup and the holder's ("-": nobody seen). */
+static void write_cgroup_pairs(FILE *f, const struct snapshot *s)
+{
+	static const struct text_table table = TEXT_TABLE(0, cgroup_cols);
+	struct cgroup_pair *v;
+	int i, n = lock_na(s) ? 0 : cgroup_pairs_of(s, &v);
+	char b[16];
+
+	if (n <= 0)
+		return;
+	fprintf(f, " mmap_lock waits by cgroup: %d pair%s%s\n", n, n == 1 ? "" : "s",
+		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
+	text_header(f, &table);
+	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
+		struct text_row r = text_row_begin(f, &table);
+
+		text_cell(&r, "%s", safe(v[i].cgroup));
+		text_cell(&r, "<-");
+		text_cell(&r, "%s", v[i].holder_cgroup[0] ? safe(v[i].holder_cgroup) : "-");
+		text_cell(&r, "%" PRIu64, v[i].count);
+		text_cell(&r, "%s", format_ns(v[i].wait_ns, b, 16));
+		text_cell(&r, "%s", format_max(v[i].wait_max_ns, v[i].wait_max_bound, b, 16));
+		text_row_end(&r);
+	}
+	free(v);
+}
+
 static const struct text_col cont_cols[] = {
 	TEXT_WORD("CLASS", 15), TEXT_WORD("BY", 5), TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16),
 	TEXT_CUT("CALLER", 24), TEXT_WORD("TYPE", 12), TEXT_WORD("MODE", 5),
@@ -505,6 +538,7 @@ void write_text(FILE *f, const struct snapshot *s)
 	write_locks(f, s);
 	write_vmas(f, s);
 	write_blame(f, s);
+	write_cgroup_pairs(f, s);
 	write_conts(f, s);
 	write_forks(f, s);
 	write_events(f, s);

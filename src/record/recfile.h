@@ -25,7 +25,7 @@
 
 #define REC_MAGIC "MMTOPREC"
 #define REC_MAJOR 2
-#define REC_MINOR 9	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
+#define REC_MINOR 10	/* 2.1: blame rows, slow waits' holders; 2.2: sized rows;
 			 * 2.3: why the VMA-lock outcome is n/a; 2.4: whether
 			 * a maximum is a bound (appended to lock, contention
 			 * and blame rows); 2.5: the interval's sampled share,
@@ -33,7 +33,9 @@
 			 * the sampler's attaches and detaches cost (appended);
 			 * 2.7: why the default set sees no mmap_lock waits
 			 * (appended); 2.8: whom it blames them on (appended);
-			 * 2.9: a slow event's lock mode (appended to it) */
+			 * 2.9: a slow event's lock mode (appended to it);
+			 * 2.10: the cgroups of lock rows, blame rows and
+			 * slow events, each side (appended to them) */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */

@@ -287,6 +287,23 @@ key r
 key 3
 key Enter
 check "replay zoom: r in the Blame view reverses them" behind_sorted asc
+# g: grouped by cgroup. The churn and its reader ran in this test's cgroup.
+# Its last part, which a narrow column keeps ("/" itself, for the root).
+own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+part=${own##*/}
+[ -n "$part" ] || part=" / "
+key Escape
+key Escape
+key 7
+key g
+check "g: the Blame view sums the waits by cgroup pair" wait_for "HOLDER CGROUP" 2
+check "g: the pair of the test's cgroup ($own) is there" sh -c "tmux capture-pane -p -t '$S' | grep -qF -- '$part'"
+key 3
+check "g: the mmap_lock view shows each row's cgroup" wait_for "CGROUP" 2
+key g
+i=0
+while screen | grep -q CGROUP && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+check "g again: back to the processes" sh -c "! tmux capture-pane -p -t '$S' | grep -q CGROUP"
 key q
 tmux kill-session -t "$S"
 
@@ -299,6 +316,10 @@ check "sampled: the header says the share sampled" wait_for "mmap_lock ~[0-9.]*%
 key a
 key 3
 check "sampled: the mmap_lock view marks its estimates (~ACQ)" wait_for "~ACQ" 3
+key 7
+key g
+check "g on a recording before 2.10: its cgroups are said to be missing" \
+	wait_for "by cgroup: n/a (a recording before format 2.10 names no cgroups)" 2
 key q
 tmux kill-session -t "$S"
 tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP replay '$TMP/blame.rec'; sleep 600"

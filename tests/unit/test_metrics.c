@@ -118,7 +118,7 @@ static void cumulative(void)
 	snap(&b, 50);
 	lock_row(&b, 10, "w", 7000);
 	blame_row(&b, 10, 12, 2, 500000000);
-	metrics_init(&m, 5, false);
+	metrics_init(&m, 5, false, false);
 	metrics_add(&m, &a);
 	metrics_add(&m, &b);
 	t = render(&m, EXPO_PROMETHEUS);
@@ -188,7 +188,7 @@ static void hostile_names(void)
 	snap(&s, 1);
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		lock_row(&s, 100 + i, names[i], 1000 + i);
-	metrics_init(&m, ARRAY_SIZE(names), false);
+	metrics_init(&m, ARRAY_SIZE(names), false, false);
 	metrics_add(&m, &s);
 	t = render(&m, EXPO_PROMETHEUS);
 	om = render(&m, EXPO_OPENMETRICS);
@@ -232,7 +232,7 @@ static void by_comm(void)
 	struct metrics m;
 	char *t;
 
-	metrics_init(&m, 1, false);
+	metrics_init(&m, 1, false, false);
 	snap(&s1, 0);
 	lock_row(&s1, 10, "worker", 100);
 	lock_row(&s1, 11, "worker", 50);
@@ -261,7 +261,7 @@ static void top_n(void)
 	uint64_t o1, o2, o3;
 
 	metrics_pid_alive = alive_but_dead_pid;
-	metrics_init(&m, 1, true);
+	metrics_init(&m, 1, true, false);
 	snap(&s1, 0);
 	lock_row(&s1, 10, "busy", 100);
 	lock_row(&s1, 11, "quiet", 50);
@@ -291,6 +291,57 @@ static void top_n(void)
 	snapshot_free(&s3);
 }
 
+static void blame_pair(struct snapshot *s, const char *cgroup, const char *holder,
+		       uint64_t count)
+{
+	struct blame_row *b = snapshot_push(&s->blame);
+
+	*b = (struct blame_row){ .pid = 10, .holder_pid = holder[0] ? 11 : 0, .count = count,
+				 .wait_ns = 1000 * count };
+	snprintf(b->cgroup, sizeof(b->cgroup), "%s", cgroup);
+	snprintf(b->holder_cgroup, sizeof(b->holder_cgroup), "%s", holder);
+}
+
+/*
+ * --cgroup-label: the blame waits by cgroup pair, the first pairs seen
+ * keeping their series, the later ones in other; none without it.
+ */
+static void by_cgroup(void)
+{
+	struct snapshot s1, s2;
+	struct metrics m, plain;
+	char *t;
+
+	metrics_init(&m, 2, false, true);
+	metrics_init(&plain, 2, false, false);
+	snap(&s1, 0);
+	blame_pair(&s1, "/app", "/agent", 3);
+	blame_pair(&s1, "/app", "/agent", 2);
+	blame_pair(&s1, "/agent", "", 1);
+	metrics_add(&m, &s1);
+	metrics_add(&plain, &s1);
+	snap(&s2, 0);
+	blame_pair(&s2, "/late", "/app", 7);
+	blame_pair(&s2, "/app", "/agent", 1);
+	metrics_add(&m, &s2);
+	t = render(&m, EXPO_PROMETHEUS);
+	CHECK(value_of(t, "mmtop_mmap_lock_cgroup_waits_total{cgroup=\"/app\",holder_cgroup=\"/agent\"}") == 6,
+	      "by cgroup: a pair's waits of every row and interval in one series");
+	CHECK(value_of(t, "mmtop_mmap_lock_cgroup_waits_total{cgroup=\"/agent\",holder_cgroup=\"none\"}") == 1,
+	      "by cgroup: a wait with nobody seen is holder_cgroup=\"none\"");
+	CHECK(value_of(t, "mmtop_mmap_lock_cgroup_waits_total{cgroup=\"other\",holder_cgroup=\"other\"}") == 7 &&
+	      value_of(t, "mmtop_mmap_lock_cgroup_wait_seconds_total{cgroup=\"other\",holder_cgroup=\"other\"}") == 7e-6,
+	      "by cgroup: a pair past the first --top goes to other, waits and seconds");
+	free(t);
+	t = render(&plain, EXPO_PROMETHEUS);
+	CHECK(!strstr(t, "cgroup"), "without --cgroup-label: no cgroup series");
+	free(t);
+	metrics_free(&m);
+	metrics_free(&plain);
+	snapshot_free(&s1);
+	snapshot_free(&s2);
+}
+
 int main(void)
 {
 	negotiation();
@@ -299,5 +350,6 @@ int main(void)
 	hostile_names();
 	top_n();
 	by_comm();
+	by_cgroup();
 	UNIT_EXIT();
 }

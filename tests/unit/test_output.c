@@ -31,7 +31,7 @@ static void fill(struct snapshot *s)
 				.site = CALLSITE_MUNMAP, .symbol = "__vm_munmap",
 				.acquired = 10, .holds = 10, .wait_ns = 5000,
 				.wait_max_ns = 2000, .hold_ns = 100000,
-				.hold_max_ns = 30000 };
+				.hold_max_ns = 30000, .cgroup = "/system.slice/a,b" };
 	r->wait.bucket[9] = 10;
 	r->hold.bucket[13] = 10;
 	v = snapshot_push(&s->vmas);
@@ -92,8 +92,10 @@ static void test_csv(const struct snapshot *s)
 	CHECK(strstr(out, "2023-11-14T22:13:20.123Z,3,1.000000,cpu,0,0,1,1000,2,1000.000,2.000,1,faults:tp_btf;mmap_lock:tp_btf,4,1,0.995010,") != NULL,
 	      "CSV CPU row: counts, rates, drops, probes, VMA-lock outcome");
 	CHECK(strstr(out, ",cpu,1,0,0,0,0,") != NULL, "CSV marks an offline CPU");
-	CHECK(strstr(out, ",waits,wait_p90_ns,schema\n") && strstr(out, ",10,972,2\n"),
-	      "CSV: the p90 wait column (the table's derived field) before schema, filled on the lock row");
+	CHECK(strstr(out, ",waits,wait_p90_ns,cgroup,holder_cgroup,schema\n") &&
+	      strstr(out, ",10,972,\"/system.slice/a,b\",,2\n"),
+	      "CSV: the p90 wait and the cgroups (the table's fields) before schema, filled on "
+	      "the lock row, a comma quoted");
 	CHECK(strstr(out, ",42,\"a,\"\"b\"\"\",munmap,__vm_munmap,write,own,10,0,10,5000,") != NULL,
 	      "CSV lock row quotes a comm with a comma and quotes");
 	CHECK(strstr(out, ",vma,-1,-1,-1,,,,,1,faults:tp_btf;mmap_lock:tp_btf,1,0,,43,'=1+2,") != NULL,
@@ -135,8 +137,11 @@ static void test_json(const struct snapshot *s)
 	CHECK(strstr(out, "\"drops\":{\"flush\":0,\"read\":1,") != NULL, "JSON names every drop counter");
 	CHECK(strstr(out, "\"comm\":\"a,\\\"b\\\"\"") != NULL, "JSON escapes quotes in comm");
 	CHECK(strstr(out, "\"wait_p50_ns\":768,") != NULL, "JSON lock row has quantiles");
-	CHECK(strstr(out, "\"waits\":10,\"wait_p90_ns\":972}") != NULL,
-	      "JSON lock row ends with its p90 wait (the table's derived field)");
+	CHECK(strstr(out, "\"waits\":10,\"wait_p90_ns\":972,\"cgroup\":\"/system.slice/a,b\"}") != NULL,
+	      "JSON lock row ends with its p90 wait and its cgroup (the table's fields)");
+	p = strstr(out, "\"slow_events\":[{");
+	CHECK(p && strstr(p, "\"cgroup\":null,\"holder_cgroup\":null}"),
+	      "JSON slow event without cgroups says null for both");
 	CHECK(strstr(out, "\"contention\":[{\"class\":\"zone\",\"classified_by\":\"address\",\"pid\":0,") != NULL,
 	      "JSON contention row");
 	CHECK(strstr(out, "{\"pid\":43,\"comm\":\"=1+2\",\"faults\":null,\"fallbacks\":1,\"anon\":0,\"vma_ok\":null}") != NULL,

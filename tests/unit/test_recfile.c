@@ -37,7 +37,7 @@ static void fill(struct snapshot *s)
 	*(struct lock_row *)snapshot_push(&s->locks) = (struct lock_row){
 		.pid = 42, .comm = "a,\"b\"", .write = true, .site = CALLSITE_OTHER,
 		.symbol = "zap", .acquired = 9, .wait_ns = 99, .wait_max_ns = 15,
-		.wait_max_bound = true, .wait = { { [3] = 9 } } };
+		.wait_max_bound = true, .wait = { { [3] = 9 } }, .cgroup = "/system.slice/a" };
 	*(struct vma_row *)snapshot_push(&s->vmas) = (struct vma_row){
 		.pid = 42, .comm = "w", .faults = -1, .fallbacks = 2 };
 	*(struct slow_event *)snapshot_push(&s->events) = (struct slow_event){
@@ -47,11 +47,13 @@ static void fill(struct snapshot *s)
 	*(struct slow_event *)snapshot_push(&s->events) = (struct slow_event){
 		.wall_ns = 6, .pid = 42, .tid = 44, .comm = "f", .site = CALLSITE_FAULT,
 		.wait_ns = 3000000, .holder_pid = 7, .holder_comm = "reader",
-		.holder_site = CALLSITE_PROC, .holder_symbol = "m_start" };
+		.holder_site = CALLSITE_PROC, .holder_symbol = "m_start", .cgroup = "/a",
+		.holder_cgroup = "/b" };
 	*(struct blame_row *)snapshot_push(&s->blame) = (struct blame_row){
 		.pid = 42, .comm = "f", .site = CALLSITE_FAULT, .holder_pid = 42,
 		.holder_comm = "f", .holder_site = CALLSITE_MPROTECT, .holder_write = true,
-		.count = 5, .wait_ns = 5000, .wait_max_ns = 2000, .wait_max_bound = true };
+		.count = 5, .wait_ns = 5000, .wait_max_ns = 2000, .wait_max_bound = true,
+		.cgroup = "/a", .holder_cgroup = "/b" };
 	snprintf(s->fork_method, sizeof(s->fork_method), "page tables");
 	snprintf(s->vma_na, sizeof(s->vma_na), "kernel without per-VMA locks");
 	snprintf(s->waits_na, sizeof(s->waits_na), "no tracepoint lock:contention_begin (Linux 5.19+)");
@@ -90,6 +92,9 @@ static void round_trip(bool varint, bool sized)
 		s.locks.v[0].wait_max_bound = s.blame.v[0].wait_max_bound =
 			s.conts.v[0].wait_max_bound = false;
 		s.events.v[0].mode[0] = '\0';	/* appended in 2.9 */
+		/* Appended in 2.10. */
+		s.locks.v[0].cgroup[0] = s.blame.v[0].cgroup[0] = s.blame.v[0].holder_cgroup[0] = '\0';
+		s.events.v[1].cgroup[0] = s.events.v[1].holder_cgroup[0] = '\0';
 	}
 	rec_put_snapshot(&b, &s);
 	CHECK(!b.failed && b.len > 0, "%s: a snapshot serialises (%zu bytes)", enc, b.len);
@@ -112,6 +117,12 @@ static void round_trip(bool varint, bool sized)
 	CHECK(strstr(z, sized ? "\"class\":\"pcp\",\"caller\":\"drain_pages_zone\",\"mode\":\"-\"" :
 			"\"class\":\"pcp\",\"caller\":\"drain_pages_zone\",\"mode\":\"read\""),
 	      "%s: a slow wait on a lock without modes reads back as - (2.9; read before)", enc);
+	CHECK(!sized || (strstr(z, "\"wait_p90_ns\":15,\"cgroup\":\"/system.slice/a\"") &&
+			 strstr(z, "\"cgroup\":\"/a\",\"holder_cgroup\":\"/b\"}]") &&
+			 strstr(z, "\"wait_max_bound\":true,\"cgroup\":\"/a\",\"holder_cgroup\":\"/b\"}")),
+	      "%s: each side's cgroup reads back in lock, blame and event rows (2.10)", enc);
+	CHECK(sized || (strstr(z, "\"cgroup\":null,\"holder_cgroup\":null") && !strstr(z, "\"/a\"")),
+	      "%s: rows without the cgroups say null, not \"\" (before 2.10)", enc);
 
 	CHECK(back.nodes[1].pcp.refill_pages == 63 && back.total.min_flt == 150,
 	      "%s: node and total sums are rebuilt", enc);

@@ -358,6 +358,28 @@ if has mmap_lock; then
 	check "default set, blame: churn waited behind the smaps reader $reader, $named, marked foreign ($n waits)" test "$n" -gt 0
 	col "$TMP/dr.csv" "\$c[\"kind\"] == \"blame\" && \$c[\"pid\"] == $pid && \$c[\"holder_foreign\"] == 1" holder_symbol |
 		sort | uniq -c | sed 's/^ */# the reader'"'"'s site: /'
+
+	# Each side's cgroup (v2): a churn in cgroup a, a reader of its smaps
+	# in b, each waiting behind the other in turn: the blame rows name a
+	# behind b and b behind a (the waiter's id as its wait ends, the
+	# holder's from its task through CO-RE).
+	mnt=$(cgroup2_mount)
+	ca=/mmtop-checks-$$-a cb=/mmtop-checks-$$-b
+	if mkdir "$mnt$ca" "$mnt$cb"; then
+		start_mmtop_csv "$TMP/cg.csv" -d 0.5
+		cgroup_pair_churn "$mnt" "$ca" "$cb" 4
+		wait $CHURN
+		wait $READER
+		stop_mmtop
+		pair() { csv_sum_where "$TMP/cg.csv" acquired "\$c[\"kind\"] == \"blame\" && \$c[\"cgroup\"] == \"$1\" && \$c[\"holder_cgroup\"] == \"$2\""; }
+		ab=$(pair "$ca" "$cb")
+		ba=$(pair "$cb" "$ca")
+		check "default set, cgroups: the churn in a behind the reader in b ($ab waits), the reader behind the churn ($ba)" \
+			test "$ab" -gt 0 -a "$ba" -gt 0
+		rmdir "$mnt$ca" "$mnt$cb"
+	else
+		fail "cgroups: cannot make cgroups under $mnt"
+	fi
 fi
 
 # PCP (opt-in): refills on the allocating CPU (pcp_round a round: more than

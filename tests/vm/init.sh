@@ -12,6 +12,7 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tracefs nodev /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
+mount -t cgroup2 none /sys/fs/cgroup
 cd /mmtop || poweroff -f
 # THP on request (MADV_HUGEPAGE), whatever the kernel's default: the
 # fork checks' THP-backed parent asks for it.

@@ -21,6 +21,9 @@ static struct blame_row *row_of(struct lock_source *ls, struct snapshot *s,
 
 	memcpy(want.symbol, w->symbol, sizeof(want.symbol));
 	memcpy(want.holder_symbol, h->symbol, sizeof(want.holder_symbol));
+	cgroup_name_of(&ls->cgroups, key->cgroup, want.cgroup, sizeof(want.cgroup));
+	cgroup_name_of(&ls->cgroups, key->holder_cgroup, want.holder_cgroup,
+		       sizeof(want.holder_cgroup));
 	for (i = 0; i < s->blame.nr; i++)
 		if (blame_same(&s->blame.v[i], &want))
 			return &s->blame.v[i];
@@ -48,8 +51,9 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 
 	if (now->count == p->sum.count)
 		return false;
-	/* -p: the rows of the waiting process. */
-	if (pid_filter_has(ls->opts.pids, key->tgid) && (r = row_of(ls, s, key)))
+	/* -p, --cgroup: the rows of the waiting process. */
+	if (pid_filter_has(ls->opts.pids, key->tgid) && cgroup_wanted(&ls->cgroups, key->cgroup) &&
+	    (r = row_of(ls, s, key)))
 		cont_stats_add(now, &p->sum, &all, &r->count, &r->wait_ns, &r->wait_max_ns,
 			       &r->wait_max_bound);
 	p->sum = *now;

@@ -75,6 +75,7 @@ static struct lock_row *row_of(struct lock_source *ls, struct snapshot *s,
 	}, *r;
 
 	memcpy(k.symbol, site->symbol, sizeof(k.symbol));
+	cgroup_name_of(&ls->cgroups, key->cgroup, k.cgroup, sizeof(k.cgroup));
 	r = find_row(x, s, &k);
 	if (r)
 		return r;
@@ -131,7 +132,7 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	if (now->acquired == p->sum.acquired && now->failed == p->sum.failed &&
 	    now->holds == p->sum.holds && now->wait_ns == p->sum.wait_ns)
 		return false;
-	if (pid_filter_has(ls->opts.pids, key->tgid) &&
+	if (pid_filter_has(ls->opts.pids, key->tgid) && cgroup_wanted(&ls->cgroups, key->cgroup) &&
 	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack)))) {
 		add_delta(r, now, &p->sum);
 		if (key->waits)

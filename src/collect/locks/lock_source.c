@@ -437,6 +437,8 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 		snprintf(err, errlen, "%s", refused[FAMILY_MMAP_LOCK]);
 		goto fail;
 	}
+	if (cgroup_names_init(&ls->cgroups, opts->cgroup, err, errlen))
+		goto fail;
 	if (map_walk_init(&ls->walk, &map_reader_bpf, sizeof(struct lock_stats)) ||
 	    !ls->fault_now || !ls->fault_prev ||
 	    site_cache_init(&ls->sites, &ls->ksyms, opts->raw_addresses) ||
@@ -538,7 +540,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct slow_event *ev;
 	bool by_address;
 
-	if (size < sizeof(*e))
+	if (size < sizeof(*e) || !cgroup_wanted(&ls->cgroups, e->cgroup))
 		return 0;
 	ev = snapshot_push(&ls->events);
 	if (!ev)
@@ -549,6 +551,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	ev->tid = e->tid;
 	ev->cpu = e->cpu;
 	comm_copy(ev->comm, e->comm);
+	cgroup_name_of(&ls->cgroups, e->cgroup, ev->cgroup, sizeof(ev->cgroup));
 	ev->write = e->write;
 	ev->foreign = e->foreign;
 	ev->wait_ns = e->wait_ns;
@@ -572,6 +575,8 @@ static int on_event(void *ctx, void *data, size_t size)
 		ev->holder_site = site->site;
 		memcpy(ev->holder_symbol, site->symbol, sizeof(ev->holder_symbol));
 		ev->holder_write = e->holder_write;
+		cgroup_name_of(&ls->cgroups, e->holder_cgroup, ev->holder_cgroup,
+			       sizeof(ev->holder_cgroup));
 	}
 	return 0;
 }
@@ -680,6 +685,7 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 {
 	int n;
 
+	cgroup_names_read(&ls->cgroups);
 	lock_source_poll(ls);
 	/* Forks first: the filter grows by them (see pid_filter.h). */
 	fork_reader_drain(ls, s);
@@ -727,6 +733,7 @@ void lock_source_close(struct lock_source *ls)
 	map_walk_free(&ls->walk);
 	free(ls->gone_last.v);
 	site_cache_free(&ls->sites);
+	cgroup_names_free(&ls->cgroups);
 	free(ls->events.v);
 	free(ls->forks.v);
 	free(ls->spawns.v);

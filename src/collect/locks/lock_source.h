@@ -28,6 +28,7 @@ struct lock_source_opts {
 	enum tp_flavour attach;
 	struct pid_filter *pids;	/* read at every sample; NULL: all; a
 					 * tree grows by the forks read */
+	const char *cgroup;	/* --cgroup: only this subtree's tasks; NULL: all */
 	int nr_nodes;		/* NUMA nodes, for the lock address table */
 	const struct kernel_has *kernel;	/* what it has, while opening */
 	struct ksyms_loader *ksyms;	/* /proc/kallsyms, begun by the caller */

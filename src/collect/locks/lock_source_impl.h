@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "cgroup_names.h"
 #include "delta_table.h"
 #include "growth.h"
 #include "key_names.h"
@@ -84,6 +85,7 @@ struct lock_source {
 	struct ring_buffer *rb;
 	struct ksyms ksyms;
 	struct site_cache sites;
+	struct cgroup_names cgroups;	/* the rows' and events' cgroups; --cgroup */
 	struct delta_table lock_prev;	/* lock_key -> lock_stats + per-CPU acquired */
 	struct delta_table cont_prev;	/* cont_key -> cont_stats */
 	struct row_index lock_index;	/* of the snapshot's lock rows */
