@@ -203,7 +203,8 @@ static void narrow(const struct ui_table *t, struct layout *l)
 		int c, widest = -1;
 
 		for (c = 0; c < t->nr_cols; c++)
-			if (t->cols[c].text == TABLE_TEXT && l->width[c] > TEXT_MIN &&
+			if ((t->cols[c].text == TABLE_TEXT || t->cols[c].text == TABLE_PATH) &&
+			    l->width[c] > TEXT_MIN &&
 			    (widest < 0 || l->width[c] > l->width[widest]))
 				widest = c;
 		if (widest < 0)
@@ -300,6 +301,18 @@ static int draw_cell(const struct ui_table *t, const struct layout *l, int y, in
 	const char *text = row < 0 ? title_of(t, col, buf, sizeof(buf)) : cell(t, row, col)->text;
 	int w = l->width[col];
 
+	/* A path cut to its column keeps its end, after a +. */
+	if (row >= 0 && k->text == TABLE_PATH && w > 1 && shown_width(text) > w) {
+		const char *end = text + strlen(text);
+
+		while (end > text && shown_width(end - 1) < w)
+			end--;
+		while ((*end & 0xc0) == 0x80)
+			end++;
+		draw_text(y, x, 1, c, "+");
+		draw_text(y, x + 1, w - 1, c, "%s", end);
+		return x + w + 1;
+	}
 	/* Text cut to its column ends in +: a cut name is not another name. */
 	if (row >= 0 && k->text && w > 1 && shown_width(text) > w) {
 		draw_text(y, x, w - 1, c, "%s", text);

@@ -19,13 +19,16 @@ struct ui_column {
 	int width;
 	/*
 	 * 0 a number; true (TABLE_TEXT) text: left-aligned, sorts ascending
-	 * first; TABLE_NAME a process name: text that is never narrowed.
+	 * first; TABLE_NAME a process name: text that is never narrowed;
+	 * TABLE_PATH a path (a cgroup's), narrowed as text but cut at its
+	 * start: its end names it.
 	 */
 	unsigned char text;
 };
 
 #define TABLE_TEXT 1
 #define TABLE_NAME 2
+#define TABLE_PATH 3
 
 struct ui_cell {
 	char text[TABLE_CELL];

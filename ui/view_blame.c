@@ -85,8 +85,8 @@ uint64_t blame_table(struct ui_table *t, const struct snapshot *s, blame_keep_fn
 }
 
 static const struct ui_column pair_cols[] = {
-	{ "TOTAL", 8, false }, { "SHARE", 10, true }, { "CGROUP", 28, true },
-	{ "HOLDER CGROUP", 28, true }, { "COUNT", 8, false }, { "max", 8, false },
+	{ "TOTAL", 8, false }, { "SHARE", 10, true }, { "CGROUP", 28, TABLE_PATH },
+	{ "HOLDER CGROUP", 28, TABLE_PATH }, { "COUNT", 8, false }, { "max", 8, false },
 	{ "ROWS", 5, false },
 };
 
@@ -100,9 +100,9 @@ static void pairs_draw(struct ui_state *st, const struct snapshot *s, int y, int
 	struct ui_cell *c;
 	char m[20];
 
-	if (n < 0 || (!n && s->blame.nr)) {
+	if (n < 0 || (!n && s->cgroups_na[0])) {
 		draw_text(y, 0, COLS, C_DIM, "by cgroup: n/a (%s)",
-			  n < 0 ? "out of memory" : "a recording before format 2.10 names no cgroups");
+			  n < 0 ? "out of memory" : s->cgroups_na);
 		return;
 	}
 	table_init(&t, pair_cols, sizeof(pair_cols) / sizeof(pair_cols[0]), COL_TOTAL);
@@ -130,9 +130,9 @@ static void blame_draw(struct ui_state *st, int y, int h)
 		draw_text(y, 0, COLS, C_DIM, "blame: n/a (%s)", family_na(st, FAMILY_MMAP_LOCK));
 		return;
 	}
-	draw_text(y, 0, COLS, C_DIM,
-		  "mmap_lock waits by the holder they waited behind (%s); SHARE of %s",
-		  st->by_cgroup ? "by cgroup, each side; g: by process" : "* another process; g: by cgroup",
+	draw_text(y, 0, COLS, C_DIM, "mmap_lock waits by %s; SHARE of %s",
+		  st->by_cgroup ? "cgroup pair (g: processes)" :
+		  "the holder they waited behind (* another process)",
 		  format_ns(kept_wait(s, NULL, NULL), (char[16]){ 0 }, 16));
 	if (s->holders[0] && !snapshot_acquisitions(s) && h > 2) {
 		draw_text(++y, 0, COLS, C_DIM, "a wait's holder: %s", s->holders);

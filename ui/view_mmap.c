@@ -23,7 +23,7 @@ static const struct ui_column cols[] = {
 
 #define NR_COLS (int)(sizeof(cols) / sizeof(cols[0]))
 /* Grouped by cgroup (g): the first column, before the others. */
-static const struct ui_column cgroup_col = { "CGROUP", 24, true };
+static const struct ui_column cgroup_col = { "CGROUP", 24, TABLE_PATH };
 
 enum { COL_TIME = 7 };
 

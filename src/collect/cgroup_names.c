@@ -178,12 +178,8 @@ void cgroup_name_of(struct cgroup_names *c, uint64_t id, char *buf, size_t len)
 	const char *path;
 	size_t n;
 
-	if (!id) {
+	if (!id || !c->mount) {
 		buf[0] = 0;
-		return;
-	}
-	if (!c->mount) {
-		snprintf(buf, len, "#%" PRIu64, id);
 		return;
 	}
 	path = path_of(c, id);
@@ -245,7 +241,7 @@ int cgroup_names_init(struct cgroup_names *c, const char *subtree, char *err, si
 	if (!subtree)
 		return 0;
 	if (!c->mount) {
-		snprintf(err, errlen, "--cgroup %s: no cgroup2 file system is mounted", subtree);
+		snprintf(err, errlen, "--cgroup %s: %s", subtree, CGROUPS_NO_MOUNT);
 		return -1;
 	}
 	c->subtree = subtree_of(c->mount, subtree);

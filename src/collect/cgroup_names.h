@@ -35,14 +35,18 @@ struct cgroup_names {
  * the mount's path of it; NULL: all), check that it is there. 0, or -1
  * with the reason in @err.
  */
+/* Why ids have no names on a host without a cgroup2 mount. */
+#define CGROUPS_NO_MOUNT "no cgroup2 file system is mounted (cgroup v1 alone)"
+
 int cgroup_names_init(struct cgroup_names *c, const char *subtree, char *err, size_t errlen);
 void cgroup_names_free(struct cgroup_names *c);
 /* A new read begins: an unknown id may walk the tree again. */
 void cgroup_names_read(struct cgroup_names *c);
 /*
  * The path of cgroup @id into @buf (its last @len - 1 bytes, "..." first,
- * where it is longer): "/" the root, "" for 0 (none), "(gone N)" for an
- * id no longer in the tree, "#N" without a cgroup2 mount.
+ * where it is longer): "/" the root, "(gone N)" for an id no longer in
+ * the tree; "" for 0 (none), and without a cgroup2 mount
+ * (CGROUPS_NO_MOUNT says why).
  */
 void cgroup_name_of(struct cgroup_names *c, uint64_t id, char *buf, size_t len);
 /* Whether cgroup @id is in --cgroup's subtree (always, without one). */

@@ -68,6 +68,7 @@ int snapshot_merge(struct snapshot *sum, const struct snapshot *s)
 	memcpy(sum->vma_na, s->vma_na, sizeof(sum->vma_na));
 	memcpy(sum->waits_na, s->waits_na, sizeof(sum->waits_na));
 	memcpy(sum->holders, s->holders, sizeof(sum->holders));
+	memcpy(sum->cgroups_na, s->cgroups_na, sizeof(sum->cgroups_na));
 	memcpy(sum->pcp_method, s->pcp_method, sizeof(sum->pcp_method));
 	for (i = 0; i < s->nr_cpus; i++) {
 		struct cpu_sample *t = &sum->cpus[i];

@@ -102,6 +102,8 @@ enum cont_class {
  * a recording before 2.10); a longer one keeps its end, after "...".
  */
 #define SNAPSHOT_CGROUP_LEN 192
+/* Why the rows of a recording name no cgroup. */
+#define CGROUPS_NOT_RECORDED "recorded before format 2.10"
 
 /* log2 histogram of nanoseconds: bucket i counts [2^i, 2^(i+1)) ns. */
 struct hist {
@@ -345,6 +347,9 @@ struct snapshot {
 	/* Whom the default set blames an mmap_lock wait on, and how ("":
 	 * not said: a recording older than 2.8, or mmap_lock off). */
 	char holders[SNAPSHOT_NA_LEN];
+	/* Why the rows name no cgroup ("": they do): a host without a
+	 * cgroup2 mount, or a recording before 2.10. */
+	char cgroups_na[SNAPSHOT_NA_LEN];
 };
 
 #define SAMPLE_EXACT 1000000u

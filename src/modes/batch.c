@@ -76,7 +76,7 @@ int batch_run(const struct batch_opts *opts, const struct snapshot_source *src)
 	out.path = opts->path;
 	out.top = opts->top;
 	out.pid_label = opts->pid_label;
-	out.cgroup_label = opts->cgroup_label;
+	out.cgroup_depth = opts->cgroup_depth;
 	deadline = clock_ns(CLOCK_MONOTONIC);
 	for (n = 0; !ret && (!opts->count || n < opts->count); n++) {
 		deadline = next_tick(deadline, opts->interval_ns);

@@ -17,7 +17,8 @@ struct batch_opts {
 	const char *path;		/* -o FILE: replaced each interval, or NULL */
 	int top;			/* openmetrics: per-process series kept */
 	bool pid_label;			/* ... keyed by pid and comm, not comm */
-	bool cgroup_label;		/* ... and blame waits by cgroup pair */
+	int cgroup_depth;		/* ... and blame waits by cgroup pair, cut to
+					 * this many levels; 0: not */
 	/* Instead of printing: hand each interval to a sink (mmtop serve). */
 	int (*sink)(void *ctx, const struct snapshot *s);
 	void *sink_ctx;

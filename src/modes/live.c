@@ -283,7 +283,7 @@ int live_run(struct live_opts *o)
 	priority_raise();
 	/* A busy port is found before seconds of BPF loading. */
 	if (o->listen && !(sv = serve_open(o->listen, o->batch_opts.top, o->batch_opts.pid_label,
-						 o->batch_opts.cgroup_label)))
+						 o->batch_opts.cgroup_depth)))
 		return 1;
 	memset(&l, 0, sizeof(l));
 	l.rec.fd = -1;

@@ -192,6 +192,19 @@ static int set_top(struct live_opts *o, const char *arg)
 	return -1;
 }
 
+/* Deep enough for a pod's container under kubepods (5 levels), bounded. */
+#define CGROUP_DEPTH_MAX 16
+
+static int set_cgroup_label(struct live_opts *o, const char *arg)
+{
+	unsigned int depth;
+
+	if (parse_uint(arg, &depth) || !depth || depth > CGROUP_DEPTH_MAX)
+		return usage_error("invalid --cgroup-label '%s' (1 to %d)", arg, CGROUP_DEPTH_MAX);
+	o->batch_opts.cgroup_depth = depth;
+	return -1;
+}
+
 static int set_duration(struct live_opts *o, const char *arg)
 {
 	if (parse_duration(arg, &o->duration_ns) || !o->duration_ns)
@@ -329,10 +342,10 @@ static const struct cli_option {
 	{ OPT("pid-label", 'I', false, NULL, LIVE | SERVE), .help =
 	  "serve, openmetrics: per-process series keyed by\n"
 	  "pid and comm (default: by comm, a stable set)", FLAG(batch_opts.pid_label) },
-	{ OPT("cgroup-label", 'J', false, NULL, LIVE | SERVE), .help =
+	{ OPT("cgroup-label", 'J', false, "DEPTH", LIVE | SERVE), .set = set_cgroup_label, .help =
 	  "serve, openmetrics: blame waits by the waiter's\n"
-	  "and the holder's cgroup too, for the first N pairs\n"
-	  "(--top), the rest as cgroup=\"other\"", FLAG(batch_opts.cgroup_label) },
+	  "and the holder's cgroup too, cut to DEPTH levels,\n"
+	  "for the first N pairs (--top), the rest as \"other\"" },
 	{ OPT("duration", 'U', false, "DURATION", TRACING), .set = set_duration, .help =
 	  "stop after this long (e.g. 30s, 5m)" },
 	{ OPT("label", 'L', false, "LABEL", RECORD), .help =

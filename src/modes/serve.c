@@ -205,12 +205,12 @@ static int start_httpd(struct serve *sv)
 	return sv->room ? 0 : -1;
 }
 
-struct serve *serve_open(const char *listen, int top, bool by_pid, bool by_cgroup)
+struct serve *serve_open(const char *listen, int top, bool by_pid, int cgroup_depth)
 {
 	struct serve *sv = calloc(1, sizeof(*sv));
 	struct utsname u = { 0 };
 
-	if (!sv || metrics_init(&sv->m, top, by_pid, by_cgroup)) {
+	if (!sv || metrics_init(&sv->m, top, by_pid, cgroup_depth)) {
 		fprintf(stderr, "mmtop: out of memory\n");
 		free(sv);
 		return NULL;

@@ -27,7 +27,7 @@ const char *serve_listen_invalid(const char *listen);
  * Bind and listen on @listen ("ADDR:PORT", "[V6ADDR]:PORT", ":PORT"), before
  * any BPF is loaded; NULL after printing why (the address named).
  */
-struct serve *serve_open(const char *listen, int top, bool by_pid, bool by_cgroup);
+struct serve *serve_open(const char *listen, int top, bool by_pid, int cgroup_depth);
 /* Collect and serve until a stop signal, or -n/--duration; exit status. */
 int serve_run(struct serve *sv, struct batch_opts *opts, const struct snapshot_source *src);
 void serve_close(struct serve *sv);

@@ -404,10 +404,10 @@ static void blame(struct expo *e, const struct metrics *m)
 	waits_and_seconds(e, m, "mmtop_mmap_lock_blame_waits", "mmtop_mmap_lock_blame_wait_seconds",
 			  "mmap_lock waits that began behind a holder, by the waiter's and the holder's call site and mode, and whether the holder is the waiter's own process, another (foreign) or none seen (none: the wait began as the lock changed hands): the holder whose release let it through (where the kernel has lock:contended_release, and in exact mode), else the rwsem's owner as the wait began (a writer's site the syscall it was in).",
 			  blame_family);
-	if (m->by_cgroup)
+	if (m->cgroup_depth)
 		waits_and_seconds(e, m, "mmtop_mmap_lock_cgroup_waits",
 				  "mmtop_mmap_lock_cgroup_wait_seconds",
-				  "The same waits by the waiter's cgroup (v2) and the holder's (none: nobody seen), as each was when the wait began; the first --top pairs seen, the rest as other.",
+				  "The same waits by the waiter's cgroup (v2) and the holder's (none: nobody seen), as each was when the wait began, cut to --cgroup-label's depth; the first --top pairs seen, the rest as other.",
 				  cgroup_family);
 }
 

@@ -468,6 +468,12 @@ static void cgroup_table(FILE *f, const struct snapshot *sum)
 	int i, n = cgroup_pairs_of(sum, &v);
 	char a[32], b[32];
 
+	if (!n && sum->blame.nr && sum->cgroups_na[0]) {
+		char note[SNAPSHOT_NA_LEN + 32];
+
+		snprintf(note, sizeof(note), "By cgroup: n/a (%s).", sum->cgroups_na);
+		html_note(f, note);
+	}
 	if (n <= 0)
 		return;
 	fputs("<div class=\"wide\"><table id=\"cgroup-table\"><tr><th class=\"t\">"

@@ -17,20 +17,20 @@ static bool pid_alive(int pid)
 
 bool (*metrics_pid_alive)(int pid) = pid_alive;
 
-int metrics_init(struct metrics *m, int top, bool by_pid, bool by_cgroup)
+int metrics_init(struct metrics *m, int top, bool by_pid, int cgroup_depth)
 {
 	memset(m, 0, sizeof(*m));
 	m->top = top;
 	m->by_pid = by_pid;
-	m->by_cgroup = by_cgroup;
+	m->cgroup_depth = cgroup_depth;
 	m->exact_ppm = SAMPLE_EXACT;
 	strcpy(m->other.comm, "other");
 	strcpy(m->cgroup_other.cgroup, "other");
 	strcpy(m->cgroup_other.holder_cgroup, "other");
 	if (top) {
 		m->procs = calloc(top, sizeof(*m->procs));
-		m->cgroups = by_cgroup ? calloc(top, sizeof(*m->cgroups)) : NULL;
-		if (!m->procs || (by_cgroup && !m->cgroups))
+		m->cgroups = cgroup_depth ? calloc(top, sizeof(*m->cgroups)) : NULL;
+		if (!m->procs || (cgroup_depth && !m->cgroups))
 			return -ENOMEM;
 	}
 	return 0;
@@ -165,21 +165,37 @@ static void add_blame(struct metrics *m, const struct snapshot *s)
 	}
 }
 
-/* The series of @p's pair: its own if it has one or there is room, else other's. */
+void cgroup_cut(const char *path, int depth, char *out, size_t len)
+{
+	const char *p = path;
+
+	/* Past the depth-th component: its end is the next "/" or the string's. */
+	while (*p == '/' && depth-- > 0)
+		p += 1 + strcspn(p + 1, "/");
+	snprintf(out, len, "%.*s", (int)(p - path) ? (int)(p - path) : (int)strlen(path), path);
+}
+
+/*
+ * The series of @p's pair, cut to the depth: its own if it has one or
+ * there is room, else other's.
+ */
 static struct metric_cgroup_pair *cgroup_slot(struct metrics *m, const struct cgroup_pair *p)
 {
-	struct metric_cgroup_pair *t;
+	struct metric_cgroup_pair key, *t;
 	int i;
 
+	cgroup_cut(p->cgroup, m->cgroup_depth, key.cgroup, sizeof(key.cgroup));
+	cgroup_cut(p->holder_cgroup, m->cgroup_depth, key.holder_cgroup, sizeof(key.holder_cgroup));
 	for (i = 0; i < m->nr_cgroups; i++)
-		if (!strcmp(m->cgroups[i].cgroup, p->cgroup) &&
-		    !strcmp(m->cgroups[i].holder_cgroup, p->holder_cgroup))
+		if (!strcmp(m->cgroups[i].cgroup, key.cgroup) &&
+		    !strcmp(m->cgroups[i].holder_cgroup, key.holder_cgroup))
 			return &m->cgroups[i];
 	if (m->nr_cgroups == m->top)
 		return &m->cgroup_other;
 	t = &m->cgroups[m->nr_cgroups++];
-	snprintf(t->cgroup, sizeof(t->cgroup), "%s", p->cgroup);
-	snprintf(t->holder_cgroup, sizeof(t->holder_cgroup), "%s", p->holder_cgroup);
+	*t = (struct metric_cgroup_pair){ .count = 0 };
+	memcpy(t->cgroup, key.cgroup, sizeof(t->cgroup));
+	memcpy(t->holder_cgroup, key.holder_cgroup, sizeof(t->holder_cgroup));
 	return t;
 }
 
@@ -188,7 +204,7 @@ static int add_cgroups(struct metrics *m, const struct snapshot *s)
 	struct cgroup_pair *v;
 	int i, n;
 
-	if (!m->by_cgroup)
+	if (!m->cgroup_depth)
 		return 0;
 	n = cgroup_pairs_of(s, &v);
 	if (n < 0)

@@ -14,9 +14,11 @@
  * keeps its series while it lives. A key that joins starts from zero (what
  * it did before stays in "other"), so no counter ever goes down.
  *
- * With by_cgroup (--cgroup-label), the blame waits have series by the
- * waiter's cgroup and the holder's as well: the first top pairs seen keep
- * theirs, the later ones add up under "other", for the same reasons.
+ * With cgroup_depth (--cgroup-label DEPTH), the blame waits have series
+ * by the waiter's cgroup and the holder's as well, each cut to its first
+ * DEPTH levels (a service, not each of its containers): the first top
+ * pairs seen keep theirs, the later ones add up under "other", for the
+ * same reasons.
  */
 #ifndef MMTOP_METRICS_H
 #define MMTOP_METRICS_H
@@ -103,13 +105,15 @@ struct metrics {
 	struct metric_proc *procs;	/* [top], the first nr_procs used */
 	int nr_procs;
 	struct metric_proc other;
-	bool by_cgroup;			/* blame waits by cgroup pair too */
+	int cgroup_depth;		/* blame waits by cgroup pair too; 0: not */
 	struct metric_cgroup_pair *cgroups;	/* [top], the first nr_cgroups used */
 	int nr_cgroups;
 	struct metric_cgroup_pair cgroup_other;
 };
 
-int metrics_init(struct metrics *m, int top, bool by_pid, bool by_cgroup);
+int metrics_init(struct metrics *m, int top, bool by_pid, int cgroup_depth);
+/* @path cut to its first @depth levels ("/a/b/c", 2: "/a/b"), into @out. */
+void cgroup_cut(const char *path, int depth, char *out, size_t len);
 void metrics_free(struct metrics *m);
 /* Add one interval; -ENOMEM when a new row found no memory (it is lost). */
 int metrics_add(struct metrics *m, const struct snapshot *s);

@@ -44,7 +44,7 @@ struct output {
 	const char *path;
 	int top;		/* openmetrics: per-process series kept */
 	bool pid_label;		/* ... keyed by pid and comm, not comm */
-	bool cgroup_label;	/* ... and blame waits by cgroup pair */
+	int cgroup_depth;	/* ... and blame waits by cgroup pair: levels */
 	struct metrics *metrics;	/* openmetrics: totals since start */
 };
 

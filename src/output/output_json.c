@@ -437,6 +437,8 @@ void write_json(FILE *f, const struct snapshot *s)
 	json_said(f, "mmap_lock_waits_na", s->waits_na);
 	/* Whom the default set blames a wait on; null: not said (before 2.8). */
 	json_said(f, "mmap_lock_holders", s->holders);
+	/* Why the rows name no cgroup; null: they do. */
+	json_said(f, "cgroups_na", s->cgroups_na);
 	json_rows(f, s, "vma_lock", ROWS_VMA, json_vma);
 	fprintf(f, ",\"fork_method\":");
 	json_str(f, s->fork_method);

@@ -25,7 +25,7 @@ int write_metrics(struct output *o, const struct snapshot *s)
 	if (!o->metrics) {
 		o->metrics = malloc(sizeof(*o->metrics));
 		if (!o->metrics ||
-		    metrics_init(o->metrics, o->top, o->pid_label, o->cgroup_label)) {
+		    metrics_init(o->metrics, o->top, o->pid_label, o->cgroup_depth)) {
 			free(o->metrics);
 			o->metrics = NULL;
 			return -ENOMEM;

@@ -352,6 +352,8 @@ static void write_cgroup_pairs(FILE *f, const struct snapshot *s)
 	int i, n = lock_na(s) ? 0 : cgroup_pairs_of(s, &v);
 	char b[16];
 
+	if (!n && s->blame.nr && s->cgroups_na[0])
+		fprintf(f, " mmap_lock waits by cgroup: n/a (%s)\n", s->cgroups_na);
 	if (n <= 0)
 		return;
 	fprintf(f, " mmap_lock waits by cgroup: %d pair%s%s\n", n, n == 1 ? "" : "s",

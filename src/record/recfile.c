@@ -7,6 +7,7 @@
  * what they do not know.
  */
 #include <endian.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -237,6 +238,8 @@ static void put_rows(struct rec_buf *b, const struct snapshot *s)
 	put_str(b, s->waits_na);
 	/* 2.8, appended. */
 	put_str(b, s->holders);
+	/* 2.10, appended. */
+	put_str(b, s->cgroups_na);
 }
 
 void rec_put_snapshot(struct rec_buf *b, const struct snapshot *s)
@@ -582,7 +585,10 @@ unsigned int rec_layout_of(unsigned int major, unsigned int minor)
 {
 	if (major < 2)
 		return 0;
-	if (major > 2 || minor >= 8)
+	if (major > 2 || minor >= 10)
+		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING |
+		       REC_ATTACH | REC_WAITS_NA | REC_HOLDERS | REC_CGROUPS;
+	if (minor >= 8)
 		return REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA | REC_SAMPLING |
 		       REC_ATTACH | REC_WAITS_NA | REC_HOLDERS;
 	if (minor == 7)
@@ -667,6 +673,10 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		get_str(&c, s->waits_na, sizeof(s->waits_na));
 	if (layout & REC_HOLDERS)
 		get_str(&c, s->holders, sizeof(s->holders));
+	if (layout & REC_CGROUPS)
+		get_str(&c, s->cgroups_na, sizeof(s->cgroups_na));
+	else
+		snprintf(s->cgroups_na, sizeof(s->cgroups_na), "%s", CGROUPS_NOT_RECORDED);
 	if (c.bad) {
 		snapshot_free(s);
 		return -1;

@@ -35,7 +35,8 @@
 			 * (appended); 2.8: whom it blames them on (appended);
 			 * 2.9: a slow event's lock mode (appended to it);
 			 * 2.10: the cgroups of lock rows, blame rows and
-			 * slow events, each side (appended to them) */
+			 * slow events, each side (appended to them), and
+			 * why they are absent (appended) */
 #define REC_FILE_HEADER 16
 #define REC_FRAME_OVERHEAD 12		/* type, length, crc */
 #define REC_MAX_FRAME (64u << 20)	/* larger lengths are corruption */
@@ -71,6 +72,7 @@ enum rec_layout {
 	REC_ATTACH = 32,	/* 2.6: the attaches' and detaches' cost, appended */
 	REC_WAITS_NA = 64,	/* 2.7: why the default set has no waits, appended */
 	REC_HOLDERS = 128,	/* 2.8: whom the default set blames, appended */
+	REC_CGROUPS = 256,	/* 2.10: rows' cgroups; why none, appended */
 };
 
 unsigned int rec_layout_of(unsigned int major, unsigned int minor);

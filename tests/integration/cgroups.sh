@@ -6,7 +6,8 @@
 # after the move say c, those before still a. A second mmtop, given
 # --cgroup b and recording, keeps the rows of b's tasks alone, and its
 # replay says the same; a third's exposition has series by cgroup pair
-# (--cgroup-label).
+# (--cgroup-label). Without a cgroup2 mount, the rows say why they name
+# none.
 . tests/lib.sh
 
 need_bpf "cgroups"
@@ -28,7 +29,7 @@ all_pid=$MMTOP_PID
 "$MMTOP" record -d 0.5 --cgroup "$b" -o "$TMP/b.rec" 2>"$TMP/rec.err" &
 rec_pid=$!
 # A third: the exposition, with the opt-in labels.
-"$MMTOP" -b -d 0.5 -f prometheus --cgroup-label -o "$TMP/prom.txt" 2>"$TMP/prom.err" &
+"$MMTOP" -b -d 0.5 -f prometheus --cgroup-label 1 -o "$TMP/prom.txt" 2>"$TMP/prom.err" &
 prom_pid=$!
 
 cgroup_pair_churn "$mnt" "$a" "$b" 10
@@ -89,6 +90,16 @@ check "cgroups: --cgroup $b recorded b's rows ($kept) and no other's ($other)" \
 "$MMTOP" replay -b -f text "$TMP/b.rec" >"$TMP/b.txt" 2>>"$TMP/replay.err"
 check "cgroups: the text output sums the waits by cgroup, b behind a" \
 	grep -q "^ *$b *<- *$a " "$TMP/b.txt"
+# A host of cgroup v1 alone: no cgroup2 mount (each hidden in a mount
+# namespace of its own). The rows name no cgroup, and say why.
+hide="for m in \$(awk '\$9 == \"cgroup2\" { print \$5 }' /proc/self/mountinfo); do umount -l \$m; done"
+unshare -m --propagation private sh -c "$hide; exec '$MMTOP' -b -n 1 -d 0.3 -f json" \
+	>"$TMP/v1.json" 2>"$TMP/v1.err"
+check "cgroups: without a cgroup2 mount, the rows say why they name none ($(grep -o '"cgroups_na":[^,]*' "$TMP/v1.json"))" \
+	grep -q '"cgroups_na":"no cgroup2 file system is mounted (cgroup v1 alone)"' "$TMP/v1.json"
+unshare -m --propagation private sh -c "$hide; exec '$MMTOP' -b -n 1 --cgroup /x" >/dev/null 2>"$TMP/v1g.err"
+check "cgroups: and --cgroup is refused, said ($(head -n 1 "$TMP/v1g.err"))" \
+	grep -q "no cgroup2 file system is mounted" "$TMP/v1g.err"
 "$MMTOP" -b -n 1 --cgroup /$name-none >/dev/null 2>"$TMP/none.err"
 rc=$?
 check "cgroups: --cgroup of no cgroup is refused, said ($rc: $(cat "$TMP/none.err"))" \

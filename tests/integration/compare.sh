@@ -115,8 +115,8 @@ check "the note counts the known difference alone: 1 of 2 marked" \
 	grep -q "; 1 of 2 marked here\$" "$TMP/known.txt"
 
 # Waits behind another cgroup: from format 2.10 (a fuzz seed: a churn in
-# a cgroup of its own, and pgrep in the root reading its cmdline), the
-# mean of each interval's rate, as its blame rows give it; missing in 2.8.
+# a cgroup of its own, and a reader of its smaps in the root), the mean
+# of each interval's rate, as its blame rows give it; missing in 2.8.
 seeds=tests/fuzz/corpus-recording
 "$MMTOP" compare $seeds/churn-2.10.rec $seeds/churn-2.8.rec >"$TMP/cg.txt" 2>&1
 want=$("$MMTOP" replay -b -f csv $seeds/churn-2.10.rec | awk -F, '

@@ -14,8 +14,8 @@ seqs() { awk -F, '$4 == "total" { printf "%s ", $2 }' "$@"; }
 #    (the fixture regenerated four times since, when JSON mmap_lock rows
 #    gained waits, and wait_p90_ns, at schema 2, when sampled became
 #    exact_share and the budget's fields left intervals without one, and
-#    when rows gained cgroup and holder_cgroup, null in older files:
-#    nothing else changed).
+#    when rows gained cgroup and holder_cgroup (null in older files) and
+#    intervals cgroups_na (why): nothing else changed).
 "$MMTOP" replay -b -f json tests/fixtures/format-1.0.rec >"$TMP/v1.json"
 check "format 1.0 fixture replays to the same JSON, byte for byte" \
 	cmp -s "$TMP/v1.json" tests/fixtures/format-1.0.json

@@ -298,6 +298,9 @@ key 7
 key g
 check "g: the Blame view sums the waits by cgroup pair" wait_for "HOLDER CGROUP" 2
 check "g: the pair of the test's cgroup ($own) is there" sh -c "tmux capture-pane -p -t '$S' | grep -qF -- '$part'"
+tmux resize-window -t "$S" -x 80 -y 24
+check "g at 80x24: the pair table fits, its last column (ROWS) shown" wait_for " ROWS" 3
+tmux resize-window -t "$S" -x 120 -y 40
 key 3
 check "g: the mmap_lock view shows each row's cgroup" wait_for "CGROUP" 2
 key g
@@ -319,7 +322,7 @@ check "sampled: the mmap_lock view marks its estimates (~ACQ)" wait_for "~ACQ" 3
 key 7
 key g
 check "g on a recording before 2.10: its cgroups are said to be missing" \
-	wait_for "by cgroup: n/a (a recording before format 2.10 names no cgroups)" 2
+	wait_for "by cgroup: n/a (recorded before format 2.10)" 2
 key q
 tmux kill-session -t "$S"
 tmux new-session -d -s "$S" -x 160 -y 40 "$MMTOP replay '$TMP/blame.rec'; sleep 600"

@@ -303,8 +303,9 @@ static void blame_pair(struct snapshot *s, const char *cgroup, const char *holde
 }
 
 /*
- * --cgroup-label: the blame waits by cgroup pair, the first pairs seen
- * keeping their series, the later ones in other; none without it.
+ * --cgroup-label 1: the blame waits by cgroup pair cut to one level, the
+ * first pairs seen keeping their series, the later ones in other; none
+ * without it.
  */
 static void by_cgroup(void)
 {
@@ -312,21 +313,21 @@ static void by_cgroup(void)
 	struct metrics m, plain;
 	char *t;
 
-	metrics_init(&m, 2, false, true);
-	metrics_init(&plain, 2, false, false);
+	metrics_init(&m, 2, false, 1);
+	metrics_init(&plain, 2, false, 0);
 	snap(&s1, 0);
-	blame_pair(&s1, "/app", "/agent", 3);
-	blame_pair(&s1, "/app", "/agent", 2);
+	blame_pair(&s1, "/app/web", "/agent/scraper", 3);
+	blame_pair(&s1, "/app/db", "/agent", 2);
 	blame_pair(&s1, "/agent", "", 1);
 	metrics_add(&m, &s1);
 	metrics_add(&plain, &s1);
 	snap(&s2, 0);
 	blame_pair(&s2, "/late", "/app", 7);
-	blame_pair(&s2, "/app", "/agent", 1);
+	blame_pair(&s2, "/app", "/agent/scraper/x", 1);
 	metrics_add(&m, &s2);
 	t = render(&m, EXPO_PROMETHEUS);
 	CHECK(value_of(t, "mmtop_mmap_lock_cgroup_waits_total{cgroup=\"/app\",holder_cgroup=\"/agent\"}") == 6,
-	      "by cgroup: a pair's waits of every row and interval in one series");
+	      "by cgroup: a pair's waits of every row and interval in one series, cut to its depth");
 	CHECK(value_of(t, "mmtop_mmap_lock_cgroup_waits_total{cgroup=\"/agent\",holder_cgroup=\"none\"}") == 1,
 	      "by cgroup: a wait with nobody seen is holder_cgroup=\"none\"");
 	CHECK(value_of(t, "mmtop_mmap_lock_cgroup_waits_total{cgroup=\"other\",holder_cgroup=\"other\"}") == 7 &&
@@ -336,6 +337,18 @@ static void by_cgroup(void)
 	t = render(&plain, EXPO_PROMETHEUS);
 	CHECK(!strstr(t, "cgroup"), "without --cgroup-label: no cgroup series");
 	free(t);
+	{
+		char cut[32];
+		const char *in[] = { "/a/b/c", "/", "", "/a", "(gone 5)" };
+		const char *want[] = { "/a/b", "/", "", "/a", "(gone 5)" };
+		int i, ok = 1;
+
+		for (i = 0; i < 5; i++) {
+			cgroup_cut(in[i], 2, cut, sizeof(cut));
+			ok &= !strcmp(cut, want[i]);
+		}
+		CHECK(ok, "a path cut to 2 levels: /a/b/c is /a/b; /, /a and a gone id stay");
+	}
 	metrics_free(&m);
 	metrics_free(&plain);
 	snapshot_free(&s1);

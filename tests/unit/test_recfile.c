@@ -78,7 +78,7 @@ static void round_trip(bool varint, bool sized)
 	const char *enc = sized ? "sized rows" : varint ? "varint" : "fixed";
 	unsigned int layout = (varint ? REC_VARINT : 0) | REC_EXTRAS |
 			      (sized ? REC_SIZED_ROWS : 0) | REC_VMA_NA | REC_SAMPLING | REC_ATTACH |
-			      REC_WAITS_NA | REC_HOLDERS;
+			      REC_WAITS_NA | REC_HOLDERS | REC_CGROUPS;
 	struct snapshot s, back;
 	struct rec_buf b = { .varint = varint, .sized_rows = sized };
 	char *a, *z;
@@ -132,31 +132,37 @@ static void round_trip(bool varint, bool sized)
 	/* A 2.2 reader stops before what 2.3 appended. */
 	CHECK(!rec_get_snapshot(b.data, b.len,
 				layout & ~(REC_VMA_NA | REC_SAMPLING | REC_ATTACH | REC_WAITS_NA |
-					   REC_HOLDERS),
+					   REC_HOLDERS | REC_CGROUPS),
 				&back) &&
 	      !back.vma_na[0] && back.forks.nr == 1,
 	      "%s: a reader without the VMA-lock n/a reads the rest", enc);
 	snapshot_free(&back);
 	/* A 2.4 reader stops before what 2.5 appended: exact, as it was. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_SAMPLING | REC_ATTACH | REC_WAITS_NA | REC_HOLDERS),
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_SAMPLING | REC_ATTACH | REC_WAITS_NA | REC_HOLDERS | REC_CGROUPS),
 				&back) &&
 	      back.exact_ppm == SAMPLE_EXACT && !back.bpf_ns && back.vma_na[0] == s.vma_na[0],
 	      "%s: a reader without the sampled share reads the interval as exact", enc);
 	snapshot_free(&back);
 	/* A 2.5 reader stops before what 2.6 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_ATTACH | REC_WAITS_NA | REC_HOLDERS), &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_ATTACH | REC_WAITS_NA | REC_HOLDERS | REC_CGROUPS), &back) &&
 	      back.bpf_ns == s.bpf_ns && !back.attach_ns,
 	      "%s: a reader without the attaches' cost reads the rest", enc);
 	snapshot_free(&back);
 	/* A 2.6 reader stops before what 2.7 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_WAITS_NA | REC_HOLDERS), &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_WAITS_NA | REC_HOLDERS | REC_CGROUPS), &back) &&
 	      back.attach_ns == s.attach_ns && !back.waits_na[0],
 	      "%s: a reader without the default set's waits n/a reads the rest", enc);
 	snapshot_free(&back);
 	/* A 2.7 reader stops before what 2.8 appended. */
-	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_HOLDERS, &back) &&
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~(REC_HOLDERS | REC_CGROUPS), &back) &&
 	      !strcmp(back.waits_na, s.waits_na) && !back.holders[0],
 	      "%s: a reader without whom the default set blames reads the rest", enc);
+	snapshot_free(&back);
+	/* A 2.9 reader stops before what 2.10 appended: its rows name no cgroup, and say why. */
+	CHECK(!rec_get_snapshot(b.data, b.len, layout & ~REC_CGROUPS, &back) &&
+	      !strcmp(back.holders, s.holders) &&
+	      !strcmp(back.cgroups_na, "recorded before format 2.10"),
+	      "%s: a reader without the cgroups' n/a says they were not recorded", enc);
 	snapshot_free(&back);
 
 	CHECK(rec_get_snapshot(b.data, 10, layout, &back) < 0, "%s: a truncated payload is refused", enc);
@@ -291,9 +297,10 @@ static void sized_rows(void)
 				      REC_SAMPLING | REC_ATTACH | REC_WAITS_NA) &&
 	      rec_layout_of(2, 8) == (REC_VARINT | REC_EXTRAS | REC_SIZED_ROWS | REC_VMA_NA |
 				      REC_SAMPLING | REC_ATTACH | REC_WAITS_NA | REC_HOLDERS) &&
-	      rec_layout_of(2, 9) == rec_layout_of(2, 8),
+	      rec_layout_of(2, 9) == rec_layout_of(2, 8) &&
+	      rec_layout_of(2, 10) == (rec_layout_of(2, 8) | REC_CGROUPS),
 	      "layouts by version: 1.0, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7, 2.8, "
-	      "2.9 (a row's appendage: the layout of 2.8)");
+	      "2.9 (a row's appendage: the layout of 2.8), 2.10");
 }
 
 int main(void)

@@ -710,6 +710,8 @@ void lock_source_read(struct lock_source *ls, struct snapshot *s, uint64_t *drop
 	if (ls->opts.mmap_lock) {
 		snprintf(s->waits_na, sizeof(s->waits_na), "%s", ls->waits_na);
 		snprintf(s->holders, sizeof(s->holders), "%s", ls->holders);
+		snprintf(s->cgroups_na, sizeof(s->cgroups_na), "%s",
+			 ls->cgroups.mount ? "" : CGROUPS_NO_MOUNT);
 	}
 	n = snprintf(s->fork_method, sizeof(s->fork_method), "%s; %s", ls->thp_method,
 		     ls->fork_timing);
