@@ -106,10 +106,10 @@ static void add_fork_why(struct run *r, const struct snapshot *s, const struct f
  * A monitoring recording's interval @s: a sample of each figure its
  * families collected there (interval-*, means: idle intervals are zero),
  * none of those they did not (off, or exact mode's in the default set;
- * the waits behind another cgroup before format 2.10, @cgroups), and one
- * fork-latency-us sample per fork timed.
+ * the waits behind another cgroup where the rows name none: cgroups_na),
+ * and one fork-latency-us sample per fork timed.
  */
-static void add_interval(struct run *r, const struct snapshot *s, bool cgroups)
+static void add_interval(struct run *r, const struct snapshot *s)
 {
 	uint64_t waits = 0, wait_ns = 0, acquired = 0, hold_ns = 0, foreign_ns = 0, cross_ns = 0;
 	uint64_t cls_ns[CONT_CLASS__COUNT] = { 0 };
@@ -134,7 +134,7 @@ static void add_interval(struct run *r, const struct snapshot *s, bool cgroups)
 		run_add(r, "interval-mmap_lock-waits/s", snapshot_rate(s, waits));
 		run_add(r, "interval-mmap_lock-wait-ms/s", ms_per_s(s, wait_ns));
 		run_add(r, "interval-mmap_lock-foreign-wait-ms/s", ms_per_s(s, foreign_ns));
-		if (cgroups)
+		if (!s->cgroups_na[0])
 			run_add(r, "interval-mmap_lock-other-cgroup-wait-ms/s", ms_per_s(s, cross_ns));
 	}
 	add_fault_why(r, s, waits);
@@ -178,7 +178,6 @@ static int load(char *path, struct run *r)
 	const unsigned char *p;
 	char err[512], raw[256], params[256], has[512];
 	double sampled_ns = 0, all_ns = 0;
-	bool cgroups;
 	size_t len;
 	int ret = rec_set_open(&rd, &path, 1, stderr, err, sizeof(err));
 
@@ -199,14 +198,12 @@ static int load(char *path, struct run *r)
 	while (rec_set_next_of(&rd, REC_SAMPLE, &p, &len))
 		parse_sample(r, p, len);
 	rec_set_seek(&rd, (struct rec_pos){ 0, REC_FILE_HEADER });
-	/* Rows name their cgroups from 2.10 (a set is of one mmtop: its first file's). */
-	cgroups = rd.files[0].major > 2 || rd.files[0].minor >= 10;
 	while (rec_set_next(&rd, &s) == 1) {
 		/*
 		 * A monitoring recording's intervals: their figures, beside
 		 * a bench's samples where a directory holds both.
 		 */
-		add_interval(r, &s, cgroups);
+		add_interval(r, &s);
 		note_sampling(r, &s, &sampled_ns, &all_ns);
 	}
 	snapshot_free(&s);
