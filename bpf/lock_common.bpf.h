@@ -275,6 +275,7 @@ struct event_info {
 	__u64 wait_ns;
 	__u64 hold_ns;
 	__u64 holder_stack;
+	__u64 cgroup;		/* the task's; 0: read it now */
 	__u64 holder_cgroup;
 	__u32 holder_tgid;
 	__u8 kind;
@@ -309,7 +310,7 @@ static __always_inline void emit_event(__u64 now, const struct event_info *i)
 	e->cls = i->cls;
 	e->holder_tgid = i->holder_tgid;
 	e->holder_stack = i->holder_stack;
-	e->cgroup = bpf_get_current_cgroup_id();
+	e->cgroup = i->cgroup ?: bpf_get_current_cgroup_id();
 	e->holder_cgroup = i->holder_cgroup;
 	e->holder_write = i->holder_write;
 	e->holder_hint = i->holder_hint;
@@ -324,7 +325,7 @@ static __always_inline void slow_event(__u64 now, const struct task_lock *t,
 	struct event_info i = {
 		.stack = t->stack, .wait_ns = t->wait_ns, .hold_ns = hold_ns,
 		.kind = LOCK_KIND_MMAP_LOCK, .write = t->write,
-		.foreign = t->foreign,
+		.foreign = t->foreign, .cgroup = t->cgroup,
 	};
 
 	/* A slow wait says whom it waited behind. */
