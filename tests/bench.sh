@@ -57,7 +57,7 @@
 #  4. The soak: an hour (SOAK_MINUTES) of tests/integration/soak.sh's
 #     process churn under `mmtop -b -d 0.2`, its CPU per interval, RSS,
 #     open files and rows sampled each 30 s, the first ten minutes against
-#     the last ten (flat within 10%).
+#     the last ten (flat within 10%; CPU per 1000 of the workload's own).
 # Figures are printed, never asserted: this machine is shared and noisy.
 # QUICK=1: 3 traced runs a row (and 3 rounds of the cycle), the default
 # set, the hooks and the A/A row only; a 3-minute soak.
