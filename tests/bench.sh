@@ -49,8 +49,10 @@
 #     intervals against the second), with the viewer open (in a detached
 #     tmux pane, 120x40), and as the exporter (`mmtop serve`): per interval,
 #     per scrape, and together at Prometheus' default 15 s scrape interval;
-#     and against the possible CPUs (start-up, CPU an interval, RSS, the
-#     maps' kernel memory), in guests of 2, 64 and 128 CPUs (tests/vm/vm.sh).
+#     and against the possible CPUs (start-up, CPU an interval, idle and
+#     with GUEST_LIVE (1000) more processes whose rows mmtop holds, RSS,
+#     the maps' kernel memory), in guests of 2, 64 and 128 CPUs
+#     (tests/vm/vm.sh).
 #  3. Recording size per 1-s interval, idle and under `mmtop bench churn`
 #     with forks, and what that makes a day; `mmtop report --html` of a day
 #     of 1-s intervals: time to write, size, time to load in Chromium.
@@ -713,25 +715,30 @@ fi
 # to the 2-CPU guest is the figure; memory is real. Target: flat (start-up
 # and CPU an interval within 1.2x at 64 CPUs; the maps 16 MiB at most).
 GUEST_CPUS=${GUEST_CPUS:-"64 128"}
+GUEST_LIVE=${GUEST_LIVE:-1000}
 if [ "$(uname -m)" = x86_64 ] && command -v qemu-system-x86_64 >/dev/null; then
 	. tests/vm/vm.sh
 	kernel=$(vm_kernel $VM_MACHINE_KERNEL 2>"$TMP/err")
 	if [ -n "$kernel" ] &&
-	   vm_initramfs "$TMP/initrd.gz" "$MMTOP" tests/lib.sh tests/vm/cost.sh 2>"$TMP/err"; then
+	   vm_initramfs "$TMP/initrd.gz" "$MMTOP" tests/lib.sh tests/vm/cost.sh \
+		build/tests/tools/waiters 2>"$TMP/err"; then
 		: >"$TMP/cost"
 		for cpus in 2 $GUEST_CPUS; do
 			VM_SMP='' VM_MEM='' VM_QEMU=''
 			[ "$cpus" = 2 ] || vm_two_nodes "$cpus"
-			vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 900 CHECKS=tests/vm/cost.sh |
-				grep "^# mmtop's own cost" >>"$TMP/cost"
+			vm_boot x86_64 tcg "$kernel" "$TMP/initrd.gz" 900 CHECKS=tests/vm/cost.sh \
+				LIVE="$GUEST_LIVE" | grep "^# mmtop's own cost" | paste -d' ' - - >>"$TMP/cost"
 		done
 		VM_SMP='' VM_MEM='' VM_QEMU=''
-		echo "own cost against possible CPUs ($(vm_release "$kernel"), TCG guests; x: against 2 CPUs, the CPU time in units of the guest's yardstick loop (tests/vm/cost.sh), start-up in wall time)"
-		printf "%6s %18s %22s %14s %20s\n" CPUs start-up "CPU an interval" "peak RSS" "maps (kernel)"
+		echo "own cost against possible CPUs ($(vm_release "$kernel"), TCG guests; x: against 2 CPUs, the CPU time in units of the guest's yardstick loop (tests/vm/cost.sh), start-up in wall time; live: with $GUEST_LIVE more processes whose rows mmtop holds, at -d 1)"
+		printf "%6s %18s %22s %24s %14s %20s\n" CPUs start-up "CPU an interval" "live: CPU an interval" "peak RSS" "maps (kernel)"
 		sed 's/[,:]/ /g' "$TMP/cost" | awk '{ cpus = $5; st = $9; ms = $11; rss = $18; b = $21; ref = $24
-			if (NR == 1) { st1 = st; ms1 = ms / ref; rss1 = rss; b1 = b }
-			printf "%6d %10d ms x%.2f %13.2f ms x%.2f %7d MiB x%.2f %11.2f MiB x%.3f\n",
-				cpus, st, st / st1, ms, ms / ref / ms1, rss, rss / rss1, b / 1048576, b / b1 }'
+			live = $36 / 1000
+			if (NR == 1) { st1 = st; ms1 = ms / ref; rss1 = rss; b1 = b; live1 = live / ref }
+			printf "%6d %10d ms x%.2f %13.2f ms x%.2f %15.2f ms x%.2f %7d MiB x%.2f %11.2f MiB x%.3f\n",
+				cpus, st, st / st1, ms, ms / ref / ms1, live, live / ref / live1, rss, rss / rss1,
+				b / 1048576, b / b1 }'
+		echo "(live: mmap_lock rows of $(sed 's/.*mmap_lock rows of \([0-9]*\) processes.*/\1/' "$TMP/cost" | tr '\n' ' ')processes)"
 	else
 		echo "own cost against possible CPUs: no guest ($(cat "$TMP/err"))"
 	fi

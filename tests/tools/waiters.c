@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * waiters N: start N processes that each wait on their own mmap_lock,
- * then stay alive, idle; print "ready N, W of them waited" once all have,
- * and end them when stdin closes. make bench's many processes
- * (tests/bench/many_procs.sh).
+ * waiters N [MIB]: start N processes that each wait on their own
+ * mmap_lock, then stay alive, idle; print "ready N, W of them waited" once
+ * all have, and end them when stdin closes. make bench's many processes
+ * (tests/bench/many_procs.sh), and the live rows of its many-CPU guests
+ * (tests/vm/cost.sh).
  *
  * A process's wait: a thread calls mincore() (a read of mmap_lock) in a
  * loop while the process forks its populated self (dup_mmap holds the
  * lock for write while it copies the page tables), until the thread has
  * slept: readers do not spin on a writer, so a mincore() that meets a
- * fork queues, a wait. "ready" says how many did.
+ * fork queues, a wait. "ready" says how many did. The parent is MIB
+ * (32) MiB: its fork must last long enough for the reader to queue, and
+ * under emulation (TCG) 1 MiB does.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -23,7 +26,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#define PARENT_BYTES (32 << 20)
+static long parent_bytes = 32 << 20;
 /* Forks until the reader has queued behind one (mincore does not sleep else). */
 #define FORKS_MAX 64
 
@@ -65,10 +68,10 @@ static int child(const int *tokens, int ready, int hold)
 
 	if (read(tokens[0], &c, 1) != 1)
 		return 1;
-	p = mmap(NULL, PARENT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, parent_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
-	for (i = 0; i < PARENT_BYTES; i += pagesz)
+	for (i = 0; i < parent_bytes; i += pagesz)
 		p[i] = 1;
 	if (pthread_create(&t, NULL, reader, p))
 		return 1;
@@ -83,7 +86,7 @@ static int child(const int *tokens, int ready, int hold)
 	}
 	atomic_store(&stop, true);
 	pthread_join(t, NULL);
-	munmap(p, PARENT_BYTES);
+	munmap(p, parent_bytes);
 	c = atomic_load(&blocked);
 	if (write(tokens[1], &c, 1) != 1 || write(ready, &c, 1) != 1)
 		return 1;
@@ -99,8 +102,9 @@ int main(int argc, char **argv)
 	char buf[4096];
 	ssize_t r;
 
-	if (argc != 2 || (n = atol(argv[1])) <= 0) {
-		fprintf(stderr, "usage: waiters N\n");
+	if (argc < 2 || argc > 3 || (n = atol(argv[1])) <= 0 ||
+	    (argc == 3 && (parent_bytes = atol(argv[2]) << 20) <= 0)) {
+		fprintf(stderr, "usage: waiters N [MIB]\n");
 		return 2;
 	}
 	/*

@@ -11,6 +11,12 @@
 # fixed loop took 0.37-0.43 s of CPU at 2 CPUs, 0.75 s at 64). That loop,
 # timed the same way, is the yardstick (ref): CPU times over it compare
 # across guests. Wall time (the start-up) does not grow so.
+# LIVE=N (make bench): then also its CPU time an interval while N more
+# processes live that each waited on their mmap_lock (tests/tools/waiters,
+# with parents of LIVE_MIB MiB, 1 by default: under TCG their forks last
+# long enough), whose rows (an mmap_lock row and blame rows each) mmtop
+# holds and reads every interval; at -d 1, where an idle row stays 60 s,
+# longer than the N take to start here (some 40 s at 64 CPUs).
 . tests/lib.sh
 
 N=20
@@ -54,3 +60,33 @@ per=$(awk -v a="${cpu1:-0}" -v b="${cpu2:-0}" -v n=$((${at2:-1} - ${at1:-0})) \
 	'BEGIN { printf "%.2f", (n > 0) ? (b - a) / n / 1e6 : 0 }')
 maps_held
 echo "# mmtop's own cost, $possible possible CPUs: start-up $first ms, $per ms CPU an interval, peak RSS $((peak / 1024)) MiB, maps $bytes bytes, ref $ref ns"
+
+[ -n "${LIVE:-}" ] || exit 0
+WAITERS=${WAITERS:-build/tests/tools/waiters}
+intervals() { grep -c ',total,' "$TMP/live.csv"; }
+# after N: wait until mmtop has printed more than N intervals (or died).
+after() { while [ "$(intervals)" -le "$1" ] && kill -0 $pid 2>/dev/null; do sleep 0.05; done; }
+"$MMTOP" -b -d 1 -f csv >"$TMP/live.csv" 2>"$TMP/live.err" &
+pid=$!
+after 0
+mkfifo "$TMP/hold"
+"$WAITERS" "$LIVE" "${LIVE_MIB:-1}" <"$TMP/hold" >"$TMP/waiters.out" &
+waiters=$!
+exec 9>"$TMP/hold"
+while [ ! -s "$TMP/waiters.out" ] && kill -0 $waiters 2>/dev/null; do sleep 0.2; done
+at=$(intervals)
+after "$at"
+cpu1=$(cpu_ns $pid)
+after $((at + 5))
+cpu2=$(cpu_ns $pid)
+kill $pid
+exec 9>&-
+wait $waiters
+# The rows held: each waiter's row, printed in the interval of its wait
+# and held since (idle rows are printed no more, but read every interval).
+rows=$(awk -F, '$4 == "mmap_lock" { n[$17] = 1 } END { print length(n) }' "$TMP/live.csv")
+blame=$(awk -F, '$4 == "blame" { n[$17] = 1 } END { print length(n) }' "$TMP/live.csv")
+waited=$(sed -n 's/.*, \([0-9]*\) of them waited/\1/p' "$TMP/waiters.out")
+check "with $LIVE live processes ($(cat "$TMP/waiters.out")), mmtop holds a row for each that waited (rows of $rows processes)" \
+	test "$rows" -ge "${waited:-1}"
+echo "# mmtop's own cost with live rows, $possible possible CPUs: $(( (${cpu2:-0} - ${cpu1:-0}) / 5000 )) us CPU an interval, mmap_lock rows of $rows processes, blame rows of $blame, ref $ref ns"
