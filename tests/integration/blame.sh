@@ -127,8 +127,12 @@ WATCH_OPTS=
 # Both at once on one paced churn: the default set's writer sites (the
 # syscall the owner was in as each wait began) against exact mode's (the
 # release that let each wait through). Paced, a fault waits behind one
-# writer's call, so the shares of the faults' writer-blamed waits by call
-# agree: within 10 points (0.5-2.6 in runs here; 8.2 beside two CPU hogs).
+# writer's call, and the round goes on only once the fault is through, so
+# the shares of the faults' writer-blamed waits by call agree: within 10
+# points. Before that wait, the churn thread took the lock again for its
+# next call while the woken fault thread was still to run, and exact mode
+# named that call: 0.5-2.6 points apart in runs here, 8.2 beside two CPU
+# hogs, 12.4 in a CI run on a slow host.
 # writer_shares CSV PID: "SITE PERCENT" lines.
 writer_shares() {
 	awk -F, -v pid="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
