@@ -84,8 +84,13 @@ exec 9>&-
 wait $waiters
 # The rows held: each waiter's row, printed in the interval of its wait
 # and held since (idle rows are printed no more, but read every interval).
-rows=$(awk -F, '$4 == "mmap_lock" { n[$17] = 1 } END { print length(n) }' "$TMP/live.csv")
-blame=$(awk -F, '$4 == "blame" { n[$17] = 1 } END { print length(n) }' "$TMP/live.csv")
+# pids: the distinct pids of the rows of kind $1 (columns named by the header).
+pids() {
+	awk -F, -v kind="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["kind"] == kind { n[$c["pid"]] = 1 } END { print length(n) }' "$TMP/live.csv"
+}
+rows=$(pids mmap_lock)
+blame=$(pids blame)
 waited=$(sed -n 's/.*, \([0-9]*\) of them waited/\1/p' "$TMP/waiters.out")
 check "with $LIVE live processes ($(cat "$TMP/waiters.out")), mmtop holds a row for each that waited (rows of $rows processes)" \
 	test "$rows" -ge "${waited:-1}"
