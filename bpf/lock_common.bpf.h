@@ -138,10 +138,6 @@ struct {
 /* What could not be recorded, by enum bpf_drop: read by user space in place. */
 __u64 lock_drops[BPF_DROP__COUNT];
 
-/* One load or store, as written: records other CPUs read while they change. */
-#define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
-#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
-
 static __always_inline void drop(__u32 kind)
 {
 	if (kind < BPF_DROP__COUNT)

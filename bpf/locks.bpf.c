@@ -33,6 +33,7 @@
 #include "arch.h"
 #include "tp_pair.h"
 #include "core_fixes.bpf.h"
+#include "once.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
