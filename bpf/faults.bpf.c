@@ -144,8 +144,7 @@ static __always_inline void account(const struct task_faults *t)
 	 * Nothing to add since the mark, as for most tasks at a walk (they
 	 * slept): no lock taken. Read unlocked, a mark being moved reads as
 	 * before or after the move, and either way no growth is lost. The
-	 * lock's insert and delete were most of a walk's cost: 1.2 us a
-	 * sleeping thread, 2000 of them 2.3-2.6 ms a walk here.
+	 * lock's insert and delete were half of a walk's cost (mmtop-cost(7)).
 	 */
 	if (t->min_flt <= READ_ONCE(m->min_flt) && t->maj_flt <= READ_ONCE(m->maj_flt))
 		return;

@@ -84,11 +84,8 @@ exec 9>&-
 wait $waiters
 # The rows held: each waiter's row, printed in the interval of its wait
 # and held since (idle rows are printed no more, but read every interval).
-# pids: the distinct pids of the rows of kind $1 (columns named by the header).
-pids() {
-	awk -F, -v kind="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["kind"] == kind { n[$c["pid"]] = 1 } END { print length(n) }' "$TMP/live.csv"
-}
+# pids KIND: how many processes have rows of KIND.
+pids() { col "$TMP/live.csv" "\$c[\"kind\"] == \"$1\"" pid | sort -u | wc -l; }
 rows=$(pids mmap_lock)
 blame=$(pids blame)
 waited=$(sed -n 's/.*, \([0-9]*\) of them waited/\1/p' "$TMP/waiters.out")
