@@ -20,7 +20,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-lines() { wc -l <"$TMP/many.json"; }
+# Lines mmtop has printed: 0 until it has made its output file.
+lines() { cat "$TMP/many.json" 2>/dev/null | wc -l; }
 # more_than N: wait until mmtop has printed more than N intervals; exit if it died.
 more_than() {
 	while [ "$(lines)" -le "$1" ]; do
