@@ -207,15 +207,44 @@ TP_PAIR(sched_process_exit, fault_exit, fault_exit_fn)
  * its mark were taken on the CPU it is on (or last ran on). Kernel threads
  * take no user faults and get no mark.
  */
-SEC("iter/task")
-int fault_walk(struct bpf_iter__task *ctx)
+static __always_inline void walk_task(struct task_struct *p)
 {
-	struct task_struct *p = ctx->task;
 	struct task_faults t;
 
 	if (!p || !p->mm)
-		return 0;
+		return;
 	t = TASK_FAULTS(true, p, task_cpu_of(p));
 	account(&t);
+}
+
+/* The walk as a task iterator (5.8+): a pid lookup and a seq_file step a task. */
+SEC("iter/task")
+int fault_walk(struct bpf_iter__task *ctx)
+{
+	walk_task(ctx->task);
+	return 0;
+}
+
+/*
+ * The walk as one run over the task list (the open-coded task iterator,
+ * 6.7+): a task costs a pointer chase, so the kernel's threads, some 7 a
+ * CPU, no longer make the walk grow with the machine (mmtop-cost(7)).
+ * Weak: where the kernel lacks them, this program is not loaded.
+ */
+extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
+			     unsigned int flags) __weak __ksym;
+extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
+extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
+
+SEC("raw_tp")
+int fault_walk_list(void *ctx)
+{
+	struct bpf_iter_task it;
+	struct task_struct *p;
+
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	while ((p = bpf_iter_task_next(&it)))
+		walk_task(p);
+	bpf_iter_task_destroy(&it);
 	return 0;
 }

@@ -188,6 +188,7 @@ void kernel_has_read(struct kernel_has *k, const struct btf *btf, bool forks)
 	page_flags_of(btf, k);
 	k->bpf_loop = has_helper(btf, "BPF_FUNC_loop");
 	k->bpf_allocator = has_bpf_allocator(btf);
+	k->task_list_walk = btf && btf__find_by_name_kind(btf, "bpf_iter_task_new", BTF_KIND_FUNC) > 0;
 	/* An attach, so only where forks are to be timed. */
 	if (forks)
 		clone_hook_of(btf, k);
@@ -256,7 +257,7 @@ void kernel_has_print(FILE *f, const struct kernel_has *k)
 	else
 		fprintf(f, "kernel: page->flags node bits %d, zone bits %d\n", k->nodes_shift,
 			k->zones_shift);
-	fprintf(f, "kernel: helper bpf_loop %s, BPF's own allocator %s\n", yes(k->bpf_loop),
-		yes(k->bpf_allocator));
+	fprintf(f, "kernel: helper bpf_loop %s, BPF's own allocator %s, open-coded task iterator %s\n",
+		yes(k->bpf_loop), yes(k->bpf_allocator), yes(k->task_list_walk));
 	fprintf(f, "kernel: %s\n", k->clone_how);
 }

@@ -74,6 +74,11 @@ struct kernel_has {
 	 * backtrace) when a raw_tp program uses it.
 	 */
 	bool bpf_allocator;
+	/*
+	 * The open-coded task iterator (6.7+): the fault walk is one program
+	 * run over the task list, not a task iterator's step a task.
+	 */
+	bool task_list_walk;
 	enum clone_hook clone_hook;	/* how a program runs at kernel_clone's entry */
 	char clone_how[224];		/* where a fork's latency starts, or why not there */
 };

@@ -19,7 +19,8 @@
 
 struct sched_priv {
 	struct tp_object tp;
-	struct bpf_link *walk;		/* the task iterator */
+	struct bpf_link *walk;		/* the task iterator; NULL: fault_walk_list */
+	int list_fd;			/* fault_walk_list, run by BPF_PROG_TEST_RUN */
 	int nr_possible;
 	const struct proc_fault *cpus;	/* fault_cpus, mapped */
 	size_t cpus_len;
@@ -43,6 +44,9 @@ static void *faults_open(void *arg, struct bpf_object **obj)
 	/* Else a raw_tp program on it warns in the kernel's log: see there. */
 	if (k->btf && !k->bpf_allocator)
 		bpf_map__set_map_flags(skel->maps.fault_marks, 0);
+	/* One walk is loaded: the task list's where the kernel has it. */
+	bpf_program__set_autoload(skel->progs.fault_walk, !k->task_list_walk);
+	bpf_program__set_autoload(skel->progs.fault_walk_list, k->task_list_walk);
 	/* Run, not attached: its link is made by sched_open. */
 	bpf_program__set_autoattach(skel->progs.fault_walk, false);
 	*obj = skel->obj;
@@ -74,10 +78,14 @@ static const struct tp_object_ops faults_ops = {
 /* Account every task's faults up to now: 0, or -1 (errno set). */
 static int sched_walk(struct sched_priv *p)
 {
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	char buf[64];
-	int fd = bpf_iter_create(bpf_link__fd(p->walk));
 	ssize_t n;
+	int fd;
 
+	if (!p->walk)
+		return bpf_prog_test_run_opts(p->list_fd, &opts);
+	fd = bpf_iter_create(bpf_link__fd(p->walk));
 	if (fd < 0)
 		return -1;
 	/* The program writes nothing: one read runs the walk to its end. */
@@ -132,8 +140,11 @@ static int sched_open(struct fault_source *fs, char *err, size_t errlen)
 		sched_close(fs);
 		return -1;
 	}
-	p->walk = bpf_program__attach_iter(((struct faults_bpf *)p->tp.skel)->progs.fault_walk, NULL);
-	if (!p->walk) {
+	p->list_fd = bpf_program__fd(((struct faults_bpf *)p->tp.skel)->progs.fault_walk_list);
+	if (p->list_fd < 0)
+		p->walk = bpf_program__attach_iter(((struct faults_bpf *)p->tp.skel)->progs.fault_walk,
+						   NULL);
+	if (p->list_fd < 0 && !p->walk) {
 		snprintf(err, errlen, "task iterator: %s", strerror(errno));
 		sched_close(fs);
 		return -1;
