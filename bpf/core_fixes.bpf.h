@@ -123,4 +123,17 @@ static __always_inline __u32 task_cpu_of(void *task)
 	return BPF_CORE_READ((struct task_struct___cpu_old *)task, cpu);
 }
 
+/*
+ * The open-coded task iterator (6.7+; kernel/bpf/task_iter.c): its state,
+ * opaque (the kernel's struct bpf_iter_task), and its flag for every
+ * thread of every process; for a vmlinux.h made from an older kernel
+ * (the arm64 build's, 6.1). The kfuncs' arguments are matched by kind,
+ * not by name, so the flavoured name binds to the kernel's.
+ */
+struct bpf_iter_task___mmtop {
+	__u64 __opaque[3];
+} __attribute__((aligned(8)));
+
+#define TASK_ITER_ALL_THREADS 1
+
 #endif

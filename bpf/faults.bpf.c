@@ -231,18 +231,18 @@ int fault_walk(struct bpf_iter__task *ctx)
  * CPU, no longer make the walk grow with the machine (mmtop-cost(7)).
  * Weak: where the kernel lacks them, this program is not loaded.
  */
-extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
+extern int bpf_iter_task_new(struct bpf_iter_task___mmtop *it, struct task_struct *task,
 			     unsigned int flags) __weak __ksym;
-extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
-extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
+extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task___mmtop *it) __weak __ksym;
+extern void bpf_iter_task_destroy(struct bpf_iter_task___mmtop *it) __weak __ksym;
 
 SEC("raw_tp")
 int fault_walk_list(void *ctx)
 {
-	struct bpf_iter_task it;
+	struct bpf_iter_task___mmtop it;
 	struct task_struct *p;
 
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	bpf_iter_task_new(&it, NULL, TASK_ITER_ALL_THREADS);
 	while ((p = bpf_iter_task_next(&it)))
 		walk_task(p);
 	bpf_iter_task_destroy(&it);
