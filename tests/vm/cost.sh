@@ -62,8 +62,9 @@ check "its CPU time was read at two intervals (${cpu1:-none} ns at ${at1:-?}, ${
 per=$(awk -v a="${cpu1:-0}" -v b="${cpu2:-0}" -v n=$((${at2:-1} - ${at1:-0})) \
 	'BEGIN { printf "%.2f", (n > 0) ? (b - a) / n / 1e6 : 0 }')
 # Two starts more: the first after boot pays the kernel's own first
-# uses (6.12 under TCG: 2.9 s at 2 CPUs, 4.6 s at 64, where later
-# starts took 1.7-1.9 s), so the figure is the median of the three.
+# uses (6.12 under TCG: 2.9 s at 2 CPUs, 4.6 s at 64, where the next
+# two took 2.5-2.7 s and 3.8-4.2 s), so the figure is the median of
+# the three.
 start_ms() {
 	t0=$(uptime_ms)
 	"$MMTOP" -b -n 1 -d 0.2 -f json >"$TMP/start.json" 2>&1 &
