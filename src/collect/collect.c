@@ -100,6 +100,20 @@ static bool lock_families_refused(struct collector *c, const struct lock_source_
 	return why;
 }
 
+/*
+ * The kernel's decisions as a recording keeps them, with kernel_clone's
+ * hook as the lock source opened it: an fentry program that loads may
+ * still not attach, and a kprobe then takes over.
+ */
+static void kernel_clone_as_opened(struct collector *c, const struct kernel_has *k, bool forks)
+{
+	struct kernel_has opened = *k;
+
+	opened.clone_hook = lock_source_clone_hook(c->locks);
+	if (forks && opened.clone_hook != k->clone_hook)
+		kernel_has_features(&opened, forks, c->kernel_has, sizeof(c->kernel_has));
+}
+
 static int open_with_kernel(struct collector *c, const struct collector_opts *o,
 			 const struct kernel_has *k, char *msg, size_t msglen)
 {
@@ -147,6 +161,7 @@ static int open_with_kernel(struct collector *c, const struct collector_opts *o,
 		snprintf(msg, msglen, "lock probes unavailable: %s", err);
 		return 1;
 	}
+	kernel_clone_as_opened(c, k, lo.fork);
 	if (lock_families_refused(c, &lo, msg, msglen))
 		ret = 1;
 	/* Refused, --exact leaves the default set running, and says why. */

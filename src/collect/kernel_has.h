@@ -80,6 +80,7 @@ struct kernel_has {
 	 */
 	bool task_list_walk;
 	enum clone_hook clone_hook;	/* how a program runs at kernel_clone's entry */
+	bool kprobes;			/* a kprobe there: where fentry will not attach */
 	char clone_how[224];		/* where a fork's latency starts, or why not there */
 };
 

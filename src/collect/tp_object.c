@@ -105,7 +105,7 @@ static int attach_into(struct bpf_link **links, int *nr, struct bpf_program *pro
 	link = bpf_program__attach(prog);
 	if (!link) {
 		snprintf(err, errlen, "attaching %s: %s", bpf_program__name(prog),
-			 strerror(errno));
+			 errno_text(errno));
 		return -1;
 	}
 	links[(*nr)++] = link;

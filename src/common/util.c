@@ -168,6 +168,11 @@ int read_small_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+const char *errno_text(int err)
+{
+	return err == 524 ? "not supported by this kernel" : strerror(err);
+}
+
 const char *format_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns < 1000)

@@ -43,6 +43,11 @@ int parse_name(const char *s, const char *const *names, int n);
  * Returns the number of entries set, -1 on a syntax error or i >= n.
  */
 int parse_cpu_list(const char *s, bool *set, int n);
+/*
+ * strerror(@err), and words for the kernel's own ENOTSUPP (524), which a
+ * BPF program's attach returns where the kernel lacks what it needs.
+ */
+const char *errno_text(int err);
 /* 850ns, 12.3us, 1.20ms, 2.50s: durations for people. */
 const char *format_ns(uint64_t ns, char *buf, size_t len);
 /*

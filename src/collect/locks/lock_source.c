@@ -262,6 +262,24 @@ static void build_addr_table(struct lock_source *ls)
 }
 
 /*
+ * kernel_clone's program @p is lost (@why): the kprobe takes over from an
+ * fentry program that loaded in kernel_has.c but will not attach, where
+ * the kernel makes kprobes; else forks go untimed in the default set.
+ */
+static void clone_lost(struct lock_source *ls, struct open_arg *arg, const struct lock_prog *p,
+		       const char *why)
+{
+	if (p->clone == CLONE_FENTRY && arg->kernel->kprobes) {
+		arg->clone_hook = CLONE_KPROBE;
+		snprintf(ls->fork_timing, sizeof(ls->fork_timing),
+			 "forks timed from kernel_clone (kprobe; fentry, %.100s)", why);
+		return;
+	}
+	arg->clone_hook = CLONE_NONE;
+	snprintf(ls->fork_timing, sizeof(ls->fork_timing), FORKS_EXACT_ONLY " (%.100s)", why);
+}
+
+/*
  * Program @p is lost, the kernel refused it or lacks its tracepoint
  * (@why): what is lost without it goes, each in its words (@p->loss); a
  * family that only uses it does without it (a fork's sibling stalls are
@@ -286,9 +304,7 @@ static void prog_lost(struct lock_source *ls, struct open_arg *arg, const struct
 		snprintf(ls->holders, sizeof(ls->holders), "%s (%.100s)", OWNER_HOLDERS, why);
 		return;
 	case LOSS_CLONE:
-		arg->clone_hook = CLONE_NONE;
-		snprintf(ls->fork_timing, sizeof(ls->fork_timing), FORKS_EXACT_ONLY " (%.100s)",
-			 why);
+		clone_lost(ls, arg, p, why);
 		return;
 	case LOSS_EXACT:
 		arg->no_exact = true;
@@ -470,6 +486,7 @@ struct lock_source *lock_source_open(const struct lock_source_opts *opts,
 	}
 	if (!ls->holders[0])
 		snprintf(ls->holders, sizeof(ls->holders), "%s", RELEASE_HOLDERS);
+	ls->clone_hook = arg.clone_hook;
 	ls->vma_lock = k->vma_lock;
 	ls->vma_waits = ls->opts.mmap_lock ? vma_wait_method(ls->vma_lock, ls->opts.vma_waits) :
 			"n/a (needs the mmap_lock probes)";
@@ -513,6 +530,11 @@ int lock_source_exact(struct lock_source *ls, bool on, char *err, size_t errlen)
 void lock_source_cost(struct lock_source *ls, bool exact, struct prog_cost *c)
 {
 	tp_object_cost(&ls->tp, exact ? lock_prog_exact : NULL, c);
+}
+
+enum clone_hook lock_source_clone_hook(const struct lock_source *ls)
+{
+	return ls->clone_hook;
 }
 
 uint32_t lock_source_probes(const struct lock_source *ls)

@@ -57,6 +57,8 @@ bool lock_source_exact_on(const struct lock_source *ls);
 void lock_source_cost(struct lock_source *ls, bool exact, struct prog_cost *c);
 /* Bitmask of 1 << enum probe_id for what is attached. */
 uint32_t lock_source_probes(const struct lock_source *ls);
+/* The program at kernel_clone's entry as it opened (kernel_has's, or its fallback). */
+enum clone_hook lock_source_clone_hook(const struct lock_source *ls);
 /* How contended locks are classified (empty with contention off). */
 void lock_source_describe(const struct lock_source *ls, char *buf, size_t len);
 /* Take slow-event records off their ring now (cheap). */

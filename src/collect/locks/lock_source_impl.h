@@ -112,6 +112,7 @@ struct lock_source {
 	const char *thp_method;		/* how a fork parent's THP is found */
 	char thp_how[64];		/* thp_method, when the walk is found */
 	char fork_timing[224];		/* where a fork's latency starts */
+	enum clone_hook clone_hook;	/* the program there, as attached */
 	/* The backing walk's programs refused by the kernel: why ("": not). */
 	char walk_refused[SNAPSHOT_NA_LEN];
 	/* Exact mode's programs refused by the kernel: why ("": not). */
