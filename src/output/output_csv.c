@@ -12,44 +12,47 @@
 #include "row_fields.h"
 #include "util.h"
 
-enum col {
-	COL_TIME, COL_SEQ, COL_INTERVAL, COL_KIND, COL_ID, COL_NODE, COL_ONLINE,
-	COL_MINFLT, COL_MAJFLT, COL_MINFLT_S, COL_MAJFLT_S, COL_DROPS, COL_PROBES,
-	COL_FALLBACKS, COL_ANON, COL_VMA_OK,
-	COL_PID, COL_COMM, COL_SITE, COL_SYMBOL, COL_MODE, COL_MM,
-	COL_ACQUIRED, COL_FAILED, COL_HOLDS, COL_WAIT_TOTAL, COL_WAIT_P50,
-	COL_WAIT_P99, COL_WAIT_MAX, COL_HOLD_TOTAL, COL_HOLD_P50, COL_HOLD_P99,
-	COL_HOLD_MAX, COL_FAULTS, COL_EVENT_TIME, COL_TID, COL_WAIT_NS, COL_HOLD_NS,
-	COL_LOCK, COL_TYPE, COL_CLASSIFIED_BY,
-	COL_CHILD, COL_SYSCALL, COL_LATENCY, COL_DUP_HOLD, COL_ANON_KB, COL_FILE_KB,
-	COL_SHMEM_KB, COL_THP_KB, COL_BACKING, COL_COST, COL_STALLED,
-	COL_ZONE, COL_REFILLS, COL_REFILL_PAGES, COL_DRAINS, COL_DRAIN_PAGES,
-	COL_BUDDY_PAGES, COL_SITE_ADDR,
-	COL_HOLDER_PID, COL_HOLDER_COMM, COL_HOLDER_SITE, COL_HOLDER_SYMBOL,
-	COL_HOLDER_MODE, COL_HOLDER_FOREIGN, COL_WAIT_MAX_BOUND, COL_HOLD_MAX_BOUND,
-	COL_EXACT_SHARE,
-	COL_WAITS,
-	/* Then the columns of the row tables' fields (table_columns()), schema last. */
-	COL_TABLE
-};
+/*
+ * The columns of every row kind, in their order, each its name in the
+ * code and in the header once; then the columns of the row tables'
+ * fields (table_columns()), schema last.
+ */
+#define CSV_COLUMNS(C)							\
+	C(TIME, "time") C(SEQ, "seq") C(INTERVAL, "interval_s") C(KIND, "kind")	\
+	C(ID, "id") C(NODE, "node") C(ONLINE, "online")			\
+	C(MINFLT, "minflt") C(MAJFLT, "majflt") C(MINFLT_S, "minflt_per_s")	\
+	C(MAJFLT_S, "majflt_per_s") C(DROPS, "drops") C(PROBES, "probes")	\
+	C(FALLBACKS, "fallbacks") C(ANON, "anon") C(VMA_OK, "vma_ok")	\
+	C(PID, "pid") C(COMM, "comm") C(SITE, "site") C(SYMBOL, "symbol")	\
+	C(MODE, "mode") C(MM, "mm")					\
+	C(ACQUIRED, "acquired") C(FAILED, "failed") C(HOLDS, "holds")	\
+	C(WAIT_TOTAL, "wait_total_ns") C(WAIT_P50, "wait_p50_ns")		\
+	C(WAIT_P99, "wait_p99_ns") C(WAIT_MAX, "wait_max_ns")		\
+	C(HOLD_TOTAL, "hold_total_ns") C(HOLD_P50, "hold_p50_ns")		\
+	C(HOLD_P99, "hold_p99_ns") C(HOLD_MAX, "hold_max_ns")		\
+	C(FAULTS, "faults") C(EVENT_TIME, "event_time") C(TID, "tid")	\
+	C(WAIT_NS, "wait_ns") C(HOLD_NS, "hold_ns")				\
+	C(LOCK, "lock") C(TYPE, "type") C(CLASSIFIED_BY, "classified_by")	\
+	C(CHILD, "child") C(SYSCALL, "syscall") C(LATENCY, "latency_ns")	\
+	C(DUP_HOLD, "dup_hold_ns") C(ANON_KB, "anon_kb") C(FILE_KB, "file_kb")	\
+	C(SHMEM_KB, "shmem_kb") C(THP_KB, "thp_kb") C(BACKING, "backing")	\
+	C(COST, "cost_ns_per_mib") C(STALLED, "stalled")			\
+	C(ZONE, "zone") C(REFILLS, "pcp_refills")				\
+	C(REFILL_PAGES, "pcp_refill_pages") C(DRAINS, "pcp_drains")		\
+	C(DRAIN_PAGES, "pcp_drain_pages") C(BUDDY_PAGES, "buddy_pages")	\
+	C(SITE_ADDR, "site_addr")						\
+	C(HOLDER_PID, "holder_pid") C(HOLDER_COMM, "holder_comm")		\
+	C(HOLDER_SITE, "holder_site") C(HOLDER_SYMBOL, "holder_symbol")	\
+	C(HOLDER_MODE, "holder_mode") C(HOLDER_FOREIGN, "holder_foreign")	\
+	C(WAIT_MAX_BOUND, "wait_max_bound") C(HOLD_MAX_BOUND, "hold_max_bound") \
+	C(EXACT_SHARE, "exact_share") C(WAITS, "waits")
 
-static const char *const col_names[COL_TABLE] = {
-	"time", "seq", "interval_s", "kind", "id", "node", "online",
-	"minflt", "majflt", "minflt_per_s", "majflt_per_s", "drops", "probes",
-	"fallbacks", "anon", "vma_ok",
-	"pid", "comm", "site", "symbol", "mode", "mm",
-	"acquired", "failed", "holds", "wait_total_ns", "wait_p50_ns",
-	"wait_p99_ns", "wait_max_ns", "hold_total_ns", "hold_p50_ns", "hold_p99_ns",
-	"hold_max_ns", "faults", "event_time", "tid", "wait_ns", "hold_ns",
-	"lock", "type", "classified_by",
-	"child", "syscall", "latency_ns", "dup_hold_ns", "anon_kb", "file_kb",
-	"shmem_kb", "thp_kb", "backing", "cost_ns_per_mib", "stalled",
-	"zone", "pcp_refills", "pcp_refill_pages", "pcp_drains", "pcp_drain_pages",
-	"buddy_pages", "site_addr",
-	"holder_pid", "holder_comm", "holder_site", "holder_symbol",
-	"holder_mode", "holder_foreign", "wait_max_bound", "hold_max_bound",
-	"exact_share", "waits",
-};
+#define COL_ENUM(id, name) COL_##id,
+#define COL_NAME(id, name) name,
+
+enum col { CSV_COLUMNS(COL_ENUM) COL_TABLE };
+
+static const char *const col_names[COL_TABLE] = { CSV_COLUMNS(COL_NAME) };
 
 /*
  * The columns the row tables add, in their order, each name once (rows of
