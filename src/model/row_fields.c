@@ -29,6 +29,21 @@
 #define DERIVED(name_, fn, outs)					\
 	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
 	  .out = outs, .derive = fn }
+/* The same, known only where @known_ says the interval has it. */
+#define DERIVED_IF(name_, fn, outs, known_)				\
+	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
+	  .out = outs, .derive = fn, .known = known_ }
+/*
+ * Quantile @q of a row's histogram @hist, whose largest value is @max: the
+ * function that derives it, @fn.
+ */
+#define QUANTILE(fn, type, hist, max, q)				\
+	static uint64_t fn(const void *row)				\
+	{								\
+		const type *r = row;					\
+									\
+		return hist_quantile(&r->hist, q, r->max);		\
+	}
 #define FIELDS(v) { v, sizeof(v) / sizeof(*(v)) }
 
 static const struct row_field zone_fields[] = {
@@ -41,11 +56,16 @@ static const struct row_field zone_fields[] = {
 	SUM(struct zone_row, pcp.buddy_pages, FIELD_U64),
 };
 
-static uint64_t lock_wait_p90(const void *row)
-{
-	const struct lock_row *r = row;
+QUANTILE(lock_wait_p50, struct lock_row, wait, wait_max_ns, 0.5)
+QUANTILE(lock_wait_p90, struct lock_row, wait, wait_max_ns, 0.9)
+QUANTILE(lock_wait_p99, struct lock_row, wait, wait_max_ns, 0.99)
+QUANTILE(lock_hold_p50, struct lock_row, hold, hold_max_ns, 0.5)
+QUANTILE(lock_hold_p99, struct lock_row, hold, hold_max_ns, 0.99)
 
-	return hist_quantile(&r->wait, 0.9, r->wait_max_ns);
+/* Holds are exact mode's: the default set sees waits alone. */
+static bool holds_known(const struct snapshot *s)
+{
+	return snapshot_acquisitions(s);
 }
 
 static const struct row_field lock_fields[] = {
@@ -67,7 +87,11 @@ static const struct row_field lock_fields[] = {
 	SUM(struct lock_row, hold, FIELD_HIST),
 	BOUND(struct lock_row, wait_max_bound),
 	BOUND(struct lock_row, hold_max_bound),
+	DERIVED("wait_p50_ns", lock_wait_p50, OUT_JSON | OUT_CSV),
 	DERIVED("wait_p90_ns", lock_wait_p90, OUT_JSON | OUT_CSV),
+	DERIVED("wait_p99_ns", lock_wait_p99, OUT_JSON | OUT_CSV),
+	DERIVED_IF("hold_p50_ns", lock_hold_p50, OUT_JSON | OUT_CSV, holds_known),
+	DERIVED_IF("hold_p99_ns", lock_hold_p99, OUT_JSON | OUT_CSV, holds_known),
 	APPENDED_OUT(struct lock_row, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
 };
 
@@ -109,6 +133,9 @@ static const struct row_field event_holder[] = {
 
 const struct row_fields event_holder_fields = FIELDS(event_holder);
 
+QUANTILE(cont_wait_p50, struct cont_row, wait, wait_max_ns, 0.5)
+QUANTILE(cont_wait_p99, struct cont_row, wait, wait_max_ns, 0.99)
+
 static const struct row_field cont_fields[] = {
 	KEEP(struct cont_row, cls, FIELD_CLASS),
 	KEEP(struct cont_row, by_address, FIELD_BOOL),
@@ -123,6 +150,8 @@ static const struct row_field cont_fields[] = {
 	MAX(struct cont_row, wait_max_ns, wait_max_bound),
 	SUM(struct cont_row, wait, FIELD_HIST),
 	BOUND(struct cont_row, wait_max_bound),
+	DERIVED("wait_p50_ns", cont_wait_p50, OUT_JSON | OUT_CSV),
+	DERIVED("wait_p99_ns", cont_wait_p99, OUT_JSON | OUT_CSV),
 };
 
 static const struct row_field fork_fields[] = {

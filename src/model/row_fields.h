@@ -55,6 +55,8 @@ struct row_field {
 	bool appended;
 	unsigned char out;		/* enum field_out */
 	uint64_t (*derive)(const void *row);	/* FIELD_DERIVED */
+	/* Whether the interval knows it (NULL: always); else null, or empty. */
+	bool (*known)(const struct snapshot *s);
 };
 
 struct row_fields {

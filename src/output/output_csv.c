@@ -55,8 +55,21 @@ enum col { CSV_COLUMNS(COL_ENUM) COL_TABLE };
 static const char *const col_names[COL_TABLE] = { CSV_COLUMNS(COL_NAME) };
 
 /*
- * The columns the row tables add, in their order, each name once (rows of
- * different types that share a field name share its column).
+ * The column of name @name among @names (@nr of them), or -1.
+ */
+static int column_in(const char *const *names, int nr, const char *name)
+{
+	int j;
+
+	for (j = 0; j < nr && strcmp(names[j], name); j++)
+		;
+	return j < nr ? j : -1;
+}
+
+/*
+ * The columns the row tables add, in their order, each name once: a field
+ * whose name is a column above goes there (rows of different types that
+ * share a field name share its column); the others are appended.
  */
 #define TABLE_COLS_MAX 64
 static const char *table_cols[TABLE_COLS_MAX];
@@ -65,7 +78,6 @@ static int nr_table_cols = -1;
 static int table_columns(void)
 {
 	unsigned int t, i;
-	int j;
 
 	if (nr_table_cols >= 0)
 		return nr_table_cols;
@@ -74,11 +86,10 @@ static int table_columns(void)
 		for (i = 0; i < row_types[t].fields.nr; i++) {
 			const struct row_field *f = &row_types[t].fields.v[i];
 
-			if (!(f->out & OUT_CSV))
+			if (!(f->out & OUT_CSV) || column_in(col_names, COL_TABLE, f->name) >= 0 ||
+			    column_in(table_cols, nr_table_cols, f->name) >= 0)
 				continue;
-			for (j = 0; j < nr_table_cols && strcmp(table_cols[j], f->name); j++)
-				;
-			if (j == nr_table_cols && j < TABLE_COLS_MAX)
+			if (nr_table_cols < TABLE_COLS_MAX)
 				table_cols[nr_table_cols++] = f->name;
 		}
 	return nr_table_cols;
@@ -86,12 +97,12 @@ static int table_columns(void)
 
 static int table_column_of(const char *name)
 {
-	int j;
+	int j = column_in(col_names, COL_TABLE, name);
 
-	for (j = 0; j < table_columns(); j++)
-		if (!strcmp(table_cols[j], name))
-			return COL_TABLE + j;
-	return -1;
+	if (j >= 0)
+		return j;
+	j = column_in(table_cols, table_columns(), name);
+	return j < 0 ? -1 : COL_TABLE + j;
 }
 
 /* A row being written: cells go in column order, gaps left empty. */
@@ -105,9 +116,43 @@ struct row {
 	const void *data;
 };
 
+#define COLS_MAX (COL_TABLE + TABLE_COLS_MAX + 1)
+
+/*
+ * Which field of row type @t each column shows (-1: none), made once:
+ * a row's fields are written as the row reaches their columns.
+ */
+static const signed char *field_columns(const struct row_type *t)
+{
+	static signed char map[ROWS__COUNT][COLS_MAX];
+	static bool made[ROWS__COUNT];
+	unsigned int id = t - row_types, i;
+
+	if (made[id])
+		return map[id];
+	memset(map[id], -1, sizeof(map[id]));
+	for (i = 0; i < t->fields.nr; i++) {
+		int c = t->fields.v[i].out & OUT_CSV ? table_column_of(t->fields.v[i].name) : -1;
+
+		if (c >= 0)
+			map[id][c] = i;
+	}
+	made[id] = true;
+	return map[id];
+}
+
+static void field_cell(struct row *r, int c, const struct row_field *f);
+
+/* Move to column @c, writing first the row's fields of the columns before it. */
 static void at(struct row *r, int c)
 {
-	while (r->col < (int)c) {
+	const signed char *fields = r->type ? field_columns(r->type) : NULL;
+
+	while (r->col < c) {
+		if (fields && fields[r->col] >= 0) {
+			field_cell(r, r->col, &r->type->fields.v[fields[r->col]]);
+			continue;
+		}
 		fputc(',', r->f);
 		r->col++;
 	}
@@ -160,29 +205,24 @@ static void str(struct row *r, int c, const char *raw)
 	fputc('"', r->f);
 }
 
-/* The fields a table row's type marks for CSV, in their columns. */
-static void table_cells(struct row *r)
+/* Field @f of the row in its column @c: empty where the interval lacks it. */
+static void field_cell(struct row *r, int c, const struct row_field *f)
 {
-	unsigned int i;
-
-	for (i = 0; r->type && i < r->type->fields.nr; i++) {
-		const struct row_field *f = &r->type->fields.v[i];
-		int c = f->out & OUT_CSV ? table_column_of(f->name) : -1;
-
-		if (c < 0)
-			continue;
-		if (f->kind == FIELD_STR)
-			str(r, c, (const char *)r->data + f->off);
-		else
-			cell(r, c, "%" PRIu64, field_value(f, r->data));
+	if (f->known && !f->known(r->s)) {
+		at(r, c);
+		return;
 	}
+	if (f->kind == FIELD_STR)
+		str(r, c, (const char *)r->data + f->off);
+	else
+		cell(r, c, "%" PRIu64, field_value(f, r->data));
 }
 
 /*
  * The share of the interval exact mode was on (1: exact; 0: the default
  * set; a recording of mmtop 0.1's budget: its window's), an mmap_lock
- * row's waits, the table's fields, the schema, the last column, then the
- * end of the line.
+ * row's waits, the table's fields still to come, the schema, the last
+ * column, then the end of the line.
  */
 static void end(struct row *r)
 {
@@ -190,7 +230,6 @@ static void end(struct row *r)
 		cell(r, COL_EXACT_SHARE, "%.6f", r->s->exact_ppm / 1e6);
 	if (r->has_waits)
 		cell(r, COL_WAITS, "%" PRIu64, r->waits);
-	table_cells(r);
 	cell(r, COL_TABLE + table_columns(), "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }
@@ -313,11 +352,10 @@ static const char *mm_of(bool foreign)
 	return foreign ? "other" : "own";
 }
 
-static void waits(struct row *r, uint64_t total, const struct hist *h, uint64_t max)
+/* The waits' total and maximum (their quantiles: the table's fields). */
+static void waits(struct row *r, uint64_t total, uint64_t max)
 {
 	cell(r, COL_WAIT_TOTAL, "%" PRIu64, total);
-	cell(r, COL_WAIT_P50, "%" PRIu64, hist_quantile(h, 0.5, max));
-	cell(r, COL_WAIT_P99, "%" PRIu64, hist_quantile(h, 0.99, max));
 	cell(r, COL_WAIT_MAX, "%" PRIu64, max);
 }
 
@@ -336,11 +374,9 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 		cell(&r, COL_FAILED, "%" PRIu64, l->failed);
 		cell(&r, COL_HOLDS, "%" PRIu64, l->holds);
 	}
-	waits(&r, l->wait_ns, &l->wait, l->wait_max_ns);
+	waits(&r, l->wait_ns, l->wait_max_ns);
 	if (acq) {
 		cell(&r, COL_HOLD_TOTAL, "%" PRIu64, l->hold_ns);
-		cell(&r, COL_HOLD_P50, "%" PRIu64, hist_quantile(&l->hold, 0.5, l->hold_max_ns));
-		cell(&r, COL_HOLD_P99, "%" PRIu64, hist_quantile(&l->hold, 0.99, l->hold_max_ns));
 		cell(&r, COL_HOLD_MAX, "%" PRIu64, l->hold_max_ns);
 	}
 	cell(&r, COL_LOCK, "mmap_lock");
@@ -407,7 +443,7 @@ static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
 	drops_probes(&r, s, c);
 	who(&r, k->pid, k->comm, cont_class_name(k->cls), k->caller, k->mode, NULL);
 	cell(&r, COL_ACQUIRED, "%" PRIu64, k->count);
-	waits(&r, k->wait_ns, &k->wait, k->wait_max_ns);
+	waits(&r, k->wait_ns, k->wait_max_ns);
 	cell(&r, COL_LOCK, "contention");
 	str(&r, COL_TYPE, k->type);
 	cell(&r, COL_CLASSIFIED_BY, "%s", k->by_address ? "address" : "stack");

@@ -123,18 +123,13 @@ static void json_lock(FILE *f, const struct snapshot *s, const void *row)
 			r->acquired, r->failed, r->holds);
 	else
 		fprintf(f, ",\"acquired\":null,\"failed\":null,\"holds\":null");
-	fprintf(f, ",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64
-		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,
-		r->wait_ns, hist_quantile(&r->wait, 0.5, r->wait_max_ns),
-		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns);
+	fprintf(f, ",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,
+		r->wait_ns, r->wait_max_ns);
 	if (known)
-		fprintf(f, ",\"hold_total_ns\":%" PRIu64 ",\"hold_p50_ns\":%" PRIu64
-			",\"hold_p99_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64,
-			r->hold_ns, hist_quantile(&r->hold, 0.5, r->hold_max_ns),
-			hist_quantile(&r->hold, 0.99, r->hold_max_ns), r->hold_max_ns);
+		fprintf(f, ",\"hold_total_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64,
+			r->hold_ns, r->hold_max_ns);
 	else
-		fprintf(f, ",\"hold_total_ns\":null,\"hold_p50_ns\":null"
-			",\"hold_p99_ns\":null,\"hold_max_ns\":null");
+		fprintf(f, ",\"hold_total_ns\":null,\"hold_max_ns\":null");
 	fprintf(f, ",\"wait_max_bound\":%s,\"hold_max_bound\":%s", json_bool(r->wait_max_bound),
 		known ? json_bool(r->hold_max_bound) : "null");
 	json_hist(f, "wait_hist", &r->wait);
@@ -238,11 +233,8 @@ static void json_cont(FILE *f, const struct snapshot *s, const void *row)
 	json_str(f, r->caller);
 	json_addr(f, r->site_addr);
 	fprintf(f, ",\"type\":\"%s\",\"mode\":\"%s\",\"count\":%" PRIu64
-		",\"wait_total_ns\":%" PRIu64 ",\"wait_p50_ns\":%" PRIu64
-		",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s",
-		r->type, r->mode, r->count, r->wait_ns,
-		hist_quantile(&r->wait, 0.5, r->wait_max_ns),
-		hist_quantile(&r->wait, 0.99, r->wait_max_ns), r->wait_max_ns,
+		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s",
+		r->type, r->mode, r->count, r->wait_ns, r->wait_max_ns,
 		json_bool(r->wait_max_bound));
 	json_hist(f, "wait_hist", &r->wait);
 }
@@ -356,8 +348,12 @@ static void json_zone(FILE *f, const struct snapshot *s, const void *row)
 	json_pcp(f, s, &z->pcp);
 }
 
-/* The fields a row's table marks for JSON, after the row's own keys ("": null). */
-static void json_fields(FILE *f, const struct row_type *t, const void *row)
+/*
+ * The fields a row's table marks for JSON, after the row's own keys (null:
+ * "", or not known in interval @s).
+ */
+static void json_fields(FILE *f, const struct snapshot *s, const struct row_type *t,
+			const void *row)
 {
 	unsigned int i;
 
@@ -366,6 +362,10 @@ static void json_fields(FILE *f, const struct row_type *t, const void *row)
 
 		if (!(x->out & OUT_JSON))
 			continue;
+		if (x->known && !x->known(s)) {
+			fprintf(f, ",\"%s\":null", x->name);
+			continue;
+		}
 		if (x->kind == FIELD_STR) {
 			json_said(f, x->name, (const char *)row + x->off);
 			continue;
@@ -395,7 +395,7 @@ static void json_rows(FILE *f, const struct snapshot *s, const char *key, enum r
 
 		fputs(i ? "," : "", f);
 		one(f, s, row);
-		json_fields(f, t, row);
+		json_fields(f, s, t, row);
 		fputc('}', f);
 	}
 	fputc(']', f);

@@ -137,8 +137,9 @@ static void test_json(const struct snapshot *s)
 	CHECK(strstr(out, "\"drops\":{\"flush\":0,\"read\":1,") != NULL, "JSON names every drop counter");
 	CHECK(strstr(out, "\"comm\":\"a,\\\"b\\\"\"") != NULL, "JSON escapes quotes in comm");
 	CHECK(strstr(out, "\"wait_p50_ns\":768,") != NULL, "JSON lock row has quantiles");
-	CHECK(strstr(out, "\"waits\":10,\"wait_p90_ns\":972,\"cgroup\":\"/system.slice/a,b\"}") != NULL,
-	      "JSON lock row ends with its p90 wait and its cgroup (the table's fields)");
+	CHECK(strstr(out, "\"waits\":10,\"wait_p50_ns\":768,\"wait_p90_ns\":972,\"wait_p99_ns\":1018,"
+			  "\"hold_p50_ns\":12288,\"hold_p99_ns\":16302,\"cgroup\":\"/system.slice/a,b\"}"),
+	      "JSON lock row ends with the table's fields: its quantiles and its cgroup");
 	p = strstr(out, "\"slow_events\":[{");
 	CHECK(p && strstr(p, "\"cgroup\":null,\"holder_cgroup\":null}"),
 	      "JSON slow event without cgroups says null for both");
@@ -221,6 +222,25 @@ static void test_no_vma_locks(struct snapshot *s)
 	free(out);
 }
 
+/* The default set: the holds' quantiles are not known, their neighbours are. */
+static void test_default_set(struct snapshot *s)
+{
+	uint32_t exact = s->exact_ppm;
+	char *out;
+
+	s->exact_ppm = 0;
+	out = render(OUTPUT_JSON, s);
+	CHECK(strstr(out, "\"wait_p99_ns\":1018,\"hold_p50_ns\":null,\"hold_p99_ns\":null,") != NULL,
+	      "JSON, default set: the holds' quantiles null, the waits' kept");
+	free(out);
+	out = render(OUTPUT_CSV, s);
+	CHECK(strstr(out, ",own,,,,5000,768,1018,2000,,,,,") != NULL,
+	      "CSV, default set: the acquisition and hold cells empty, the waits' quantiles in "
+	      "their columns");
+	free(out);
+	s->exact_ppm = exact;
+}
+
 static void test_full_disk(const struct snapshot *s)
 {
 	struct output o;
@@ -246,6 +266,7 @@ int main(void)
 	test_text(&s);
 	test_forks_untimed(&s);
 	test_no_vma_locks(&s);
+	test_default_set(&s);
 	test_full_disk(&s);
 	CHECK(!output_format_parse("csv", &fmt) && fmt == OUTPUT_CSV, "format csv parses");
 	CHECK(output_format_parse("xml", &fmt) < 0, "unknown format refused");
