@@ -75,6 +75,35 @@ void cell_ns(struct ui_cell *c, double ns)
 	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
 }
 
+void table_field_columns(const struct row_type *t, const char *const *names, int n,
+			 struct ui_column *cols, const struct row_field **fields)
+{
+	static const unsigned char kinds[] = {
+		[SHOW_WORD] = TABLE_TEXT, [SHOW_NAME] = TABLE_NAME, [SHOW_CUT] = TABLE_TEXT,
+	};
+	int i;
+
+	row_fields_pick(t, names, n, fields);
+	for (i = 0; i < n; i++)
+		cols[i] = (struct ui_column){ .title = fields[i]->title,
+					      .width = fields[i]->width,
+					      .text = kinds[fields[i]->show] };
+}
+
+void table_field_cells(struct ui_cell *c, const struct row_field *const *fields, int n,
+		       const void *row, const struct snapshot *s)
+{
+	char b[32];
+	double key;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *text = field_shown(fields[i], row, s, b, sizeof(b), &key);
+
+		cell_set(&c[i], key, "%s", text);
+	}
+}
+
 int table_sort_col(const struct ui_table *t, const struct table_state *ts)
 {
 	if (ts->sort_col < 0)

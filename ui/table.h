@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "row_fields.h"
 #include "ui_state.h"
 
 #define TABLE_CELL 64
@@ -66,6 +67,16 @@ void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A time in ns as "1.2ms", sorted by its value. */
 void cell_ns(struct ui_cell *c, double ns);
+/*
+ * A view's columns from the field table: row type @t's fields @names (@n
+ * of them, the view's choice), titled and shown as the table says, into
+ * @cols and @fields.
+ */
+void table_field_columns(const struct row_type *t, const char *const *names, int n,
+			 struct ui_column *cols, const struct row_field **fields);
+/* A row's cells, one per field of table_field_columns(). */
+void table_field_cells(struct ui_cell *c, const struct row_field *const *fields, int n,
+		       const void *row, const struct snapshot *s);
 /* All the rows, sorted as @ts sorts its view's (a zoom's list, as its view). */
 void table_sort_like(struct ui_table *t, const struct table_state *ts);
 /* Filter by st's filter (case-insensitive substring of any cell) and sort. */

@@ -7,21 +7,22 @@
 #include "util.h"
 #include "views.h"
 
-static const struct ui_column cols[] = {
-	{ "CLASS", 15, true }, { "BY", 5, true }, { "PID", 7, false },
-	{ "COMM", 16, TABLE_NAME }, { "CALLER", 24, true }, { "TYPE", 12, true },
-	{ "MODE", 5, true }, { "COUNT", 8, false }, { "TOTAL", 8, false },
-	{ "p50", 8, false }, { "p99", 8, false }, { "max", 8, false },
+/* The view's columns: fields of the contention rows (row_fields.c). */
+static const char *const shown[] = {
+	"cls", "by_address", "pid", "comm", "caller", "type", "mode", "count", "wait_ns",
+	"wait_p50_ns", "wait_p99_ns", "wait_max_ns",
 };
 
-enum { COL_TOTAL = 8 };
+#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
+#define COL_TOTAL 8	/* wait_ns, the default sort */
 
 static void locks_draw(struct ui_state *st, int y, int h)
 {
+	static struct ui_column cols[NR_COLS];
+	static const struct row_field *fields[NR_COLS];
 	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_LOCKS];
 	struct ui_table t;
-	char m[20];
 	int i;
 
 	if (family_na(st, FAMILY_CONTENTION)[0]) {
@@ -29,27 +30,16 @@ static void locks_draw(struct ui_state *st, int y, int h)
 			  family_na(st, FAMILY_CONTENTION));
 		return;
 	}
+	if (!cols[0].title)
+		table_field_columns(&row_types[ROWS_CONT], shown, NR_COLS, cols, fields);
 	draw_text(y, 0, COLS, C_DIM, "classified by %s", s->cont_method);
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
+	table_init(&t, cols, NR_COLS, COL_TOTAL);
 	for (i = 0; i < s->conts.nr; i++) {
-		const struct cont_row *r = &s->conts.v[i];
 		struct ui_cell *c = table_row(&t, i);
 
 		if (!c)
 			break;
-		cell_set(&c[0], 0, "%s", cont_class_name(r->cls));
-		cell_set(&c[1], 0, "%s", r->by_address ? "addr" : "stack");
-		cell_set(&c[2], r->pid, "%d", r->pid);
-		cell_set(&c[3], 0, "%s", r->pid ? r->comm : "-");
-		cell_set(&c[4], 0, "%s", r->caller[0] ? r->caller : "?");
-		cell_set(&c[5], 0, "%s", r->type);
-		cell_set(&c[6], 0, "%s", r->mode);
-		cell_set(&c[7], r->count, "%lu", (unsigned long)r->count);
-		cell_ns(&c[8], r->wait_ns);
-		cell_ns(&c[9], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
-		cell_ns(&c[10], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
-		cell_set(&c[11], r->wait_max_ns, "%s",
-			 format_max(r->wait_max_ns, r->wait_max_bound, m, sizeof(m)));
+		table_field_cells(c, fields, NR_COLS, &s->conts.v[i], s);
 	}
 	table_show(&t, ts, st, y + 1, h - 1);
 }

@@ -13,64 +13,30 @@
 #include "util.h"
 #include "views.h"
 
-static const struct ui_column cols[] = {
-	{ "PID", 7, false }, { "COMM", 16, TABLE_NAME }, { "SITE", 20, true },
-	{ "MODE", 5, true }, { "MM", 5, true }, { "ACQ", 8, false },
-	{ "FAIL", 6, false }, { "TIME", 8, false }, { "WAIT-p50", 8, false },
-	{ "p99", 8, false }, { "max", 8, false }, { "HOLD-p50", 8, false },
-	{ "p99", 8, false }, { "max", 8, false },
+/*
+ * The view's columns: fields of the mmap_lock rows (row_fields.c). The
+ * acquisitions and holds are "-" where exact mode was off: the default
+ * set counts waits alone.
+ */
+static const char *const shown[] = {
+	"pid", "comm", "site", "write", "foreign", "acquired", "failed", "time_ns",
+	"wait_p50_ns", "wait_p99_ns", "wait_max_ns", "hold_p50_ns", "hold_p99_ns", "hold_max_ns",
 };
 
-#define NR_COLS (int)(sizeof(cols) / sizeof(cols[0]))
+#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
 /* Grouped by cgroup (g): the first column, before the others. */
 static const struct ui_column cgroup_col = { "CGROUP", 24, TABLE_PATH };
 
-enum { COL_TIME = 7 };
+enum { COL_ACQ = 5, COL_FAIL, COL_TIME };
 
-/* A maximum: <= where it is a bucket's bound; - where nothing waited. */
-static void max_cell(struct ui_cell *c, uint64_t ns, bool bound)
+static struct ui_column cols[NR_COLS];
+static const struct row_field *fields[NR_COLS];
+
+/* The columns, from the field table once. */
+static void columns(void)
 {
-	char b[20];
-
-	if (ns)
-		cell_set(c, ns, "%s", format_max(ns, bound, b, sizeof(b)));
-	else
-		cell_set(c, 0, "-");
-}
-
-/* A wait percentile: - where that share of the acquisitions did not wait. */
-static void wait_cell(struct ui_cell *c, uint64_t ns)
-{
-	if (ns)
-		cell_ns(c, ns);
-	else
-		cell_set(c, 0, "-");
-}
-
-/* @known: exact mode was on, else the default set's waits alone ("-"). */
-static void fill(struct ui_cell *c, const struct lock_row *r, bool known)
-{
-	cell_set(&c[0], r->pid, "%d", r->pid);
-	cell_set(&c[1], 0, "%s", r->comm);
-	cell_set(&c[2], 0, "%s", callsite_label(r->site, r->symbol));
-	cell_set(&c[3], 0, "%s", r->write ? "write" : "read");
-	cell_set(&c[4], 0, "%s", r->foreign ? "other" : "own");
-	cell_set(&c[5], r->acquired, "%lu", (unsigned long)r->acquired);
-	cell_set(&c[6], r->failed, "%lu", (unsigned long)r->failed);
-	cell_ns(&c[7], r->wait_ns + r->hold_ns);
-	wait_cell(&c[8], hist_quantile(&r->wait, 0.5, r->wait_max_ns));
-	wait_cell(&c[9], hist_quantile(&r->wait, 0.99, r->wait_max_ns));
-	max_cell(&c[10], r->wait_max_ns, r->wait_max_bound);
-	cell_ns(&c[11], hist_quantile(&r->hold, 0.5, r->hold_max_ns));
-	cell_ns(&c[12], hist_quantile(&r->hold, 0.99, r->hold_max_ns));
-	max_cell(&c[13], r->hold_max_ns, r->hold_max_bound);
-	if (known)
-		return;
-	cell_set(&c[5], 0, "-");
-	cell_set(&c[6], 0, "-");
-	cell_set(&c[11], 0, "-");
-	cell_set(&c[12], 0, "-");
-	cell_set(&c[13], 0, "-");
+	if (!cols[0].title)
+		table_field_columns(&row_types[ROWS_LOCK], shown, NR_COLS, cols, fields);
 }
 
 /* A blame row of the zoomed row's waits: same process, mode and site. */
@@ -145,10 +111,11 @@ static int draw_sites(const struct snapshot *s, const struct ui_state *st, int p
 	struct ui_cell *c;
 	int i, line = 0;
 
+	columns();
 	table_init(&t, cols, NR_COLS, COL_TIME);
 	for (i = 0; i < s->locks.nr; i++)
 		if (s->locks.v[i].pid == pid && (c = table_row(&t, i)))
-			fill(c, &s->locks.v[i], acq);
+			table_field_cells(c, fields, NR_COLS, &s->locks.v[i], s);
 	table_sort_like(&t, &st->tables[VIEW_MMAP]);
 	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", pid);
 	for (i = 0; i < t.nr_shown && line < h; i++) {
@@ -263,6 +230,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 		draw_zoom(st, y, h);
 		return;
 	}
+	columns();
 	if (at) {
 		grouped[0] = cgroup_col;
 		memcpy(grouped + 1, cols, sizeof(cols));
@@ -272,15 +240,14 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 		}
 	}
 	table_init(&t, at ? grouped : cols, NR_COLS + at, COL_TIME + at);
-	/* ACQ, FAIL, TIME */
-	t.sampled_cols = (1u << 5 | 1u << 6 | 1u << COL_TIME) << at;
+	t.sampled_cols = (1u << COL_ACQ | 1u << COL_FAIL | 1u << COL_TIME) << at;
 	for (i = 0; i < s->locks.nr; i++) {
 		const struct lock_row *r = &s->locks.v[i];
 		struct ui_cell *c = table_row_in(&t, i, at ? rank_of(&ranks, r->cgroup) : 0);
 
 		if (!c)
 			break;
-		fill(c + at, r, snapshot_acquisitions(s));
+		table_field_cells(c + at, fields, NR_COLS, r, s);
 		if (at)
 			cell_set(&c[0], 0, "%s", r->cgroup[0] ? r->cgroup : "-");
 	}

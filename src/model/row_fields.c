@@ -1,38 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "row_fields.h"
+#include "util.h"
 
-#define FIELD(type, member, kind_, merge_)				\
+/*
+ * A field of @type: its name, kind, place and merge, then any of OUT(),
+ * KNOWN(), SHOWN() and TEXT(), how the outputs show it.
+ */
+#define FIELD(type, member, kind_, merge_, ...)				\
 	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
-	  .size = sizeof(((type *)0)->member), .merge = merge_ }
-#define KEEP(type, member, kind) FIELD(type, member, kind, MERGE_KEEP)
-#define SUM(type, member, kind) FIELD(type, member, kind, MERGE_SUM)
+	  .size = sizeof(((type *)0)->member), .merge = merge_, __VA_ARGS__ }
+#define KEEP(type, member, kind, ...) FIELD(type, member, kind, MERGE_KEEP, __VA_ARGS__)
+#define SUM(type, member, kind, ...) FIELD(type, member, kind, MERGE_SUM, __VA_ARGS__)
 /* A maximum and its bound flag, merged as one (max_keep()). */
-#define MAX(type, member, bound)					\
+#define MAX(type, member, bound, ...)					\
 	{ .name = #member, .kind = FIELD_U64, .off = offsetof(type, member),	\
 	  .size = sizeof(uint64_t), .merge = MERGE_MAX,			\
-	  .bound_off = offsetof(type, bound) }
+	  .bound_off = offsetof(type, bound), __VA_ARGS__ }
 /* A field appended to sized rows (2.2 on): a row that ends before it reads 0. */
-#define APPENDED(type, member, kind_)					\
-	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
-	  .size = sizeof(((type *)0)->member), .merge = MERGE_KEEP, .appended = true }
-/* An appended field that the outputs @outs show by its name. */
-#define APPENDED_OUT(type, member, kind_, outs)				\
-	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
-	  .size = sizeof(((type *)0)->member), .merge = MERGE_KEEP, .appended = true, \
-	  .out = outs }
+#define APPENDED(type, member, kind_, ...)				\
+	FIELD(type, member, kind_, MERGE_KEEP, .appended = true, __VA_ARGS__)
 /* A bound flag appended in 2.4; merged with its maximum. */
 #define BOUND(type, member) APPENDED(type, member, FIELD_BOOL)
-/* A figure computed from the row by @fn, not stored, shown in @outs. */
-#define DERIVED(name_, fn, outs)					\
+/* A figure (or words: TEXT()) computed from the row by @fn, not stored. */
+#define DERIVED(name_, fn, ...)						\
 	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
-	  .out = outs, .derive = fn }
-/* The same, known only where @known_ says the interval has it. */
-#define DERIVED_IF(name_, fn, outs, known_)				\
-	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
-	  .out = outs, .derive = fn, .known = known_ }
+	  .derive = fn, __VA_ARGS__ }
+/* The outputs that show it by its name (enum field_out). */
+#define OUT(outs) .out = (outs)
+/* Known only where @fn says the interval has it. */
+#define KNOWN(fn) .known = (fn)
+/* Its column in text output and the viewer (enum field_show). */
+#define SHOWN(title_, width_, show_) .title = (title_), .width = (width_), .show = (show_)
+/* Words from the row, shown for it. */
+#define TEXT(fn) .text = (fn)
+#define FIELDS(v) { v, sizeof(v) / sizeof(*(v)) }
+
 /*
  * Quantile @q of a row's histogram @hist, whose largest value is @max: the
  * function that derives it, @fn.
@@ -44,7 +52,6 @@
 									\
 		return hist_quantile(&r->hist, q, r->max);		\
 	}
-#define FIELDS(v) { v, sizeof(v) / sizeof(*(v)) }
 
 static const struct row_field zone_fields[] = {
 	KEEP(struct zone_row, node, FIELD_U32),
@@ -62,37 +69,73 @@ QUANTILE(lock_wait_p99, struct lock_row, wait, wait_max_ns, 0.99)
 QUANTILE(lock_hold_p50, struct lock_row, hold, hold_max_ns, 0.5)
 QUANTILE(lock_hold_p99, struct lock_row, hold, hold_max_ns, 0.99)
 
-/* Holds are exact mode's: the default set sees waits alone. */
+/* Acquisitions and holds are exact mode's: the default set sees waits alone. */
 static bool holds_known(const struct snapshot *s)
 {
 	return snapshot_acquisitions(s);
 }
 
+static const char *lock_site(const void *row)
+{
+	const struct lock_row *r = row;
+
+	return callsite_label(r->site, r->symbol);
+}
+
+static const char *lock_mode(const void *row)
+{
+	return ((const struct lock_row *)row)->write ? "write" : "read";
+}
+
+static const char *lock_mm(const void *row)
+{
+	return ((const struct lock_row *)row)->foreign ? "other" : "own";
+}
+
+static uint64_t lock_waits(const void *row)
+{
+	return lock_row_waits(row);
+}
+
+/* Where the row's time went: waiting and holding. */
+static uint64_t lock_time(const void *row)
+{
+	const struct lock_row *r = row;
+
+	return r->wait_ns + r->hold_ns;
+}
+
 static const struct row_field lock_fields[] = {
-	KEEP(struct lock_row, pid, FIELD_U32),
-	KEEP(struct lock_row, comm, FIELD_STR),
-	KEEP(struct lock_row, write, FIELD_BOOL),
-	KEEP(struct lock_row, foreign, FIELD_BOOL),
-	KEEP(struct lock_row, site, FIELD_SITE),
+	KEEP(struct lock_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct lock_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct lock_row, write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD), TEXT(lock_mode)),
+	KEEP(struct lock_row, foreign, FIELD_BOOL, SHOWN("MM", 5, SHOW_WORD), TEXT(lock_mm)),
+	KEEP(struct lock_row, site, FIELD_SITE, SHOWN("SITE", 20, SHOW_CUT), TEXT(lock_site)),
 	KEEP(struct lock_row, symbol, FIELD_STR),
 	KEEP(struct lock_row, site_addr, FIELD_U64),
-	SUM(struct lock_row, acquired, FIELD_U64),
-	SUM(struct lock_row, failed, FIELD_U64),
+	SUM(struct lock_row, acquired, FIELD_U64, KNOWN(holds_known), SHOWN("ACQ", 8, SHOW_COUNT)),
+	SUM(struct lock_row, failed, FIELD_U64, KNOWN(holds_known), SHOWN("FAIL", 6, SHOW_COUNT)),
 	SUM(struct lock_row, holds, FIELD_U64),
 	SUM(struct lock_row, wait_ns, FIELD_U64),
 	SUM(struct lock_row, hold_ns, FIELD_U64),
-	MAX(struct lock_row, wait_max_ns, wait_max_bound),
-	MAX(struct lock_row, hold_max_ns, hold_max_bound),
+	MAX(struct lock_row, wait_max_ns, wait_max_bound, SHOWN("max", 10, SHOW_MAX)),
+	MAX(struct lock_row, hold_max_ns, hold_max_bound, KNOWN(holds_known),
+	    SHOWN("max", 10, SHOW_MAX)),
 	SUM(struct lock_row, wait, FIELD_HIST),
 	SUM(struct lock_row, hold, FIELD_HIST),
 	BOUND(struct lock_row, wait_max_bound),
 	BOUND(struct lock_row, hold_max_bound),
-	DERIVED("wait_p50_ns", lock_wait_p50, OUT_JSON | OUT_CSV),
-	DERIVED("wait_p90_ns", lock_wait_p90, OUT_JSON | OUT_CSV),
-	DERIVED("wait_p99_ns", lock_wait_p99, OUT_JSON | OUT_CSV),
-	DERIVED_IF("hold_p50_ns", lock_hold_p50, OUT_JSON | OUT_CSV, holds_known),
-	DERIVED_IF("hold_p99_ns", lock_hold_p99, OUT_JSON | OUT_CSV, holds_known),
-	APPENDED_OUT(struct lock_row, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
+	DERIVED("time_ns", lock_time, SHOWN("TIME", 8, SHOW_NS)),
+	DERIVED("waits", lock_waits, OUT(OUT_JSON | OUT_CSV), SHOWN("WAITS", 7, SHOW_COUNT)),
+	DERIVED("wait_p50_ns", lock_wait_p50, OUT(OUT_JSON | OUT_CSV),
+		SHOWN("WAIT-p50", 8, SHOW_WAIT)),
+	DERIVED("wait_p90_ns", lock_wait_p90, OUT(OUT_JSON | OUT_CSV)),
+	DERIVED("wait_p99_ns", lock_wait_p99, OUT(OUT_JSON | OUT_CSV), SHOWN("p99", 8, SHOW_WAIT)),
+	DERIVED("hold_p50_ns", lock_hold_p50, OUT(OUT_JSON | OUT_CSV), KNOWN(holds_known),
+		SHOWN("HOLD-p50", 8, SHOW_NS)),
+	DERIVED("hold_p99_ns", lock_hold_p99, OUT(OUT_JSON | OUT_CSV), KNOWN(holds_known),
+		SHOWN("p99", 8, SHOW_NS)),
+	APPENDED(struct lock_row, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
 };
 
 static const struct row_field vma_fields[] = {
@@ -119,8 +162,8 @@ static const struct row_field event_fields[] = {
 	KEEP(struct slow_event, wait_ns, FIELD_U64),
 	KEEP(struct slow_event, hold_ns, FIELD_U64),
 	APPENDED(struct slow_event, mode, FIELD_STR),	/* 2.9 */
-	APPENDED_OUT(struct slow_event, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
-	APPENDED_OUT(struct slow_event, holder_cgroup, FIELD_STR, OUT_JSON | OUT_CSV),
+	APPENDED(struct slow_event, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
+	APPENDED(struct slow_event, holder_cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),
 };
 
 static const struct row_field event_holder[] = {
@@ -136,22 +179,42 @@ const struct row_fields event_holder_fields = FIELDS(event_holder);
 QUANTILE(cont_wait_p50, struct cont_row, wait, wait_max_ns, 0.5)
 QUANTILE(cont_wait_p99, struct cont_row, wait, wait_max_ns, 0.99)
 
+static const char *cont_by(const void *row)
+{
+	return ((const struct cont_row *)row)->by_address ? "addr" : "stack";
+}
+
+/* A lock's waits outside any process (softirqs): no name. */
+static const char *cont_comm(const void *row)
+{
+	const struct cont_row *r = row;
+
+	return r->pid ? r->comm : "-";
+}
+
+static const char *cont_caller(const void *row)
+{
+	const struct cont_row *r = row;
+
+	return r->caller[0] ? r->caller : "?";
+}
+
 static const struct row_field cont_fields[] = {
-	KEEP(struct cont_row, cls, FIELD_CLASS),
-	KEEP(struct cont_row, by_address, FIELD_BOOL),
-	KEEP(struct cont_row, pid, FIELD_U32),
-	KEEP(struct cont_row, comm, FIELD_STR),
-	KEEP(struct cont_row, caller, FIELD_STR),
+	KEEP(struct cont_row, cls, FIELD_CLASS, SHOWN("CLASS", 15, SHOW_WORD)),
+	KEEP(struct cont_row, by_address, FIELD_BOOL, SHOWN("BY", 5, SHOW_WORD), TEXT(cont_by)),
+	KEEP(struct cont_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct cont_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME), TEXT(cont_comm)),
+	KEEP(struct cont_row, caller, FIELD_STR, SHOWN("CALLER", 24, SHOW_CUT), TEXT(cont_caller)),
 	KEEP(struct cont_row, site_addr, FIELD_U64),
-	KEEP(struct cont_row, type, FIELD_STR),
-	KEEP(struct cont_row, mode, FIELD_STR),
-	SUM(struct cont_row, count, FIELD_U64),
-	SUM(struct cont_row, wait_ns, FIELD_U64),
-	MAX(struct cont_row, wait_max_ns, wait_max_bound),
+	KEEP(struct cont_row, type, FIELD_STR, SHOWN("TYPE", 12, SHOW_WORD)),
+	KEEP(struct cont_row, mode, FIELD_STR, SHOWN("MODE", 5, SHOW_WORD)),
+	SUM(struct cont_row, count, FIELD_U64, SHOWN("COUNT", 8, SHOW_COUNT)),
+	SUM(struct cont_row, wait_ns, FIELD_U64, SHOWN("TOTAL", 8, SHOW_NS)),
+	MAX(struct cont_row, wait_max_ns, wait_max_bound, SHOWN("max", 10, SHOW_MAX)),
 	SUM(struct cont_row, wait, FIELD_HIST),
 	BOUND(struct cont_row, wait_max_bound),
-	DERIVED("wait_p50_ns", cont_wait_p50, OUT_JSON | OUT_CSV),
-	DERIVED("wait_p99_ns", cont_wait_p99, OUT_JSON | OUT_CSV),
+	DERIVED("wait_p50_ns", cont_wait_p50, OUT(OUT_JSON | OUT_CSV), SHOWN("p50", 8, SHOW_NS)),
+	DERIVED("wait_p99_ns", cont_wait_p99, OUT(OUT_JSON | OUT_CSV), SHOWN("p99", 8, SHOW_NS)),
 };
 
 static const struct row_field fork_fields[] = {
@@ -185,8 +248,8 @@ static const struct row_field blame_fields[] = {
 	SUM(struct blame_row, wait_ns, FIELD_U64),
 	MAX(struct blame_row, wait_max_ns, wait_max_bound),
 	BOUND(struct blame_row, wait_max_bound),
-	APPENDED_OUT(struct blame_row, cgroup, FIELD_STR, OUT_JSON | OUT_CSV),	/* 2.10 */
-	APPENDED_OUT(struct blame_row, holder_cgroup, FIELD_STR, OUT_JSON | OUT_CSV),
+	APPENDED(struct blame_row, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
+	APPENDED(struct blame_row, holder_cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),
 };
 
 static bool zone_same(const void *a, const void *b)
@@ -301,7 +364,7 @@ uint64_t field_value(const struct row_field *f, const void *row)
 	case FIELD_U64:
 		return *(const uint64_t *)p;
 	case FIELD_DERIVED:
-		return f->derive(row);
+		return f->derive ? f->derive(row) : 0;
 	default:
 		return 0;
 	}
@@ -313,4 +376,66 @@ void row_merge(const struct row_type *t, void *dst, const void *src)
 
 	for (i = 0; i < t->fields.nr; i++)
 		merge_field(&t->fields.v[i], dst, src);
+}
+
+const struct row_field *row_field_named(const struct row_type *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->fields.nr; i++)
+		if (!strcmp(t->fields.v[i].name, name))
+			return &t->fields.v[i];
+	return NULL;
+}
+
+void row_fields_pick(const struct row_type *t, const char *const *names, int n,
+		     const struct row_field **out)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		out[i] = row_field_named(t, names[i]);
+		if (!out[i] || !out[i]->title) {
+			fprintf(stderr, "mmtop: %s rows have no shown field %s\n", t->name, names[i]);
+			abort();
+		}
+	}
+}
+
+/* A number as its column shows it (a time, a maximum, a count). */
+static const char *number_shown(const struct row_field *f, const void *row, uint64_t v,
+				char *buf, size_t len)
+{
+	switch (f->show) {
+	case SHOW_NS:
+		return format_ns(v, buf, len);
+	case SHOW_WAIT:
+		return v ? format_ns(v, buf, len) : "-";
+	case SHOW_MAX:
+		return v ? format_max(v, *(const bool *)((const char *)row + f->bound_off), buf, len) : "-";
+	default:
+		snprintf(buf, len, "%" PRIu64, v);
+		return buf;
+	}
+}
+
+const char *field_shown(const struct row_field *f, const void *row, const struct snapshot *s,
+			char *buf, size_t len, double *key)
+{
+	uint64_t v;
+
+	*key = 0;
+	if (f->known && !f->known(s))
+		return "-";
+	if (f->text)
+		return f->text(row);
+	if (f->kind == FIELD_STR)
+		return (const char *)row + f->off;
+	v = field_value(f, row);
+	if (f->kind == FIELD_CLASS)
+		return cont_class_name(v);
+	if (f->kind == FIELD_SITE)
+		return callsite_name(v);
+	*key = v;
+	return number_shown(f, row, v, buf, len);
 }

@@ -33,6 +33,21 @@ enum field_out {
 	OUT_CSV = 2,
 };
 
+/*
+ * How text output and the viewer show a field, in a column of its title:
+ * which they show, and in what order, is each table's choice.
+ */
+enum field_show {
+	SHOW_NONE,		/* not shown there */
+	SHOW_COUNT,		/* a number */
+	SHOW_NS,		/* a time in ns: 1.20ms */
+	SHOW_WAIT,		/* a wait's quantile: a time, - where none waited */
+	SHOW_MAX,		/* a maximum: a time, <= where a bucket's bound, - if 0 */
+	SHOW_WORD,		/* a word */
+	SHOW_NAME,		/* a process name: never narrowed in the viewer */
+	SHOW_CUT,		/* text cut to its width where it must be */
+};
+
 enum field_merge {
 	MERGE_KEEP,		/* the first row's: a key, or a name */
 	MERGE_SUM,
@@ -55,8 +70,14 @@ struct row_field {
 	bool appended;
 	unsigned char out;		/* enum field_out */
 	uint64_t (*derive)(const void *row);	/* FIELD_DERIVED */
-	/* Whether the interval knows it (NULL: always); else null, or empty. */
+	/* Whether the interval knows it (NULL: always); else null, empty or -. */
 	bool (*known)(const struct snapshot *s);
+	/* Its column in text and the viewer: title, width, how it shows. */
+	const char *title;
+	unsigned char width;
+	unsigned char show;		/* enum field_show */
+	/* Words from the row, shown for it (a derived field's, or a name's). */
+	const char *(*text)(const void *row);
 };
 
 struct row_fields {
@@ -97,5 +118,19 @@ void *row_push(struct row_array *a, const struct row_type *t);
 void row_merge(const struct row_type *t, void *dst, const void *src);
 /* A number field's value in @row: FIELD_BOOL, FIELD_U32, FIELD_U64 or derived. */
 uint64_t field_value(const struct row_field *f, const void *row);
+/* The field of @t named @name; NULL if it has none. */
+const struct row_field *row_field_named(const struct row_type *t, const char *name);
+/*
+ * The fields of @t named @names (@n of them) into @out, for a table's
+ * columns: a name @t lacks is the table's bug, and aborts.
+ */
+void row_fields_pick(const struct row_type *t, const char *const *names, int n,
+		     const struct row_field **out);
+/*
+ * Field @f of @row as text output and the viewer show it, in @buf (- where
+ * interval @s does not know it); its sort key in *@key (0 for words).
+ */
+const char *field_shown(const struct row_field *f, const void *row, const struct snapshot *s,
+			char *buf, size_t len, double *key);
 
 #endif

@@ -110,8 +110,6 @@ struct row {
 	FILE *f;
 	int col;		/* next column to write */
 	const struct snapshot *s;	/* the interval's, for its sampled share */
-	bool has_waits;			/* an mmap_lock row: its waits */
-	uint64_t waits;
 	const struct row_type *type;	/* a table's row: its marked fields */
 	const void *data;
 };
@@ -220,16 +218,14 @@ static void field_cell(struct row *r, int c, const struct row_field *f)
 
 /*
  * The share of the interval exact mode was on (1: exact; 0: the default
- * set; a recording of mmtop 0.1's budget: its window's), an mmap_lock
- * row's waits, the table's fields still to come, the schema, the last
- * column, then the end of the line.
+ * set; a recording of mmtop 0.1's budget: its window's), the table's
+ * fields still to come, the schema, the last column, then the end of the
+ * line.
  */
 static void end(struct row *r)
 {
 	if (r->s)
 		cell(r, COL_EXACT_SHARE, "%.6f", r->s->exact_ppm / 1e6);
-	if (r->has_waits)
-		cell(r, COL_WAITS, "%" PRIu64, r->waits);
 	cell(r, COL_TABLE + table_columns(), "%d", OUTPUT_SCHEMA);
 	fputc('\n', r->f);
 }
@@ -386,8 +382,6 @@ static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
 	cell(&r, COL_WAIT_MAX_BOUND, "%d", l->wait_max_bound);
 	if (acq)
 		cell(&r, COL_HOLD_MAX_BOUND, "%d", l->hold_max_bound);
-	r.waits = lock_row_waits(l);
-	r.has_waits = true;
 	end(&r);
 }
 

@@ -107,8 +107,8 @@ static const char *json_bool(bool b)
 /*
  * An mmap_lock row. Its acquisition figures (acquired, failed, holds and
  * the holds' times) are null where exact mode was off: the default set
- * counts waits alone. waits: the waits among them (appended in schema 1).
- * Each row's writer leaves its object open for the table's fields.
+ * counts waits alone. Each row's writer leaves its object open for the
+ * table's fields (waits, the waits among them, first: appended in schema 1).
  */
 static void json_lock(FILE *f, const struct snapshot *s, const void *row)
 {
@@ -137,7 +137,6 @@ static void json_lock(FILE *f, const struct snapshot *s, const void *row)
 		json_hist(f, "hold_hist", &r->hold);
 	else
 		fprintf(f, ",\"hold_hist\":null");
-	fprintf(f, ",\"waits\":%" PRIu64, lock_row_waits(r));
 }
 
 /* A process's faults; its outcome null where it is n/a (vma_lock_na). */

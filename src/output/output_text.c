@@ -7,6 +7,7 @@
 
 #include "cgroup_pairs.h"
 #include "output_common.h"
+#include "row_fields.h"
 #include "text_table.h"
 
 #include "util.h"
@@ -206,40 +207,59 @@ static int by_time_spent(const void *a, const void *b)
 	return tx < ty ? 1 : tx > ty ? -1 : 0;
 }
 
-static const struct text_col lock_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_CUT("SITE", 20), TEXT_WORD("MODE", 5),
-	TEXT_WORD("MM", 5), TEXT_NUM("ACQ", 8), TEXT_NUM("FAIL", 6), TEXT_NUM("WAITS", 7),
-	TEXT_NUM("WAIT-p50", 8), TEXT_NUM("p99", 8), TEXT_NUM("max", 10),
-	TEXT_NUM("HOLD-p50", 8), TEXT_NUM("p99", 8), TEXT_NUM("max", 10),
+/*
+ * A table of row type @t's fields, as the field table titles and shows
+ * them: the columns are the table's choice (@names).
+ */
+#define FIELD_COLS_MAX 16
+
+struct field_table {
+	struct text_table t;
+	struct text_col cols[FIELD_COLS_MAX];
+	const struct row_field *fields[FIELD_COLS_MAX];
 };
 
-/* "-" where exact mode was off: the default set counts waits alone. */
-static void write_lock_row(FILE *f, const struct text_table *t, const struct lock_row *l,
-			   bool known)
+static void field_table_init(struct field_table *ft, int indent, const struct row_type *t,
+			     const char *const *names, int n)
 {
-	struct text_row r = text_row_begin(f, t);
-	char b[16];
+	int i;
 
-	text_cell(&r, "%d", l->pid);
-	text_cell(&r, "%s", safe(l->comm));
-	text_cell(&r, "%s", safe(callsite_label(l->site, l->symbol)));
-	text_cell(&r, "%s", l->write ? "write" : "read");
-	text_cell(&r, "%s", l->foreign ? "other" : "own");
-	text_cell(&r, known ? "%" PRIu64 : "-", l->acquired);
-	text_cell(&r, known ? "%" PRIu64 : "-", l->failed);
-	text_cell(&r, "%" PRIu64, lock_row_waits(l));
-	text_cell(&r, "%s", format_ns(hist_quantile(&l->wait, 0.5, l->wait_max_ns), b, 16));
-	text_cell(&r, "%s", format_ns(hist_quantile(&l->wait, 0.99, l->wait_max_ns), b, 16));
-	text_cell(&r, "%s", format_max(l->wait_max_ns, l->wait_max_bound, b, 16));
-	text_cell(&r, "%s", known ? format_ns(hist_quantile(&l->hold, 0.5, l->hold_max_ns), b, 16) : "-");
-	text_cell(&r, "%s", known ? format_ns(hist_quantile(&l->hold, 0.99, l->hold_max_ns), b, 16) : "-");
-	text_cell(&r, "%s", known ? format_max(l->hold_max_ns, l->hold_max_bound, b, 16) : "-");
+	row_fields_pick(t, names, n, ft->fields);
+	for (i = 0; i < n; i++) {
+		const struct row_field *f = ft->fields[i];
+		bool word = f->show >= SHOW_WORD;
+
+		ft->cols[i] = (struct text_col){ .name = f->title, .width = f->width,
+						 .left = word, .cut = f->show == SHOW_CUT };
+	}
+	ft->t = (struct text_table){ .indent = indent, .nr = n, .cols = ft->cols };
+}
+
+static void field_row(FILE *f, const struct field_table *ft, const void *row,
+		      const struct snapshot *s)
+{
+	struct text_row r = text_row_begin(f, &ft->t);
+	char b[32];
+	double key;
+	int i;
+
+	for (i = 0; i < ft->t.nr; i++)
+		text_cell(&r, "%s", safe(field_shown(ft->fields[i], row, s, b, sizeof(b), &key)));
 	text_row_end(&r);
 }
 
+#define FIELD_TABLE(ft, indent, type, names)				\
+	field_table_init(ft, indent, &row_types[type], names, sizeof(names) / sizeof(*(names)))
+
 static void write_locks(FILE *f, const struct snapshot *s)
 {
-	static const struct text_table locks = TEXT_TABLE(0, lock_cols);
+	/* "-" where exact mode was off: the default set counts waits alone. */
+	static const char *const shown[] = {
+		"pid", "comm", "site", "write", "foreign", "acquired", "failed", "waits",
+		"wait_p50_ns", "wait_p99_ns", "wait_max_ns", "hold_p50_ns", "hold_p99_ns",
+		"hold_max_ns",
+	};
+	struct field_table locks;
 	const struct lock_row **rows;
 	int i, n = s->locks.nr;
 
@@ -255,9 +275,10 @@ static void write_locks(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->locks.v[i];
 	qsort(rows, n, sizeof(*rows), by_time_spent);
-	text_header(f, &locks);
+	FIELD_TABLE(&locks, 0, ROWS_LOCK, shown);
+	text_header(f, &locks.t);
 	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
-		write_lock_row(f, &locks, rows[i], snapshot_acquisitions(s));
+		field_row(f, &locks, rows[i], s);
 	free(rows);
 }
 
@@ -373,19 +394,15 @@ static void write_cgroup_pairs(FILE *f, const struct snapshot *s)
 	free(v);
 }
 
-static const struct text_col cont_cols[] = {
-	TEXT_WORD("CLASS", 15), TEXT_WORD("BY", 5), TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16),
-	TEXT_CUT("CALLER", 24), TEXT_WORD("TYPE", 12), TEXT_WORD("MODE", 5),
-	TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("p50", 8), TEXT_NUM("p99", 8),
-	TEXT_NUM("max", 10),
-};
-
 static void write_conts(FILE *f, const struct snapshot *s)
 {
-	static const struct text_table conts = TEXT_TABLE(2, cont_cols);
+	static const char *const shown[] = {
+		"cls", "by_address", "pid", "comm", "caller", "type", "mode", "count",
+		"wait_ns", "wait_p50_ns", "wait_p99_ns", "wait_max_ns",
+	};
+	struct field_table conts;
 	const struct cont_row **rows;
 	int i, n = s->conts.nr;
-	char b[16];
 
 	if (s->na[FAMILY_CONTENTION][0])
 		return;
@@ -397,25 +414,10 @@ static void write_conts(FILE *f, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		rows[i] = &s->conts.v[i];
 	ROWS_SORT_DESC(rows, n, struct cont_row, wait_ns);
-	text_header(f, &conts);
-	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
-		const struct cont_row *c = rows[i];
-		struct text_row r = text_row_begin(f, &conts);
-
-		text_cell(&r, "%s", cont_class_name(c->cls));
-		text_cell(&r, "%s", c->by_address ? "addr" : "stack");
-		text_cell(&r, "%d", c->pid);
-		text_cell(&r, "%s", c->pid ? safe(c->comm) : "-");
-		text_cell(&r, "%s", c->caller[0] ? safe(c->caller) : "?");
-		text_cell(&r, "%s", safe(c->type));
-		text_cell(&r, "%s", safe(c->mode));
-		text_cell(&r, "%" PRIu64, c->count);
-		text_cell(&r, "%s", format_ns(c->wait_ns, b, 16));
-		text_cell(&r, "%s", format_ns(hist_quantile(&c->wait, 0.5, c->wait_max_ns), b, 16));
-		text_cell(&r, "%s", format_ns(hist_quantile(&c->wait, 0.99, c->wait_max_ns), b, 16));
-		text_cell(&r, "%s", format_max(c->wait_max_ns, c->wait_max_bound, b, 16));
-		text_row_end(&r);
-	}
+	FIELD_TABLE(&conts, 2, ROWS_CONT, shown);
+	text_header(f, &conts.t);
+	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
+		field_row(f, &conts, rows[i], s);
 	free(rows);
 }
 
