@@ -10,7 +10,7 @@
 /* The view's columns: fields of the contention rows (row_fields.c). */
 static const char *const shown[] = {
 	"cls", "by_address", "pid", "comm", "caller", "type", "mode", "count", "wait_ns",
-	"wait_p50_ns", "wait_p99_ns", "wait_max_ns",
+	"wait_p50_ns", "wait_p90_ns", "wait_p99_ns", "wait_max_ns",
 };
 
 #define NR_COLS (int)(sizeof(shown) / sizeof(*shown))

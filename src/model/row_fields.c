@@ -177,6 +177,7 @@ static const struct row_field event_holder[] = {
 const struct row_fields event_holder_fields = FIELDS(event_holder);
 
 QUANTILE(cont_wait_p50, struct cont_row, wait, wait_max_ns, 0.5)
+QUANTILE(cont_wait_p90, struct cont_row, wait, wait_max_ns, 0.9)
 QUANTILE(cont_wait_p99, struct cont_row, wait, wait_max_ns, 0.99)
 
 static const char *cont_by(const void *row)
@@ -214,6 +215,7 @@ static const struct row_field cont_fields[] = {
 	SUM(struct cont_row, wait, FIELD_HIST),
 	BOUND(struct cont_row, wait_max_bound),
 	DERIVED("wait_p50_ns", cont_wait_p50, OUT(OUT_JSON | OUT_CSV), SHOWN("p50", 8, SHOW_NS)),
+	DERIVED("wait_p90_ns", cont_wait_p90, OUT(OUT_JSON | OUT_CSV), SHOWN("p90", 8, SHOW_NS)),
 	DERIVED("wait_p99_ns", cont_wait_p99, OUT(OUT_JSON | OUT_CSV), SHOWN("p99", 8, SHOW_NS)),
 };
 

@@ -398,7 +398,7 @@ static void write_conts(FILE *f, const struct snapshot *s)
 {
 	static const char *const shown[] = {
 		"cls", "by_address", "pid", "comm", "caller", "type", "mode", "count",
-		"wait_ns", "wait_p50_ns", "wait_p99_ns", "wait_max_ns",
+		"wait_ns", "wait_p50_ns", "wait_p90_ns", "wait_p99_ns", "wait_max_ns",
 	};
 	struct field_table conts;
 	const struct cont_row **rows;

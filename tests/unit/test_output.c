@@ -145,6 +145,8 @@ static void test_json(const struct snapshot *s)
 	      "JSON slow event without cgroups says null for both");
 	CHECK(strstr(out, "\"contention\":[{\"class\":\"zone\",\"classified_by\":\"address\",\"pid\":0,") != NULL,
 	      "JSON contention row");
+	CHECK(strstr(out, "\"wait_p50_ns\":12288,\"wait_p90_ns\":15564,\"wait_p99_ns\":16302}],") != NULL,
+	      "JSON contention row ends with its quantiles, p90 among them (the table's fields)");
 	CHECK(strstr(out, "{\"pid\":43,\"comm\":\"=1+2\",\"faults\":null,\"fallbacks\":1,\"anon\":0,\"vma_ok\":null}") != NULL,
 	      "JSON VMA row with unknown faults");
 	free(out);
