@@ -11,42 +11,27 @@
 #include "util.h"
 #include "views.h"
 
-static const struct ui_column cols[] = {
-	{ "PID", 7, false }, { "COMM", 16, TABLE_NAME }, { "FAULTS", 9, false },
-	{ "FALLBK", 8, false }, { "ANON", 8, false }, { "VMA-OK%", 8, false },
+/* The view's columns: fields of the VMA rows (row_fields.c). */
+static const char *const shown[] = {
+	"pid", "comm", "faults", "fallbacks", "anon", "vma_ok_ppm",
 };
 
-enum { COL_FALLBACKS = 3 };
+#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
 
-/* @outcome: the VMA-lock outcome known, else "-" (exact mode's). */
-static void fill(struct ui_cell *c, const struct vma_row *v, bool outcome)
-{
-	cell_set(&c[0], v->pid, "%d", v->pid);
-	cell_set(&c[1], 0, "%s", v->comm);
-	if (v->faults < 0) {
-		cell_set(&c[2], -1, "?");
-		cell_set(&c[5], -1, "?");
-	} else {
-		cell_set(&c[2], v->faults, "%lld", (long long)v->faults);
-		cell_set(&c[5], vma_ok(v->faults, v->fallbacks, v->anon), "%.1f",
-			 100.0 * vma_ok(v->faults, v->fallbacks, v->anon));
-	}
-	cell_set(&c[3], v->fallbacks, "%lu", (unsigned long)v->fallbacks);
-	cell_set(&c[4], v->anon, "%lu", (unsigned long)v->anon);
-	if (outcome)
-		return;
-	cell_set(&c[3], 0, "-");
-	cell_set(&c[4], 0, "-");
-	cell_set(&c[5], -1, "-");
-}
+enum { COL_FAULTS = 2, COL_FALLBACKS, COL_ANON, COL_VMA_OK };
 
 static void vma_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_VMA];
 	const char *na = snapshot_vma_na(s);
+	static struct ui_column cols[NR_COLS];
+	static const struct row_field *fields[NR_COLS];
 	struct ui_table t;
 	int i;
+
+	if (!cols[0].title)
+		table_field_columns(&row_types[ROWS_VMA], shown, NR_COLS, cols, fields);
 
 	/* Without per-VMA locks there are no rows; in the default set, faults. */
 	if (na)
@@ -54,14 +39,14 @@ static void vma_draw(struct ui_state *st, int y, int h)
 	else
 		draw_text(y, 0, COLS, C_DIM,
 			  "per process: FALLBK faults took the mmap_lock, ANON took it for an anon_vma");
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), na ? 2 : COL_FALLBACKS);
-	t.sampled_cols = 1u << COL_FALLBACKS | 1u << 4 | 1u << 5;	/* FALLBK, ANON, VMA-OK% */
+	table_init(&t, cols, NR_COLS, na ? COL_FAULTS : COL_FALLBACKS);
+	t.sampled_cols = 1u << COL_FALLBACKS | 1u << COL_ANON | 1u << COL_VMA_OK;
 	for (i = 0; i < s->vmas.nr; i++) {
 		struct ui_cell *c = table_row(&t, i);
 
 		if (!c)
 			break;
-		fill(c, &s->vmas.v[i], !na);
+		table_field_cells(c, fields, NR_COLS, &s->vmas.v[i], s);
 	}
 	table_show(&t, ts, st, y + 1, h - 1);
 }

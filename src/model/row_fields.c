@@ -33,8 +33,10 @@
 	  .derive = fn, __VA_ARGS__ }
 /* The outputs that show it by its name (enum field_out). */
 #define OUT(outs) .out = (outs)
-/* Known only where @fn says the interval has it. */
+/* Known only where @fn says the interval has it (shown as - where not)... */
 #define KNOWN(fn) .known = (fn)
+/* ...or as @word. */
+#define KNOWN_OR(fn, word) .known = (fn), .unknown = (word)
 /* Its column in text output and the viewer (enum field_show). */
 #define SHOWN(title_, width_, show_) .title = (title_), .width = (width_), .show = (show_)
 /* Words from the row, shown for it. */
@@ -70,8 +72,9 @@ QUANTILE(lock_hold_p50, struct lock_row, hold, hold_max_ns, 0.5)
 QUANTILE(lock_hold_p99, struct lock_row, hold, hold_max_ns, 0.99)
 
 /* Acquisitions and holds are exact mode's: the default set sees waits alone. */
-static bool holds_known(const struct snapshot *s)
+static bool holds_known(const struct snapshot *s, const void *row)
 {
+	(void)row;
 	return snapshot_acquisitions(s);
 }
 
@@ -138,12 +141,44 @@ static const struct row_field lock_fields[] = {
 	APPENDED(struct lock_row, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
 };
 
+/* The faults of a process gone before /proc was read are not known. */
+static bool vma_faults_known(const struct snapshot *s, const void *row)
+{
+	(void)s;
+	return ((const struct vma_row *)row)->faults >= 0;
+}
+
+/* The VMA-lock outcome: n/a without per-VMA locks, or in the default set. */
+static bool vma_outcome_known(const struct snapshot *s, const void *row)
+{
+	(void)row;
+	return !snapshot_vma_na(s);
+}
+
+static bool vma_ok_known(const struct snapshot *s, const void *row)
+{
+	return vma_faults_known(s, row) && vma_outcome_known(s, row);
+}
+
+/* The share of the faults served under the VMA lock alone, per million. */
+static uint64_t vma_ok_ppm(const void *row)
+{
+	const struct vma_row *v = row;
+	double ok = vma_ok(v->faults, v->fallbacks, v->anon);
+
+	return ok < 0 ? 0 : (uint64_t)(ok * 1e6 + 0.5);
+}
+
 static const struct row_field vma_fields[] = {
-	KEEP(struct vma_row, pid, FIELD_U32),
-	KEEP(struct vma_row, comm, FIELD_STR),
-	FIELD(struct vma_row, faults, FIELD_U64, MERGE_KNOWN_SUM),
-	SUM(struct vma_row, fallbacks, FIELD_U64),
-	SUM(struct vma_row, anon, FIELD_U64),
+	KEEP(struct vma_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct vma_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
+	FIELD(struct vma_row, faults, FIELD_U64, MERGE_KNOWN_SUM, KNOWN_OR(vma_faults_known, "?"),
+	      SHOWN("FAULTS", 10, SHOW_COUNT)),
+	SUM(struct vma_row, fallbacks, FIELD_U64, KNOWN(vma_outcome_known),
+	    SHOWN("FALLBACK", 9, SHOW_COUNT)),
+	SUM(struct vma_row, anon, FIELD_U64, KNOWN(vma_outcome_known), SHOWN("ANON", 8, SHOW_COUNT)),
+	DERIVED("vma_ok_ppm", vma_ok_ppm, KNOWN_OR(vma_ok_known, "n/a"),
+		SHOWN("VMA-OK%", 7, SHOW_PERCENT)),
 };
 
 static const struct row_field event_fields[] = {
@@ -415,6 +450,9 @@ static const char *number_shown(const struct row_field *f, const void *row, uint
 		return v ? format_ns(v, buf, len) : "-";
 	case SHOW_MAX:
 		return v ? format_max(v, *(const bool *)((const char *)row + f->bound_off), buf, len) : "-";
+	case SHOW_PERCENT:
+		snprintf(buf, len, "%.1f", v / 1e4);
+		return buf;
 	default:
 		snprintf(buf, len, "%" PRIu64, v);
 		return buf;
@@ -427,8 +465,8 @@ const char *field_shown(const struct row_field *f, const void *row, const struct
 	uint64_t v;
 
 	*key = 0;
-	if (f->known && !f->known(s))
-		return "-";
+	if (f->known && !f->known(s, row))
+		return f->unknown ? f->unknown : "-";
 	if (f->text)
 		return f->text(row);
 	if (f->kind == FIELD_STR)

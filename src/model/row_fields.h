@@ -43,6 +43,7 @@ enum field_show {
 	SHOW_NS,		/* a time in ns: 1.20ms */
 	SHOW_WAIT,		/* a wait's quantile: a time, - where none waited */
 	SHOW_MAX,		/* a maximum: a time, <= where a bucket's bound, - if 0 */
+	SHOW_PERCENT,		/* parts per million as a percentage: 99.5 */
 	SHOW_WORD,		/* a word */
 	SHOW_NAME,		/* a process name: never narrowed in the viewer */
 	SHOW_CUT,		/* text cut to its width where it must be */
@@ -70,8 +71,12 @@ struct row_field {
 	bool appended;
 	unsigned char out;		/* enum field_out */
 	uint64_t (*derive)(const void *row);	/* FIELD_DERIVED */
-	/* Whether the interval knows it (NULL: always); else null, empty or -. */
-	bool (*known)(const struct snapshot *s);
+	/*
+	 * Whether interval @s knows it in @row (NULL: always); else null in
+	 * JSON, empty in CSV, and @unknown (NULL: -) in text and the viewer.
+	 */
+	bool (*known)(const struct snapshot *s, const void *row);
+	const char *unknown;
 	/* Its column in text and the viewer: title, width, how it shows. */
 	const char *title;
 	unsigned char width;

@@ -206,7 +206,7 @@ static void str(struct row *r, int c, const char *raw)
 /* Field @f of the row in its column @c: empty where the interval lacks it. */
 static void field_cell(struct row *r, int c, const struct row_field *f)
 {
-	if (f->known && !f->known(r->s)) {
+	if (f->known && !f->known(r->s, r->data)) {
 		at(r, c);
 		return;
 	}

@@ -361,7 +361,7 @@ static void json_fields(FILE *f, const struct snapshot *s, const struct row_type
 
 		if (!(x->out & OUT_JSON))
 			continue;
-		if (x->known && !x->known(s)) {
+		if (x->known && !x->known(s, row)) {
 			fprintf(f, ",\"%s\":null", x->name);
 			continue;
 		}

@@ -282,37 +282,23 @@ static void write_locks(FILE *f, const struct snapshot *s)
 	free(rows);
 }
 
-static const struct text_col vma_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_NUM("FAULTS", 10),
-	TEXT_NUM("FALLBACK", 9), TEXT_NUM("ANON", 8), TEXT_NUM("VMA-OK%", 7),
-};
-
 /* A process's faults; its outcome "-" where n/a (exact mode's). */
 static void write_vmas(FILE *f, const struct snapshot *s)
 {
-	static const struct text_table vmas = TEXT_TABLE(0, vma_cols);
-	bool na = snapshot_vma_na(s);
+	static const char *const shown[] = {
+		"pid", "comm", "faults", "fallbacks", "anon", "vma_ok_ppm",
+	};
+	struct field_table vmas;
 	int i;
 
 	if (!s->vmas.nr)
 		return;
-	fprintf(f, " VMA lock per process%s\n", na ? " (the outcome n/a: see vma-lock above)" : "");
-	text_header(f, &vmas);
-	for (i = 0; i < s->vmas.nr; i++) {
-		const struct vma_row *v = &s->vmas.v[i];
-		struct text_row r = text_row_begin(f, &vmas);
-		char ok[16] = "n/a";
-
-		if (v->faults >= 0 && !na)
-			percent(ok, sizeof(ok), vma_ok(v->faults, v->fallbacks, v->anon));
-		text_cell(&r, "%d", v->pid);
-		text_cell(&r, "%s", safe(v->comm));
-		text_cell(&r, v->faults < 0 ? "n/a" : "%" PRId64, v->faults);
-		text_cell(&r, na ? "-" : "%" PRIu64, v->fallbacks);
-		text_cell(&r, na ? "-" : "%" PRIu64, v->anon);
-		text_cell(&r, "%s", ok);
-		text_row_end(&r);
-	}
+	fprintf(f, " VMA lock per process%s\n",
+		snapshot_vma_na(s) ? " (the outcome n/a: see vma-lock above)" : "");
+	FIELD_TABLE(&vmas, 0, ROWS_VMA, shown);
+	text_header(f, &vmas.t);
+	for (i = 0; i < s->vmas.nr; i++)
+		field_row(f, &vmas, &s->vmas.v[i], s);
 }
 
 static const struct text_col blame_cols[] = {

@@ -164,6 +164,9 @@ static void test_text(struct snapshot *s)
 	CHECK(strstr(out, "lock contention: 1 row; classified by address table") &&
 	      strstr(out, "zone            addr        0 -                rmqueue_bulk             spinlock     -            7"),
 	      "text contention row");
+	CHECK(strstr(out, "     42 w                       100         3        2    95.0\n") &&
+	      strstr(out, "     43 =1+2                      ?         1        0     n/a\n"),
+	      "text VMA rows: the outcome, and ? faults and n/a outcome for a process gone");
 	free(out);
 	snprintf(s->na[FAMILY_MMAP_LOCK], sizeof(s->na[0]), "disabled by --disable-probe");
 	out = render(OUTPUT_TEXT, s);
