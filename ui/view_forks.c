@@ -5,58 +5,24 @@
  * recent forks, worst first.
  */
 #include <curses.h>
-#include <time.h>
 
 #include "draw.h"
 #include "table.h"
 #include "util.h"
 #include "views.h"
 
-/* TIME sorts on the fork's time (newest first), not on its text. */
-static const struct ui_column cols[] = {
-	{ "TIME", 12, false }, { "PID", 7, false }, { "COMM", 16, TABLE_NAME },
-	{ "CHILD", 7, false }, { "SYSCALL", 7, true }, { "LATENCY", 9, false },
-	{ "ANON_MB", 8, false }, { "THP_MB", 7, false }, { "BACK", 4, true },
-	{ "COST/MiB", 9, false }, { "DUP_HOLD", 9, false }, { "STALLED", 7, false },
+/*
+ * The view's columns: fields of the fork rows (row_fields.c). TIME sorts
+ * on the fork's time (newest first), not on its text.
+ */
+static const char *const shown[] = {
+	"wall_ns", "pid", "comm", "child", "syscall", "latency_ns", "anon_kb", "thp_kb",
+	"backing", "cost_ns_per_mib", "dup_hold_ns", "stalled",
 };
 
+#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
+
 enum { COL_TIME = 0, COL_LATENCY = 5 };
-
-static void fill(struct ui_cell *c, const struct fork_row *k)
-{
-	time_t sec = k->wall_ns / NSEC_PER_SEC;
-	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
-	char when[16];
-	struct tm tm;
-
-	localtime_r(&sec, &tm);
-	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	cell_set(&c[0], k->wall_ns, "%s", when);
-	cell_set(&c[1], k->pid, "%d", k->pid);
-	cell_set(&c[2], 0, "%s", k->comm);
-	cell_set(&c[3], k->child, "%d", k->child);
-	cell_set(&c[4], 0, "%s", fork_syscall(k));
-	if (fork_timed(k))
-		cell_ns(&c[5], k->latency_ns);
-	else
-		cell_set(&c[5], 0, "-");
-	cell_set(&c[6], k->anon_kb, "%.1f", k->anon_kb / 1024.0);
-	if (k->thp_kb >= 0)
-		cell_set(&c[7], k->thp_kb, "%.1f", k->thp_kb / 1024.0);
-	else
-		cell_set(&c[7], -1, "?");
-	cell_set(&c[8], 0, "%s", fork_backing(k));
-	if (fork_timed(k))
-		cell_ns(&c[9], fork_cost_per_mib(k->latency_ns, kb));
-	else
-		cell_set(&c[9], 0, "-");
-	/* dup_mmap's hold: exact mode's. */
-	if (k->dup_hold_ns)
-		cell_ns(&c[10], k->dup_hold_ns);
-	else
-		cell_set(&c[10], 0, "-");
-	cell_set(&c[11], k->stalled, "%u", k->stalled);
-}
 
 static void summary_line(const struct ui_state *st, int y)
 {
@@ -82,6 +48,8 @@ static void summary_line(const struct ui_state *st, int y)
 
 static void forks_draw(struct ui_state *st, int y, int h)
 {
+	static struct ui_column cols[NR_COLS];
+	static const struct row_field *fields[NR_COLS];
 	struct table_state *ts = &st->tables[VIEW_FORKS];
 	bool timed = false;
 	const char *order;
@@ -104,13 +72,15 @@ static void forks_draw(struct ui_state *st, int y, int h)
 	else
 		draw_text(y + 1, 0, COLS, C_DIM, "%lu forks since start; the last %d below, %s",
 			  (unsigned long)st->forks_seen, st->nr_forks, order);
-	table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), timed ? COL_LATENCY : COL_TIME);
+	if (!cols[0].title)
+		table_field_columns(&row_types[ROWS_FORK], shown, NR_COLS, cols, fields);
+	table_init(&t, cols, NR_COLS, timed ? COL_LATENCY : COL_TIME);
 	for (i = 0; i < st->nr_forks; i++) {
 		struct ui_cell *c = table_row(&t, i);
 
 		if (!c)
 			break;
-		fill(c, ui_fork(st, i));
+		table_field_cells(c, fields, NR_COLS, ui_fork(st, i), ui_snapshot(st));
 	}
 	table_show(&t, ts, st, y + 2, h - 2);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "row_fields.h"
 #include "util.h"
@@ -254,20 +255,64 @@ static const struct row_field cont_fields[] = {
 	DERIVED("wait_p99_ns", cont_wait_p99, OUT(OUT_JSON | OUT_CSV), SHOWN("p99", 8, SHOW_NS)),
 };
 
+static bool fork_timed_known(const struct snapshot *s, const void *row)
+{
+	(void)s;
+	return fork_timed(row);
+}
+
+/* dup_mmap's hold: exact mode's, 0 where not seen. */
+static bool dup_hold_known(const struct snapshot *s, const void *row)
+{
+	(void)s;
+	return ((const struct fork_row *)row)->dup_hold_ns != 0;
+}
+
+/* The parent's THP is unknown where it was gone before it was looked at. */
+static bool thp_known(const struct snapshot *s, const void *row)
+{
+	(void)s;
+	return ((const struct fork_row *)row)->thp_kb >= 0;
+}
+
+static const char *fork_syscall_text(const void *row)
+{
+	return fork_syscall(row);
+}
+
+static const char *fork_backing_text(const void *row)
+{
+	return fork_backing(row);
+}
+
+static uint64_t fork_cost(const void *row)
+{
+	const struct fork_row *k = row;
+
+	return fork_cost_per_mib(k->latency_ns, k->anon_kb + k->file_kb + k->shmem_kb);
+}
+
 static const struct row_field fork_fields[] = {
-	KEEP(struct fork_row, wall_ns, FIELD_U64),
-	KEEP(struct fork_row, pid, FIELD_U32),
+	KEEP(struct fork_row, wall_ns, FIELD_U64, SHOWN("TIME", 12, SHOW_CLOCK)),
+	KEEP(struct fork_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
 	KEEP(struct fork_row, tid, FIELD_U32),
-	KEEP(struct fork_row, child, FIELD_U32),
-	KEEP(struct fork_row, comm, FIELD_STR),
-	KEEP(struct fork_row, syscall, FIELD_STR),
-	KEEP(struct fork_row, latency_ns, FIELD_U64),
-	KEEP(struct fork_row, dup_hold_ns, FIELD_U64),
-	KEEP(struct fork_row, anon_kb, FIELD_U64),
-	KEEP(struct fork_row, file_kb, FIELD_U64),
+	KEEP(struct fork_row, child, FIELD_U32, SHOWN("CHILD", 7, SHOW_COUNT)),
+	KEEP(struct fork_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct fork_row, syscall, FIELD_STR, SHOWN("SYSCALL", 7, SHOW_WORD),
+	     TEXT(fork_syscall_text)),
+	KEEP(struct fork_row, latency_ns, FIELD_U64, KNOWN(fork_timed_known),
+	     SHOWN("LATENCY", 9, SHOW_NS)),
+	KEEP(struct fork_row, dup_hold_ns, FIELD_U64, KNOWN(dup_hold_known),
+	     SHOWN("DUP_HOLD", 9, SHOW_NS)),
+	KEEP(struct fork_row, anon_kb, FIELD_U64, SHOWN("ANON_MB", 9, SHOW_MIB)),
+	KEEP(struct fork_row, file_kb, FIELD_U64, SHOWN("FILE_MB", 7, SHOW_MIB)),
 	KEEP(struct fork_row, shmem_kb, FIELD_U64),
-	KEEP(struct fork_row, thp_kb, FIELD_U64),
-	KEEP(struct fork_row, stalled, FIELD_U32),
+	KEEP(struct fork_row, thp_kb, FIELD_U64, KNOWN_OR(thp_known, "?"),
+	     SHOWN("THP_MB", 7, SHOW_MIB)),
+	KEEP(struct fork_row, stalled, FIELD_U32, SHOWN("STALLED", 7, SHOW_COUNT)),
+	DERIVED("backing", NULL, TEXT(fork_backing_text), SHOWN("BACK", 4, SHOW_WORD)),
+	DERIVED("cost_ns_per_mib", fork_cost, KNOWN(fork_timed_known),
+		SHOWN("COST/MiB", 9, SHOW_NS)),
 };
 
 static const struct row_field blame_fields[] = {
@@ -439,6 +484,17 @@ void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 	}
 }
 
+/* Wall time @ns as the local time of day, HH:MM:SS. */
+static const char *clock_of(uint64_t ns, char *buf, size_t len)
+{
+	time_t sec = ns / NSEC_PER_SEC;
+	struct tm tm;
+
+	localtime_r(&sec, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
+}
+
 /* A number as its column shows it (a time, a maximum, a count). */
 static const char *number_shown(const struct row_field *f, const void *row, uint64_t v,
 				char *buf, size_t len)
@@ -453,6 +509,11 @@ static const char *number_shown(const struct row_field *f, const void *row, uint
 	case SHOW_PERCENT:
 		snprintf(buf, len, "%.1f", v / 1e4);
 		return buf;
+	case SHOW_MIB:
+		snprintf(buf, len, "%.1f", (int64_t)v / 1024.0);
+		return buf;
+	case SHOW_CLOCK:
+		return clock_of(v, buf, len);
 	default:
 		snprintf(buf, len, "%" PRIu64, v);
 		return buf;

@@ -44,6 +44,8 @@ enum field_show {
 	SHOW_WAIT,		/* a wait's quantile: a time, - where none waited */
 	SHOW_MAX,		/* a maximum: a time, <= where a bucket's bound, - if 0 */
 	SHOW_PERCENT,		/* parts per million as a percentage: 99.5 */
+	SHOW_MIB,		/* KiB as MiB: 12.5 */
+	SHOW_CLOCK,		/* a wall time in ns as the local time of day */
 	SHOW_WORD,		/* a word */
 	SHOW_NAME,		/* a process name: never narrowed in the viewer */
 	SHOW_CUT,		/* text cut to its width where it must be */

@@ -407,19 +407,16 @@ static void write_conts(FILE *f, const struct snapshot *s)
 	free(rows);
 }
 
-static const struct text_col fork_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_NUM("CHILD", 7), TEXT_WORD("SYSCALL", 7),
-	TEXT_NUM("LATENCY", 9), TEXT_NUM("ANON_MB", 9), TEXT_NUM("FILE_MB", 7),
-	TEXT_NUM("THP_MB", 7), TEXT_WORD("BACK", 4), TEXT_NUM("COST/MiB", 9),
-	TEXT_NUM("DUP_HOLD", 9), TEXT_NUM("STALLED", 7),
-};
-
 static void write_forks(FILE *f, const struct snapshot *s)
 {
-	static const struct text_table forks = TEXT_TABLE(0, fork_cols);
+	static const char *const shown[] = {
+		"pid", "comm", "child", "syscall", "latency_ns", "anon_kb", "file_kb", "thp_kb",
+		"backing", "cost_ns_per_mib", "dup_hold_ns", "stalled",
+	};
+	struct field_table forks;
 	const struct fork_row **rows;
 	struct fork_agg a;
-	char b[5][16];
+	char b[4][16];
 	int i;
 
 	if (s->na[FAMILY_FORK][0] || !s->forks.nr)
@@ -441,30 +438,10 @@ static void write_forks(FILE *f, const struct snapshot *s)
 	for (i = 0; i < s->forks.nr; i++)
 		rows[i] = &s->forks.v[i];
 	ROWS_SORT_DESC(rows, s->forks.nr, struct fork_row, latency_ns);
-	text_header(f, &forks);
-	for (i = 0; i < s->forks.nr && i < TEXT_LOCK_ROWS; i++) {
-		const struct fork_row *k = rows[i];
-		struct text_row r = text_row_begin(f, &forks);
-
-		text_cell(&r, "%d", k->pid);
-		text_cell(&r, "%s", safe(k->comm));
-		text_cell(&r, "%d", k->child);
-		text_cell(&r, "%s", safe(fork_syscall(k)));
-		text_cell(&r, "%s", fork_timed(k) ? format_ns(k->latency_ns, b[0], 16) : "-");
-		text_cell(&r, "%.1f", k->anon_kb / 1024.0);
-		text_cell(&r, "%.1f", k->file_kb / 1024.0);
-		if (k->thp_kb >= 0)
-			text_cell(&r, "%.1f", k->thp_kb / 1024.0);
-		else
-			text_cell(&r, "?");
-		text_cell(&r, "%s", fork_backing(k));
-		text_cell(&r, "%s", fork_timed(k) ?
-			  format_ns(fork_cost_per_mib(k->latency_ns, k->anon_kb + k->file_kb +
-						      k->shmem_kb), b[1], 16) : "-");
-		text_cell(&r, "%s", k->dup_hold_ns ? format_ns(k->dup_hold_ns, b[2], 16) : "-");
-		text_cell(&r, "%u", k->stalled);
-		text_row_end(&r);
-	}
+	FIELD_TABLE(&forks, 0, ROWS_FORK, shown);
+	text_header(f, &forks.t);
+	for (i = 0; i < s->forks.nr && i < TEXT_LOCK_ROWS; i++)
+		field_row(f, &forks, rows[i], s);
 	free(rows);
 }
 
