@@ -2,11 +2,13 @@
 /*
  * The snapshot's row types described once: for each, its fields in the
  * order a recording holds them (each field's kind, where it lives in the
- * row, how merging two intervals combines it, and the outputs that show
- * it by its name) and what makes two rows one. The recording's writer and
- * reader, the merge of intervals, and the JSON keys and CSV columns of
- * the fields marked for them are driven from these tables: a field is
- * added here (and in a view, and the man page).
+ * row, how merging two intervals combines it, the outputs that show it by
+ * its name, and its column in text output and the viewer) and what makes
+ * two rows one. The recording's writer and reader, the merge of
+ * intervals, the JSON keys and CSV columns of the fields marked for them,
+ * and the cells of the tables that name them are driven from these
+ * tables: a field is added here (and in the lists of the tables that show
+ * it, and the man page).
  */
 #ifndef MMTOP_ROW_FIELDS_H
 #define MMTOP_ROW_FIELDS_H
