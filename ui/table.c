@@ -75,30 +75,33 @@ void cell_ns(struct ui_cell *c, double ns)
 	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
 }
 
-void table_field_columns(const struct row_type *t, const char *const *names, int n,
-			 struct ui_column *cols, const struct row_field **fields)
+const struct field_cols *field_cols(struct field_cols *fc)
 {
 	static const unsigned char kinds[] = {
 		[SHOW_WORD] = TABLE_TEXT, [SHOW_NAME] = TABLE_NAME, [SHOW_CUT] = TABLE_TEXT,
 	};
 	int i;
 
-	row_fields_pick(t, names, n, fields);
-	for (i = 0; i < n; i++)
-		cols[i] = (struct ui_column){ .title = fields[i]->title,
-					      .width = fields[i]->width,
-					      .text = kinds[fields[i]->show] };
+	if (fc->cols[0].title)
+		return fc;
+	row_fields_pick(&row_types[fc->type], fc->names, fc->nr, fc->fields);
+	for (i = 0; i < fc->nr; i++)
+		fc->cols[i] = (struct ui_column){ .title = fc->fields[i]->title,
+						  .width = fc->fields[i]->width,
+						  .text = fc->fields[i]->show < ARRAY_SIZE(kinds) ?
+							  kinds[fc->fields[i]->show] : 0 };
+	return fc;
 }
 
-void table_field_cells(struct ui_cell *c, const struct row_field *const *fields, int n,
-		       const void *row, const struct snapshot *s)
+void field_cells(struct ui_cell *c, const struct field_cols *fc, const void *row,
+		 const struct snapshot *s)
 {
 	char b[32];
 	double key;
 	int i;
 
-	for (i = 0; i < n; i++) {
-		const char *text = field_shown(fields[i], row, s, b, sizeof(b), &key);
+	for (i = 0; i < fc->nr; i++) {
+		const char *text = field_shown(fc->fields[i], row, s, b, sizeof(b), &key);
 
 		cell_set(&c[i], key, "%s", text);
 	}

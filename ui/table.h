@@ -68,15 +68,26 @@ void cell_set(struct ui_cell *c, double key, const char *fmt, ...)
 /* A time in ns as "1.2ms", sorted by its value. */
 void cell_ns(struct ui_cell *c, double ns);
 /*
- * A view's columns from the field table: row type @t's fields @names (@n
- * of them, the view's choice), titled and shown as the table says, into
- * @cols and @fields.
+ * A view's columns from the field table: row type @type's fields named in
+ * @names (the view's choice), titled and shown as the table says, made at
+ * their first use (field_cols()).
  */
-void table_field_columns(const struct row_type *t, const char *const *names, int n,
-			 struct ui_column *cols, const struct row_field **fields);
-/* A row's cells, one per field of table_field_columns(). */
-void table_field_cells(struct ui_cell *c, const struct row_field *const *fields, int n,
-		       const void *row, const struct snapshot *s);
+struct field_cols {
+	enum row_type_id type;
+	const char *const *names;
+	int nr;
+	struct ui_column cols[ROW_TABLE_COLS_MAX];
+	const struct row_field *fields[ROW_TABLE_COLS_MAX];
+};
+
+#define FIELD_COLS(type_, names_)					\
+	{ .type = (type_), .names = (names_), .nr = sizeof(names_) / sizeof(*(names_)) }
+
+/* @fc, its columns made. */
+const struct field_cols *field_cols(struct field_cols *fc);
+/* A row's cells, one per column of @fc. */
+void field_cells(struct ui_cell *c, const struct field_cols *fc, const void *row,
+		 const struct snapshot *s);
 /* All the rows, sorted as @ts sorts its view's (a zoom's list, as its view). */
 void table_sort_like(struct ui_table *t, const struct table_state *ts);
 /* Filter by st's filter (case-insensitive substring of any cell) and sort. */

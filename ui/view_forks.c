@@ -20,8 +20,6 @@ static const char *const shown[] = {
 	"backing", "cost_ns_per_mib", "dup_hold_ns", "stalled",
 };
 
-#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
-
 enum { COL_TIME = 0, COL_LATENCY = 5 };
 
 static void summary_line(const struct ui_state *st, int y)
@@ -48,8 +46,7 @@ static void summary_line(const struct ui_state *st, int y)
 
 static void forks_draw(struct ui_state *st, int y, int h)
 {
-	static struct ui_column cols[NR_COLS];
-	static const struct row_field *fields[NR_COLS];
+	static struct field_cols fc = FIELD_COLS(ROWS_FORK, shown);
 	struct table_state *ts = &st->tables[VIEW_FORKS];
 	bool timed = false;
 	const char *order;
@@ -72,15 +69,13 @@ static void forks_draw(struct ui_state *st, int y, int h)
 	else
 		draw_text(y + 1, 0, COLS, C_DIM, "%lu forks since start; the last %d below, %s",
 			  (unsigned long)st->forks_seen, st->nr_forks, order);
-	if (!cols[0].title)
-		table_field_columns(&row_types[ROWS_FORK], shown, NR_COLS, cols, fields);
-	table_init(&t, cols, NR_COLS, timed ? COL_LATENCY : COL_TIME);
+	table_init(&t, field_cols(&fc)->cols, fc.nr, timed ? COL_LATENCY : COL_TIME);
 	for (i = 0; i < st->nr_forks; i++) {
 		struct ui_cell *c = table_row(&t, i);
 
 		if (!c)
 			break;
-		table_field_cells(c, fields, NR_COLS, ui_fork(st, i), ui_snapshot(st));
+		field_cells(c, &fc, ui_fork(st, i), ui_snapshot(st));
 	}
 	table_show(&t, ts, st, y + 2, h - 2);
 }

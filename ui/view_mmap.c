@@ -23,21 +23,12 @@ static const char *const shown[] = {
 	"wait_p50_ns", "wait_p99_ns", "wait_max_ns", "hold_p50_ns", "hold_p99_ns", "hold_max_ns",
 };
 
-#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
 /* Grouped by cgroup (g): the first column, before the others. */
 static const struct ui_column cgroup_col = { "CGROUP", 24, TABLE_PATH };
 
 enum { COL_ACQ = 5, COL_FAIL, COL_TIME };
 
-static struct ui_column cols[NR_COLS];
-static const struct row_field *fields[NR_COLS];
-
-/* The columns, from the field table once. */
-static void columns(void)
-{
-	if (!cols[0].title)
-		table_field_columns(&row_types[ROWS_LOCK], shown, NR_COLS, cols, fields);
-}
+static struct field_cols fc = FIELD_COLS(ROWS_LOCK, shown);
 
 /* A blame row of the zoomed row's waits: same process, mode and site. */
 static bool behind_zoom(const struct blame_row *b, const void *arg)
@@ -111,11 +102,10 @@ static int draw_sites(const struct snapshot *s, const struct ui_state *st, int p
 	struct ui_cell *c;
 	int i, line = 0;
 
-	columns();
-	table_init(&t, cols, NR_COLS, COL_TIME);
+	table_init(&t, field_cols(&fc)->cols, fc.nr, COL_TIME);
 	for (i = 0; i < s->locks.nr; i++)
 		if (s->locks.v[i].pid == pid && (c = table_row(&t, i)))
-			table_field_cells(c, fields, NR_COLS, &s->locks.v[i], s);
+			field_cells(c, &fc, &s->locks.v[i], s);
 	table_sort_like(&t, &st->tables[VIEW_MMAP]);
 	draw_text(y + line++, 0, COLS, C_TITLE, "call sites of pid %d", pid);
 	for (i = 0; i < t.nr_shown && line < h; i++) {
@@ -217,7 +207,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 {
 	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_MMAP];
-	struct ui_column grouped[NR_COLS + 1];
+	struct ui_column grouped[ROW_TABLE_COLS_MAX + 1];
 	int i, at = st->by_cgroup;	/* grouped: CGROUP first */
 	struct ranks ranks = {};
 	struct ui_table t;
@@ -230,16 +220,16 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 		draw_zoom(st, y, h);
 		return;
 	}
-	columns();
+	field_cols(&fc);
 	if (at) {
 		grouped[0] = cgroup_col;
-		memcpy(grouped + 1, cols, sizeof(cols));
+		memcpy(grouped + 1, fc.cols, fc.nr * sizeof(*fc.cols));
 		if (cgroup_ranks(&ranks, s)) {
 			draw_text(y, 0, COLS, C_DIM, "mmap_lock: out of memory");
 			return;
 		}
 	}
-	table_init(&t, at ? grouped : cols, NR_COLS + at, COL_TIME + at);
+	table_init(&t, at ? grouped : fc.cols, fc.nr + at, COL_TIME + at);
 	t.sampled_cols = (1u << COL_ACQ | 1u << COL_FAIL | 1u << COL_TIME) << at;
 	for (i = 0; i < s->locks.nr; i++) {
 		const struct lock_row *r = &s->locks.v[i];
@@ -247,7 +237,7 @@ static void mmap_draw(struct ui_state *st, int y, int h)
 
 		if (!c)
 			break;
-		table_field_cells(c + at, fields, NR_COLS, r, s);
+		field_cells(c + at, &fc, r, s);
 		if (at)
 			cell_set(&c[0], 0, "%s", r->cgroup[0] ? r->cgroup : "-");
 	}

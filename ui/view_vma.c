@@ -16,8 +16,6 @@ static const char *const shown[] = {
 	"pid", "comm", "faults", "fallbacks", "anon", "vma_ok_ppm",
 };
 
-#define NR_COLS (int)(sizeof(shown) / sizeof(*shown))
-
 enum { COL_FAULTS = 2, COL_FALLBACKS, COL_ANON, COL_VMA_OK };
 
 static void vma_draw(struct ui_state *st, int y, int h)
@@ -25,28 +23,24 @@ static void vma_draw(struct ui_state *st, int y, int h)
 	const struct snapshot *s = ui_snapshot(st);
 	struct table_state *ts = &st->tables[VIEW_VMA];
 	const char *na = snapshot_vma_na(s);
-	static struct ui_column cols[NR_COLS];
-	static const struct row_field *fields[NR_COLS];
+	static struct field_cols fc = FIELD_COLS(ROWS_VMA, shown);
 	struct ui_table t;
 	int i;
-
-	if (!cols[0].title)
-		table_field_columns(&row_types[ROWS_VMA], shown, NR_COLS, cols, fields);
 
 	/* Without per-VMA locks there are no rows; in the default set, faults. */
 	if (na)
 		draw_text(y, 0, COLS, C_DIM, "per-VMA lock outcome: n/a (%s)", na);
 	else
 		draw_text(y, 0, COLS, C_DIM,
-			  "per process: FALLBK faults took the mmap_lock, ANON took it for an anon_vma");
-	table_init(&t, cols, NR_COLS, na ? COL_FAULTS : COL_FALLBACKS);
+			  "per process: FALLBACK faults took the mmap_lock, ANON took it for an anon_vma");
+	table_init(&t, field_cols(&fc)->cols, fc.nr, na ? COL_FAULTS : COL_FALLBACKS);
 	t.sampled_cols = 1u << COL_FALLBACKS | 1u << COL_ANON | 1u << COL_VMA_OK;
 	for (i = 0; i < s->vmas.nr; i++) {
 		struct ui_cell *c = table_row(&t, i);
 
 		if (!c)
 			break;
-		table_field_cells(c, fields, NR_COLS, &s->vmas.v[i], s);
+		field_cells(c, &fc, &s->vmas.v[i], s);
 	}
 	table_show(&t, ts, st, y + 1, h - 1);
 }

@@ -476,7 +476,7 @@ void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		out[i] = row_field_named(t, names[i]);
+		out[i] = i < ROW_TABLE_COLS_MAX ? row_field_named(t, names[i]) : NULL;
 		if (!out[i] || !out[i]->title) {
 			fprintf(stderr, "mmtop: %s rows have no shown field %s\n", t->name, names[i]);
 			abort();

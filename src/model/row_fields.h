@@ -129,9 +129,12 @@ void row_merge(const struct row_type *t, void *dst, const void *src);
 uint64_t field_value(const struct row_field *f, const void *row);
 /* The field of @t named @name; NULL if it has none. */
 const struct row_field *row_field_named(const struct row_type *t, const char *name);
+/* The most fields a table of text output or the viewer shows. */
+#define ROW_TABLE_COLS_MAX 16
 /*
- * The fields of @t named @names (@n of them) into @out, for a table's
- * columns: a name @t lacks is the table's bug, and aborts.
+ * The fields of @t named @names (@n of them, at most ROW_TABLE_COLS_MAX)
+ * into @out, for a table's columns: a name @t lacks is the table's bug,
+ * and aborts.
  */
 void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 		     const struct row_field **out);

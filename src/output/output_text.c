@@ -211,12 +211,10 @@ static int by_time_spent(const void *a, const void *b)
  * A table of row type @t's fields, as the field table titles and shows
  * them: the columns are the table's choice (@names).
  */
-#define FIELD_COLS_MAX 16
-
 struct field_table {
 	struct text_table t;
-	struct text_col cols[FIELD_COLS_MAX];
-	const struct row_field *fields[FIELD_COLS_MAX];
+	struct text_col cols[ROW_TABLE_COLS_MAX];
+	const struct row_field *fields[ROW_TABLE_COLS_MAX];
 };
 
 static void field_table_init(struct field_table *ft, int indent, const struct row_type *t,
