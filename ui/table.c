@@ -75,34 +75,54 @@ void cell_ns(struct ui_cell *c, double ns)
 	cell_set(c, ns, "%s", format_ns(ns, b, sizeof(b)));
 }
 
+/* How the viewer shows field @f's column (struct ui_column's text). */
+static unsigned char field_col_kind(const struct row_field *f)
+{
+	if (!field_words(f))
+		return 0;
+	return f->show == SHOW_NAME ? TABLE_NAME : TABLE_TEXT;
+}
+
 const struct field_cols *field_cols(struct field_cols *fc)
 {
-	static const unsigned char kinds[] = {
-		[SHOW_WORD] = TABLE_TEXT, [SHOW_NAME] = TABLE_NAME, [SHOW_CUT] = TABLE_TEXT,
-	};
+	const struct ui_column *own = fc->own;
 	int i;
 
 	if (fc->cols[0].title)
 		return fc;
 	row_fields_pick(&row_types[fc->type], fc->names, fc->nr, fc->fields);
-	for (i = 0; i < fc->nr; i++)
-		fc->cols[i] = (struct ui_column){ .title = fc->fields[i]->title,
-						  .width = fc->fields[i]->width,
-						  .text = fc->fields[i]->show < ARRAY_SIZE(kinds) ?
-							  kinds[fc->fields[i]->show] : 0 };
+	for (i = 0; i < fc->nr; i++) {
+		const struct row_field *f = fc->fields[i];
+
+		fc->cols[i] = f ? (struct ui_column){ .title = f->title, .width = f->width,
+						      .text = field_col_kind(f) } : *own++;
+	}
 	return fc;
+}
+
+int field_col(const struct field_cols *fc, const char *name)
+{
+	int i;
+
+	for (i = 0; i < fc->nr; i++)
+		if (fc->names[i] && !strcmp(fc->names[i], name))
+			return i;
+	return -1;
 }
 
 void field_cells(struct ui_cell *c, const struct field_cols *fc, const void *row,
 		 const struct snapshot *s)
 {
-	char b[32];
+	char b[TABLE_CELL];
 	double key;
 	int i;
 
 	for (i = 0; i < fc->nr; i++) {
-		const char *text = field_shown(fc->fields[i], row, s, b, sizeof(b), &key);
+		const char *text;
 
+		if (!fc->fields[i])
+			continue;
+		text = field_shown(fc->fields[i], row, s, b, sizeof(b), &key);
 		cell_set(&c[i], key, "%s", text);
 	}
 }

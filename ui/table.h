@@ -70,22 +70,27 @@ void cell_ns(struct ui_cell *c, double ns);
 /*
  * A view's columns from the field table: row type @type's fields named in
  * @names (the view's choice), titled and shown as the table says, made at
- * their first use (field_cols()).
+ * their first use (field_cols()). A NULL name is a column of the view's
+ * own, the next of @own, whose cells the view fills.
  */
 struct field_cols {
 	enum row_type_id type;
 	const char *const *names;
 	int nr;
+	const struct ui_column *own;
 	struct ui_column cols[ROW_TABLE_COLS_MAX];
 	const struct row_field *fields[ROW_TABLE_COLS_MAX];
 };
 
-#define FIELD_COLS(type_, names_)					\
-	{ .type = (type_), .names = (names_), .nr = sizeof(names_) / sizeof(*(names_)) }
+#define FIELD_COLS(type_, names_, ...)					\
+	{ .type = (type_), .names = (names_),				\
+	  .nr = sizeof(names_) / sizeof(*(names_)), __VA_ARGS__ }
 
 /* @fc, its columns made. */
 const struct field_cols *field_cols(struct field_cols *fc);
-/* A row's cells, one per column of @fc. */
+/* The column of @fc that shows the field named @name; -1 if none does. */
+int field_col(const struct field_cols *fc, const char *name);
+/* A row's cells, one per field column of @fc (the view's own left as they are). */
 void field_cells(struct ui_cell *c, const struct field_cols *fc, const void *row,
 		 const struct snapshot *s);
 /* All the rows, sorted as @ts sorts its view's (a zoom's list, as its view). */

@@ -14,14 +14,14 @@
 #include "util.h"
 #include "views.h"
 
-static const struct ui_column cols[] = {
-	{ "TOTAL", 8, false }, { "SHARE", 10, true }, { "PID", 7, false },
-	{ "COMM", 12, TABLE_NAME }, { "SITE", 10, true }, { "MODE", 5, true },
-	{ "HOLDER", 8, false }, { "COMM", 12, TABLE_NAME }, { "SITE", 10, true },
-	{ "MODE", 5, true }, { "COUNT", 8, false }, { "max", 8, false },
+/* The view's columns: fields of the blame rows (row_fields.c), and SHARE. */
+static const char *const shown[] = {
+	"wait_ns", NULL, "pid", "comm", "site", "write", "holder_pid", "holder_comm",
+	"holder_site", "holder_write", "count", "wait_max_ns",
 };
+static const struct ui_column share_col = { "SHARE", 10, TABLE_TEXT };
 
-enum { COL_TOTAL = 0 };
+enum { COL_TOTAL = 0, COL_SHARE = 1 };	/* wait_ns, the default sort; NULL */
 
 #define BAR 10
 
@@ -35,26 +35,6 @@ static void share_cell(struct ui_cell *c, uint64_t ns, uint64_t all)
 	memset(bar + n, ' ', BAR - n);
 	bar[BAR] = '\0';
 	cell_set(c, all ? (double)ns / all : 0, "%s", bar);
-}
-
-static void fill(struct ui_cell *c, const struct blame_row *r, uint64_t all)
-{
-	char m[20], h[12];
-
-	cell_ns(&c[0], r->wait_ns);
-	share_cell(&c[1], r->wait_ns, all);
-	cell_set(&c[2], r->pid, "%d", r->pid);
-	cell_set(&c[3], 0, "%s", r->comm);
-	cell_set(&c[4], 0, "%s", callsite_label(r->site, r->symbol));
-	cell_set(&c[5], 0, "%s", r->write ? "write" : "read");
-	cell_set(&c[6], r->holder_pid, "%s%s", blame_holder_pid(r, h, sizeof(h)),
-		 blame_foreign(r) ? "*" : "");
-	cell_set(&c[7], 0, "%s", r->holder_comm);
-	cell_set(&c[8], 0, "%s", callsite_label(r->holder_site, r->holder_symbol));
-	cell_set(&c[9], 0, "%s", r->holder_write ? "write" : "read");
-	cell_set(&c[10], r->count, "%lu", (unsigned long)r->count);
-	cell_set(&c[11], r->wait_max_ns, "%s",
-		 format_max(r->wait_max_ns, r->wait_max_bound, m, sizeof(m)));
 }
 
 /* Attributed wait of the rows @keep admits (all rows when NULL). */
@@ -72,15 +52,21 @@ static uint64_t kept_wait(const struct snapshot *s, blame_keep_fn keep, const vo
 uint64_t blame_table(struct ui_table *t, const struct snapshot *s, blame_keep_fn keep,
 		     const void *arg)
 {
+	static struct field_cols fc = FIELD_COLS(ROWS_BLAME, shown, .own = &share_col);
 	uint64_t all = kept_wait(s, keep, arg);
+	const struct blame_row *r;
 	struct ui_cell *c;
 	int i;
 
-	table_init(t, cols, sizeof(cols) / sizeof(cols[0]), COL_TOTAL);
-	t->sampled_cols = 1u << COL_TOTAL | 1u << 10;	/* TOTAL, COUNT */
-	for (i = 0; i < s->blame.nr; i++)
-		if ((!keep || keep(&s->blame.v[i], arg)) && (c = table_row(t, i)))
-			fill(c, &s->blame.v[i], all);
+	table_init(t, field_cols(&fc)->cols, fc.nr, COL_TOTAL);
+	t->sampled_cols = 1u << COL_TOTAL | 1u << field_col(&fc, "count");
+	for (i = 0; i < s->blame.nr; i++) {
+		r = &s->blame.v[i];
+		if ((keep && !keep(r, arg)) || !(c = table_row(t, i)))
+			continue;
+		field_cells(c, &fc, r, s);
+		share_cell(&c[COL_SHARE], r->wait_ns, all);
+	}
 	return all;
 }
 

@@ -149,8 +149,9 @@ static bool has_kprobes(void)
  * is exact mode's alone.
  *
  * Loaded, never attached: a probe's attach and detach on kernel_clone
- * took 380 ms of a start in a 2-CPU 6.12 guest (TCG), 580 at 64 CPUs. A kernel that loads fentry but will not attach it (Debian's
- * 6.1 arm64, ENOTSUPP: no trampoline) is found at the real attach, where
+ * took 380 ms of a start in a 2-CPU 6.12 guest (TCG), 580 at 64 CPUs.
+ * A kernel that loads fentry but will not attach it (Debian's 6.1
+ * arm64, ENOTSUPP: no trampoline) is found at the real attach, where
  * the kprobe takes over (lock_source.c), so k->kprobes is kept.
  */
 static void clone_hook_of(const struct btf *btf, struct kernel_has *k)

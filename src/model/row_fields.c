@@ -40,8 +40,10 @@
 #define KNOWN_OR(fn, word) .known = (fn), .unknown = (word)
 /* Its column in text output and the viewer (enum field_show). */
 #define SHOWN(title_, width_, show_) .title = (title_), .width = (width_), .show = (show_)
-/* Words from the row, shown for it. */
+/* Words from the row, shown for it (in a buffer, if made)... */
 #define TEXT(fn) .text = (fn)
+/* ...or a flag's word, for false and for true. */
+#define WORDS(no, yes) .words = { (no), (yes) }
 #define FIELDS(v) { v, sizeof(v) / sizeof(*(v)) }
 
 /*
@@ -79,21 +81,13 @@ static bool holds_known(const struct snapshot *s, const void *row)
 	return snapshot_acquisitions(s);
 }
 
-static const char *lock_site(const void *row)
+static const char *lock_site(const void *row, char *buf, size_t len)
 {
+	(void)buf;
+	(void)len;
 	const struct lock_row *r = row;
 
 	return callsite_label(r->site, r->symbol);
-}
-
-static const char *lock_mode(const void *row)
-{
-	return ((const struct lock_row *)row)->write ? "write" : "read";
-}
-
-static const char *lock_mm(const void *row)
-{
-	return ((const struct lock_row *)row)->foreign ? "other" : "own";
 }
 
 static uint64_t lock_waits(const void *row)
@@ -112,8 +106,10 @@ static uint64_t lock_time(const void *row)
 static const struct row_field lock_fields[] = {
 	KEEP(struct lock_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
 	KEEP(struct lock_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	KEEP(struct lock_row, write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD), TEXT(lock_mode)),
-	KEEP(struct lock_row, foreign, FIELD_BOOL, SHOWN("MM", 5, SHOW_WORD), TEXT(lock_mm)),
+	KEEP(struct lock_row, write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD),
+	     WORDS("read", "write")),
+	KEEP(struct lock_row, foreign, FIELD_BOOL, SHOWN("MM", 5, SHOW_WORD),
+	     WORDS("own", "other")),
 	KEEP(struct lock_row, site, FIELD_SITE, SHOWN("SITE", 20, SHOW_CUT), TEXT(lock_site)),
 	KEEP(struct lock_row, symbol, FIELD_STR),
 	KEEP(struct lock_row, site_addr, FIELD_U64),
@@ -182,24 +178,84 @@ static const struct row_field vma_fields[] = {
 		SHOWN("VMA-OK%", 7, SHOW_PERCENT)),
 };
 
+/* Which lock: a contended lock's class, or mmap_lock. */
+static const char *event_lock(const void *row, char *buf, size_t len)
+{
+	const struct slow_event *e = row;
+
+	(void)buf;
+	(void)len;
+	return e->contention ? cont_class_name(e->cls) : "mmap_lock";
+}
+
+/* Where: a contended lock's caller, or the mmap_lock call site. */
+static const char *event_what(const void *row, char *buf, size_t len)
+{
+	const struct slow_event *e = row;
+
+	(void)buf;
+	(void)len;
+	return e->contention ? e->symbol : callsite_label(e->site, e->symbol);
+}
+
+static const char *event_mode(const void *row, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return slow_event_mode(row);
+}
+
+/* Whose mm: an mmap_lock's alone. */
+static bool event_mm_known(const struct snapshot *s, const void *row)
+{
+	(void)s;
+	return !((const struct slow_event *)row)->contention;
+}
+
+/* A hold is timed in exact mode alone. */
+static bool event_hold_known(const struct snapshot *s, const void *row)
+{
+	(void)s;
+	return ((const struct slow_event *)row)->hold_ns != 0;
+}
+
+/* The holder the wait was behind: pid (* another process), name, site, mode. */
+static const char *event_behind(const void *row, char *buf, size_t len)
+{
+	const struct slow_event *e = row;
+
+	if (!e->holder_pid)
+		return "-";
+	snprintf(buf, len, "%d%s %s %s %s", e->holder_pid, e->holder_pid != e->pid ? "*" : "",
+		 e->holder_comm, callsite_label(e->holder_site, e->holder_symbol),
+		 e->holder_write ? "write" : "read");
+	return buf;
+}
+
 static const struct row_field event_fields[] = {
-	KEEP(struct slow_event, wall_ns, FIELD_U64),
-	KEEP(struct slow_event, pid, FIELD_U32),
-	KEEP(struct slow_event, tid, FIELD_U32),
-	KEEP(struct slow_event, cpu, FIELD_U32),
-	KEEP(struct slow_event, comm, FIELD_STR),
+	KEEP(struct slow_event, wall_ns, FIELD_U64, SHOWN("TIME", 12, SHOW_CLOCK)),
+	KEEP(struct slow_event, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct slow_event, tid, FIELD_U32, SHOWN("TID", 7, SHOW_COUNT)),
+	KEEP(struct slow_event, cpu, FIELD_U32, SHOWN("CPU", 3, SHOW_COUNT)),
+	KEEP(struct slow_event, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
 	KEEP(struct slow_event, contention, FIELD_BOOL),
 	KEEP(struct slow_event, cls, FIELD_CLASS),
 	KEEP(struct slow_event, write, FIELD_BOOL),
-	KEEP(struct slow_event, foreign, FIELD_BOOL),
+	KEEP(struct slow_event, foreign, FIELD_BOOL, KNOWN(event_mm_known),
+	     SHOWN("MM", 5, SHOW_WORD), WORDS("own", "other")),
 	KEEP(struct slow_event, site, FIELD_SITE),
 	KEEP(struct slow_event, symbol, FIELD_STR),
 	KEEP(struct slow_event, site_addr, FIELD_U64),
-	KEEP(struct slow_event, wait_ns, FIELD_U64),
-	KEEP(struct slow_event, hold_ns, FIELD_U64),
-	APPENDED(struct slow_event, mode, FIELD_STR),	/* 2.9 */
+	KEEP(struct slow_event, wait_ns, FIELD_U64, SHOWN("WAIT", 8, SHOW_NS)),
+	KEEP(struct slow_event, hold_ns, FIELD_U64, KNOWN(event_hold_known),
+	     SHOWN("HOLD", 8, SHOW_NS)),
+	APPENDED(struct slow_event, mode, FIELD_STR, SHOWN("MODE", 5, SHOW_WORD),
+		 TEXT(event_mode)),	/* 2.9 */
 	APPENDED(struct slow_event, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
 	APPENDED(struct slow_event, holder_cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),
+	DERIVED("lock", NULL, TEXT(event_lock), SHOWN("LOCK", 10, SHOW_WORD)),
+	DERIVED("what", NULL, TEXT(event_what), SHOWN("WHAT", 24, SHOW_CUT)),
+	DERIVED("behind", NULL, TEXT(event_behind), SHOWN("BEHIND", 32, SHOW_WORD)),
 };
 
 static const struct row_field event_holder[] = {
@@ -216,21 +272,20 @@ QUANTILE(cont_wait_p50, struct cont_row, wait, wait_max_ns, 0.5)
 QUANTILE(cont_wait_p90, struct cont_row, wait, wait_max_ns, 0.9)
 QUANTILE(cont_wait_p99, struct cont_row, wait, wait_max_ns, 0.99)
 
-static const char *cont_by(const void *row)
-{
-	return ((const struct cont_row *)row)->by_address ? "addr" : "stack";
-}
-
 /* A lock's waits outside any process (softirqs): no name. */
-static const char *cont_comm(const void *row)
+static const char *cont_comm(const void *row, char *buf, size_t len)
 {
+	(void)buf;
+	(void)len;
 	const struct cont_row *r = row;
 
 	return r->pid ? r->comm : "-";
 }
 
-static const char *cont_caller(const void *row)
+static const char *cont_caller(const void *row, char *buf, size_t len)
 {
+	(void)buf;
+	(void)len;
 	const struct cont_row *r = row;
 
 	return r->caller[0] ? r->caller : "?";
@@ -238,7 +293,8 @@ static const char *cont_caller(const void *row)
 
 static const struct row_field cont_fields[] = {
 	KEEP(struct cont_row, cls, FIELD_CLASS, SHOWN("CLASS", 15, SHOW_WORD)),
-	KEEP(struct cont_row, by_address, FIELD_BOOL, SHOWN("BY", 5, SHOW_WORD), TEXT(cont_by)),
+	KEEP(struct cont_row, by_address, FIELD_BOOL, SHOWN("BY", 5, SHOW_WORD),
+	     WORDS("stack", "addr")),
 	KEEP(struct cont_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
 	KEEP(struct cont_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME), TEXT(cont_comm)),
 	KEEP(struct cont_row, caller, FIELD_STR, SHOWN("CALLER", 24, SHOW_CUT), TEXT(cont_caller)),
@@ -275,13 +331,17 @@ static bool thp_known(const struct snapshot *s, const void *row)
 	return ((const struct fork_row *)row)->thp_kb >= 0;
 }
 
-static const char *fork_syscall_text(const void *row)
+static const char *fork_syscall_text(const void *row, char *buf, size_t len)
 {
+	(void)buf;
+	(void)len;
 	return fork_syscall(row);
 }
 
-static const char *fork_backing_text(const void *row)
+static const char *fork_backing_text(const void *row, char *buf, size_t len)
 {
+	(void)buf;
+	(void)len;
 	return fork_backing(row);
 }
 
@@ -315,20 +375,53 @@ static const struct row_field fork_fields[] = {
 		SHOWN("COST/MiB", 9, SHOW_NS)),
 };
 
+static const char *blame_site(const void *row, char *buf, size_t len)
+{
+	const struct blame_row *b = row;
+
+	(void)buf;
+	(void)len;
+	return callsite_label(b->site, b->symbol);
+}
+
+static const char *blame_holder_site(const void *row, char *buf, size_t len)
+{
+	const struct blame_row *b = row;
+
+	(void)buf;
+	(void)len;
+	return callsite_label(b->holder_site, b->holder_symbol);
+}
+
+/* The holder's pid, marked * where it is another process; - for none seen. */
+static const char *blame_holder(const void *row, char *buf, size_t len)
+{
+	const struct blame_row *b = row;
+	char pid[12];
+
+	snprintf(buf, len, "%s%s", blame_holder_pid(b, pid, sizeof(pid)),
+		 blame_foreign(b) ? "*" : "");
+	return buf;
+}
+
 static const struct row_field blame_fields[] = {
-	KEEP(struct blame_row, pid, FIELD_U32),
-	KEEP(struct blame_row, comm, FIELD_STR),
-	KEEP(struct blame_row, site, FIELD_SITE),
+	KEEP(struct blame_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct blame_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct blame_row, site, FIELD_SITE, SHOWN("SITE", 15, SHOW_CUT), TEXT(blame_site)),
 	KEEP(struct blame_row, symbol, FIELD_STR),
-	KEEP(struct blame_row, write, FIELD_BOOL),
-	KEEP(struct blame_row, holder_pid, FIELD_U32),
-	KEEP(struct blame_row, holder_comm, FIELD_STR),
-	KEEP(struct blame_row, holder_site, FIELD_SITE),
+	KEEP(struct blame_row, write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD),
+	     WORDS("read", "write")),
+	KEEP(struct blame_row, holder_pid, FIELD_U32, SHOWN("HOLDER", 8, SHOW_COUNT),
+	     TEXT(blame_holder)),
+	KEEP(struct blame_row, holder_comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct blame_row, holder_site, FIELD_SITE, SHOWN("SITE", 15, SHOW_CUT),
+	     TEXT(blame_holder_site)),
 	KEEP(struct blame_row, holder_symbol, FIELD_STR),
-	KEEP(struct blame_row, holder_write, FIELD_BOOL),
-	SUM(struct blame_row, count, FIELD_U64),
-	SUM(struct blame_row, wait_ns, FIELD_U64),
-	MAX(struct blame_row, wait_max_ns, wait_max_bound),
+	KEEP(struct blame_row, holder_write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD),
+	     WORDS("read", "write")),
+	SUM(struct blame_row, count, FIELD_U64, SHOWN("COUNT", 8, SHOW_COUNT)),
+	SUM(struct blame_row, wait_ns, FIELD_U64, SHOWN("TOTAL", 8, SHOW_NS)),
+	MAX(struct blame_row, wait_max_ns, wait_max_bound, SHOWN("max", 10, SHOW_MAX)),
 	BOUND(struct blame_row, wait_max_bound),
 	APPENDED(struct blame_row, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
 	APPENDED(struct blame_row, holder_cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),
@@ -475,23 +568,30 @@ void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 {
 	int i;
 
+	if (n > ROW_TABLE_COLS_MAX) {
+		fprintf(stderr, "mmtop: a table of %s rows has over %d columns\n", t->name,
+			ROW_TABLE_COLS_MAX);
+		abort();
+	}
 	for (i = 0; i < n; i++) {
-		out[i] = i < ROW_TABLE_COLS_MAX ? row_field_named(t, names[i]) : NULL;
-		if (!out[i] || !out[i]->title) {
+		out[i] = names[i] ? row_field_named(t, names[i]) : NULL;
+		if (names[i] && (!out[i] || !out[i]->title)) {
 			fprintf(stderr, "mmtop: %s rows have no shown field %s\n", t->name, names[i]);
 			abort();
 		}
 	}
 }
 
-/* Wall time @ns as the local time of day, HH:MM:SS. */
+/* Wall time @ns as the local time of day, HH:MM:SS.mmm. */
 static const char *clock_of(uint64_t ns, char *buf, size_t len)
 {
 	time_t sec = ns / NSEC_PER_SEC;
 	struct tm tm;
+	size_t n;
 
 	localtime_r(&sec, &tm);
-	strftime(buf, len, "%H:%M:%S", &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03u", (unsigned int)(ns % NSEC_PER_SEC / 1000000));
 	return buf;
 }
 
@@ -528,11 +628,16 @@ const char *field_shown(const struct row_field *f, const void *row, const struct
 	*key = 0;
 	if (f->known && !f->known(s, row))
 		return f->unknown ? f->unknown : "-";
-	if (f->text)
-		return f->text(row);
+	if (f->text) {
+		if (!field_words(f) && f->kind != FIELD_DERIVED)
+			*key = field_value(f, row);
+		return f->text(row, buf, len);
+	}
 	if (f->kind == FIELD_STR)
 		return (const char *)row + f->off;
 	v = field_value(f, row);
+	if (f->words[0])
+		return f->words[!!v];
 	if (f->kind == FIELD_CLASS)
 		return cont_class_name(v);
 	if (f->kind == FIELD_SITE)

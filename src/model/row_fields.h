@@ -47,7 +47,8 @@ enum field_show {
 	SHOW_MAX,		/* a maximum: a time, <= where a bucket's bound, - if 0 */
 	SHOW_PERCENT,		/* parts per million as a percentage: 99.5 */
 	SHOW_MIB,		/* KiB as MiB: 12.5 */
-	SHOW_CLOCK,		/* a wall time in ns as the local time of day */
+	SHOW_CLOCK,		/* a wall time in ns as the local time, to the ms */
+	/* Words from here on: left-aligned (field_words()). */
 	SHOW_WORD,		/* a word */
 	SHOW_NAME,		/* a process name: never narrowed in the viewer */
 	SHOW_CUT,		/* text cut to its width where it must be */
@@ -85,8 +86,12 @@ struct row_field {
 	const char *title;
 	unsigned char width;
 	unsigned char show;		/* enum field_show */
-	/* Words from the row, shown for it (a derived field's, or a name's). */
-	const char *(*text)(const void *row);
+	/*
+	 * Words from the row, shown for it (a derived field's, or a name's),
+	 * in @buf if they are made; a number's column still sorts on its value.
+	 */
+	const char *(*text)(const void *row, char *buf, size_t len);
+	const char *words[2];		/* a flag's, for false and for true */
 };
 
 struct row_fields {
@@ -133,11 +138,17 @@ const struct row_field *row_field_named(const struct row_type *t, const char *na
 #define ROW_TABLE_COLS_MAX 16
 /*
  * The fields of @t named @names (@n of them, at most ROW_TABLE_COLS_MAX)
- * into @out, for a table's columns: a name @t lacks is the table's bug,
- * and aborts.
+ * into @out, for a table's columns: a NULL name is a column of the
+ * table's own (NULL in @out); a name @t lacks is the table's bug, and
+ * aborts.
  */
 void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 		     const struct row_field **out);
+/* Whether @f's column holds words (left-aligned), not a number. */
+static inline bool field_words(const struct row_field *f)
+{
+	return f->show >= SHOW_WORD;
+}
 /*
  * Field @f of @row as text output and the viewer show it, in @buf (- where
  * interval @s does not know it); its sort key in *@key (0 for words).

@@ -225,10 +225,9 @@ static void field_table_init(struct field_table *ft, int indent, const struct ro
 	row_fields_pick(t, names, n, ft->fields);
 	for (i = 0; i < n; i++) {
 		const struct row_field *f = ft->fields[i];
-		bool word = f->show >= SHOW_WORD;
 
 		ft->cols[i] = (struct text_col){ .name = f->title, .width = f->width,
-						 .left = word, .cut = f->show == SHOW_CUT };
+						 .left = field_words(f), .cut = f->show == SHOW_CUT };
 	}
 	ft->t = (struct text_table){ .indent = indent, .nr = n, .cols = ft->cols };
 }
@@ -237,7 +236,7 @@ static void field_row(FILE *f, const struct field_table *ft, const void *row,
 		      const struct snapshot *s)
 {
 	struct text_row r = text_row_begin(f, &ft->t);
-	char b[32];
+	char b[160];
 	double key;
 	int i;
 
@@ -299,19 +298,16 @@ static void write_vmas(FILE *f, const struct snapshot *s)
 		field_row(f, &vmas, &s->vmas.v[i], s);
 }
 
-static const struct text_col blame_cols[] = {
-	TEXT_NUM("PID", 7), TEXT_WORD("COMM", 16), TEXT_CUT("SITE", 15), TEXT_WORD("MODE", 5),
-	TEXT_WORD("<-", 2), TEXT_NUM("HOLDER", 7), TEXT_WORD("COMM", 16), TEXT_CUT("SITE", 15),
-	TEXT_WORD("MODE", 5), TEXT_NUM("COUNT", 8), TEXT_NUM("TOTAL", 8), TEXT_NUM("max", 10),
-};
-
 /* Who waited behind whom; "*" marks a holder in another process. */
 static void write_blame(FILE *f, const struct snapshot *s)
 {
-	static const struct text_table blame = TEXT_TABLE(0, blame_cols);
+	static const char *const shown[] = {
+		"pid", "comm", "site", "write", "holder_pid", "holder_comm", "holder_site",
+		"holder_write", "count", "wait_ns", "wait_max_ns",
+	};
+	struct field_table blame;
 	const struct blame_row **rows;
 	int i, n = s->blame.nr;
-	char b[16], h[12];
 
 	if (lock_na(s) || !n || !(rows = malloc(n * sizeof(*rows))))
 		return;
@@ -322,25 +318,10 @@ static void write_blame(FILE *f, const struct snapshot *s)
 		n > TEXT_LOCK_ROWS ? ", the 20 with most wait" : "");
 	if (s->holders[0] && !snapshot_acquisitions(s))
 		fprintf(f, " a wait's holder: %s\n", s->holders);
-	text_header(f, &blame);
-	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++) {
-		const struct blame_row *l = rows[i];
-		struct text_row r = text_row_begin(f, &blame);
-
-		text_cell(&r, "%d", l->pid);
-		text_cell(&r, "%s", safe(l->comm));
-		text_cell(&r, "%s", safe(callsite_label(l->site, l->symbol)));
-		text_cell(&r, "%s", l->write ? "write" : "read");
-		text_cell(&r, "<-");
-		text_cell(&r, "%s%s", blame_holder_pid(l, h, sizeof(h)), blame_foreign(l) ? "*" : "");
-		text_cell(&r, "%s", safe(l->holder_comm));
-		text_cell(&r, "%s", safe(callsite_label(l->holder_site, l->holder_symbol)));
-		text_cell(&r, "%s", l->holder_write ? "write" : "read");
-		text_cell(&r, "%" PRIu64, l->count);
-		text_cell(&r, "%s", format_ns(l->wait_ns, b, 16));
-		text_cell(&r, "%s", format_max(l->wait_max_ns, l->wait_max_bound, b, 16));
-		text_row_end(&r);
-	}
+	FIELD_TABLE(&blame, 0, ROWS_BLAME, shown);
+	text_header(f, &blame.t);
+	for (i = 0; i < n && i < TEXT_LOCK_ROWS; i++)
+		field_row(f, &blame, rows[i], s);
 	free(rows);
 }
 
@@ -443,56 +424,23 @@ static void write_forks(FILE *f, const struct snapshot *s)
 	free(rows);
 }
 
-/* "mmap_lock munmap", or "zone" for a contended wait. */
-static void event_what(const struct slow_event *e, char *buf, size_t len)
-{
-	if (e->contention)
-		snprintf(buf, len, "%s %s", cont_class_name(e->cls), e->symbol);
-	else
-		snprintf(buf, len, "mmap_lock %s", callsite_label(e->site, e->symbol));
-}
-
-static const struct text_col event_cols[] = {
-	TEXT_WORD("TIME", 12), TEXT_NUM("PID", 7), TEXT_NUM("TID", 7), TEXT_NUM("CPU", 3),
-	TEXT_WORD("COMM", 16), TEXT_CUT("WHAT", 30), TEXT_WORD("MODE", 5), TEXT_WORD("MM", 5),
-	TEXT_NUM("WAIT", 8), TEXT_NUM("HOLD", 8), TEXT_WORD("BEHIND", 0),
-};
-
 static void write_events(FILE *f, const struct snapshot *s)
 {
-	static const struct text_table events = TEXT_TABLE(2, event_cols);
+	static const char *const shown[] = {
+		"wall_ns", "pid", "tid", "cpu", "comm", "lock", "what", "mode", "foreign",
+		"wait_ns", "hold_ns", "behind",
+	};
+	struct field_table events;
 	char b[16];
 	int i;
 
 	if (!s->events.nr)
 		return;
 	fprintf(f, " slow lock waits and holds (>= %s)\n", format_ns(s->slow_ns, b, 16));
-	text_header(f, &events);
-	for (i = 0; i < s->events.nr; i++) {
-		const struct slow_event *e = &s->events.v[i];
-		struct text_row r = text_row_begin(f, &events);
-		char when[32], what[96], behind[96] = "-";
-
-		local_time(e->wall_ns, when, sizeof(when));
-		event_what(e, what, sizeof(what));
-		if (e->holder_pid)
-			snprintf(behind, sizeof(behind), "%d %s %s %s", e->holder_pid,
-				 safe(e->holder_comm),
-				 callsite_label(e->holder_site, e->holder_symbol),
-				 e->holder_write ? "write" : "read");
-		text_cell(&r, "%s", when);
-		text_cell(&r, "%d", e->pid);
-		text_cell(&r, "%d", e->tid);
-		text_cell(&r, "%d", e->cpu);
-		text_cell(&r, "%s", safe(e->comm));
-		text_cell(&r, "%s", safe(what));
-		text_cell(&r, "%s", slow_event_mode(e));
-		text_cell(&r, "%s", e->contention ? "-" : e->foreign ? "other" : "own");
-		text_cell(&r, "%s", format_ns(e->wait_ns, b, 16));
-		text_cell(&r, "%s", e->hold_ns ? format_ns(e->hold_ns, b, 16) : "-");
-		text_cell(&r, "%s", safe(behind));
-		text_row_end(&r);
-	}
+	FIELD_TABLE(&events, 2, ROWS_EVENT, shown);
+	text_header(f, &events.t);
+	for (i = 0; i < s->events.nr; i++)
+		field_row(f, &events, &s->events.v[i], s);
 }
 
 void write_text(FILE *f, const struct snapshot *s)
