@@ -152,9 +152,10 @@ static bool vma_outcome_known(const struct snapshot *s, const void *row)
 	return !snapshot_vma_na(s);
 }
 
+/* No share without faults: none this interval, or the process gone. */
 static bool vma_ok_known(const struct snapshot *s, const void *row)
 {
-	return vma_faults_known(s, row) && vma_outcome_known(s, row);
+	return ((const struct vma_row *)row)->faults > 0 && vma_outcome_known(s, row);
 }
 
 /* The share of the faults served under the VMA lock alone, per million. */

@@ -38,6 +38,8 @@ static void fill(struct snapshot *s)
 	*v = (struct vma_row){ .pid = 42, .comm = "w", .faults = 100, .fallbacks = 3, .anon = 2 };
 	v = snapshot_push(&s->vmas);
 	*v = (struct vma_row){ .pid = 43, .comm = "=1+2", .faults = -1, .fallbacks = 1 };
+	v = snapshot_push(&s->vmas);
+	*v = (struct vma_row){ .pid = 44, .comm = "idle" };
 	e = snapshot_push(&s->events);
 	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 42, .tid = 44, .cpu = 1,
 				  .comm = "w", .site = CALLSITE_OTHER, .symbol = "zap_foo",
@@ -86,8 +88,8 @@ static void test_csv(const struct snapshot *s)
 		bad += fields(line) != header;
 	}
 	CHECK(headers == 1, "CSV has exactly one header row over two intervals");
-	CHECK(rows == 1 + 2 * (1 + 2 + 1 + 1 + 2 + 1 + 1),
-	      "CSV: total, 2 CPU, node, lock, 2 VMA, contention and event rows per interval");
+	CHECK(rows == 1 + 2 * (1 + 2 + 1 + 1 + 3 + 1 + 1),
+	      "CSV: total, 2 CPU, node, lock, 3 VMA, contention and event rows per interval");
 	CHECK(!bad, "every CSV row has the header's %d columns", header);
 	CHECK(strstr(out, "2023-11-14T22:13:20.123Z,3,1.000000,cpu,0,0,1,1000,2,1000.000,2.000,1,faults:tp_btf;mmap_lock:tp_btf,4,1,0.995010,") != NULL,
 	      "CSV CPU row: counts, rates, drops, probes, VMA-lock outcome");
@@ -165,8 +167,9 @@ static void test_text(struct snapshot *s)
 	      strstr(out, "zone            addr        0 -                rmqueue_bulk             spinlock     -            7"),
 	      "text contention row");
 	CHECK(strstr(out, "     42 w                       100         3        2    95.0\n") &&
-	      strstr(out, "     43 =1+2                      ?         1        0     n/a\n"),
-	      "text VMA rows: the outcome, and ? faults and n/a outcome for a process gone");
+	      strstr(out, "     43 =1+2                      ?         1        0     n/a\n") &&
+	      strstr(out, "     44 idle                      0         0        0     n/a\n"),
+	      "text VMA rows: the outcome; n/a for a process gone (? faults) or without faults");
 	free(out);
 	snprintf(s->na[FAMILY_MMAP_LOCK], sizeof(s->na[0]), "disabled by --disable-probe");
 	out = render(OUTPUT_TEXT, s);
