@@ -9,7 +9,7 @@
 
 /* The view's columns: fields of the slow events (row_fields.c). */
 static const char *const shown[] = {
-	"wall_ns", "pid", "tid", "cpu", "comm", "lock", "what", "mode", "foreign", "wait_ns",
+	"wall_ns", "pid", "tid", "cpu", "comm", "lock_name", "what", "mode", "foreign", "wait_ns",
 	"hold_ns", "behind",
 };
 

@@ -13,7 +13,7 @@
 
 /* The view's columns: fields of the VMA rows (row_fields.c). */
 static const char *const shown[] = {
-	"pid", "comm", "faults", "fallbacks", "anon", "vma_ok_ppm",
+	"pid", "comm", "faults", "fallbacks", "anon", "vma_ok",
 };
 
 enum { COL_FAULTS = 2, COL_FALLBACKS, COL_ANON, COL_VMA_OK };

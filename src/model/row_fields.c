@@ -11,7 +11,8 @@
 
 /*
  * A field of @type: its name, kind, place and merge, then any of OUT(),
- * KNOWN(), SHOWN() and TEXT(), how the outputs show it.
+ * KEY(), FMT(), PRESENT(), KNOWN(), SHOWN(), TEXT() and WORDS(), how the
+ * outputs show it.
  */
 #define FIELD(type, member, kind_, merge_, ...)				\
 	{ .name = #member, .kind = kind_, .off = offsetof(type, member),	\
@@ -23,17 +24,41 @@
 	{ .name = #member, .kind = FIELD_U64, .off = offsetof(type, member),	\
 	  .size = sizeof(uint64_t), .merge = MERGE_MAX,			\
 	  .bound_off = offsetof(type, bound), __VA_ARGS__ }
+/* A call site; the table shows @symbol where the site is "other". */
+#define SITE(type, member, symbol, ...)					\
+	KEEP(type, member, FIELD_SITE, .sym_off = offsetof(type, symbol), __VA_ARGS__)
 /* A field appended to sized rows (2.2 on): a row that ends before it reads 0. */
 #define APPENDED(type, member, kind_, ...)				\
 	FIELD(type, member, kind_, MERGE_KEEP, .appended = true, __VA_ARGS__)
 /* A bound flag appended in 2.4; merged with its maximum. */
-#define BOUND(type, member) APPENDED(type, member, FIELD_BOOL)
+#define BOUND(type, member, ...) APPENDED(type, member, FIELD_BOOL, __VA_ARGS__)
 /* A figure (or words: TEXT()) computed from the row by @fn, not stored. */
 #define DERIVED(name_, fn, ...)						\
 	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
 	  .derive = fn, __VA_ARGS__ }
-/* The outputs that show it by its name (enum field_out). */
+/* A real number computed from the row by @fn, written to @decimals. */
+#define REAL(name_, fn, decimals_, ...)					\
+	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
+	  .real = fn, .decimals = decimals_, __VA_ARGS__ }
+/* A stored member (of kind @kind_) given again, as @name_. */
+#define AGAIN(name_, type, member, kind_, ...)				\
+	{ .name = name_, .kind = FIELD_DERIVED, .of = kind_,		\
+	  .off = offsetof(type, member), .size = sizeof(((type *)0)->member),	\
+	  .merge = MERGE_KEEP, __VA_ARGS__ }
+/* The same words in every row, for the outputs that say them. */
+#define SAME(name_, word, ...)						\
+	{ .name = name_, .kind = FIELD_DERIVED, .merge = MERGE_KEEP,	\
+	  .words = { (word), (word) }, __VA_ARGS__ }
+/* The outputs that show it by its key (enum field_out)... */
 #define OUT(outs) .out = (outs)
+#define JSON_CSV OUT(OUT_JSON | OUT_CSV)
+/* ...the key where it is not its name, and CSV's column where that differs... */
+#define KEY(k) .key = (k)
+#define COL(c) .col = (c)
+/* ...and how they write it (enum field_fmt). */
+#define FMT(f) .fmt = (f)
+/* Only in the rows @fn admits: no key in JSON, an empty cell in CSV. */
+#define PRESENT(fn) .present = (fn)
 /* Known only where @fn says the interval has it (shown as - where not)... */
 #define KNOWN(fn) .known = (fn)
 /* ...or as @word. */
@@ -59,8 +84,9 @@
 	}
 
 static const struct row_field zone_fields[] = {
-	KEEP(struct zone_row, node, FIELD_U32),
-	KEEP(struct zone_row, name, FIELD_STR),
+	KEEP(struct zone_row, node, FIELD_U32, JSON_CSV),
+	KEEP(struct zone_row, name, FIELD_STR, JSON_CSV, KEY("zone")),
+	/* JSON's "pcp" object and CSV's pcp columns, as a CPU's (pcp_counts). */
 	SUM(struct zone_row, pcp.refills, FIELD_U64),
 	SUM(struct zone_row, pcp.refill_pages, FIELD_U64),
 	SUM(struct zone_row, pcp.drains, FIELD_U64),
@@ -81,15 +107,6 @@ static bool holds_known(const struct snapshot *s, const void *row)
 	return snapshot_acquisitions(s);
 }
 
-static const char *lock_site(const void *row, char *buf, size_t len)
-{
-	(void)buf;
-	(void)len;
-	const struct lock_row *r = row;
-
-	return callsite_label(r->site, r->symbol);
-}
-
 static uint64_t lock_waits(const void *row)
 {
 	return lock_row_waits(row);
@@ -104,38 +121,45 @@ static uint64_t lock_time(const void *row)
 }
 
 static const struct row_field lock_fields[] = {
-	KEEP(struct lock_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
-	KEEP(struct lock_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	KEEP(struct lock_row, write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD),
-	     WORDS("read", "write")),
-	KEEP(struct lock_row, foreign, FIELD_BOOL, SHOWN("MM", 5, SHOW_WORD),
-	     WORDS("own", "other")),
-	KEEP(struct lock_row, site, FIELD_SITE, SHOWN("SITE", 20, SHOW_CUT), TEXT(lock_site)),
-	KEEP(struct lock_row, symbol, FIELD_STR),
-	KEEP(struct lock_row, site_addr, FIELD_U64),
-	SUM(struct lock_row, acquired, FIELD_U64, KNOWN(holds_known), SHOWN("ACQ", 8, SHOW_COUNT)),
-	SUM(struct lock_row, failed, FIELD_U64, KNOWN(holds_known), SHOWN("FAIL", 6, SHOW_COUNT)),
-	SUM(struct lock_row, holds, FIELD_U64),
-	SUM(struct lock_row, wait_ns, FIELD_U64),
-	SUM(struct lock_row, hold_ns, FIELD_U64),
-	MAX(struct lock_row, wait_max_ns, wait_max_bound, SHOWN("max", 10, SHOW_MAX)),
-	MAX(struct lock_row, hold_max_ns, hold_max_bound, KNOWN(holds_known),
+	KEEP(struct lock_row, pid, FIELD_U32, JSON_CSV, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct lock_row, comm, FIELD_STR, JSON_CSV, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct lock_row, write, FIELD_BOOL, JSON_CSV, KEY("mode"),
+	     SHOWN("MODE", 5, SHOW_WORD), WORDS("read", "write")),
+	KEEP(struct lock_row, foreign, FIELD_BOOL, JSON_CSV, KEY("mm"),
+	     SHOWN("MM", 5, SHOW_WORD), WORDS("own", "other")),
+	SITE(struct lock_row, site, symbol, JSON_CSV, SHOWN("SITE", 20, SHOW_CUT)),
+	KEEP(struct lock_row, symbol, FIELD_STR, JSON_CSV),
+	KEEP(struct lock_row, site_addr, FIELD_U64, JSON_CSV, FMT(FMT_ADDR)),
+	SUM(struct lock_row, acquired, FIELD_U64, JSON_CSV, KNOWN(holds_known),
+	    SHOWN("ACQ", 8, SHOW_COUNT)),
+	SUM(struct lock_row, failed, FIELD_U64, JSON_CSV, KNOWN(holds_known),
+	    SHOWN("FAIL", 6, SHOW_COUNT)),
+	SUM(struct lock_row, holds, FIELD_U64, JSON_CSV, KNOWN(holds_known)),
+	SUM(struct lock_row, wait_ns, FIELD_U64, JSON_CSV, KEY("wait_total_ns")),
+	SUM(struct lock_row, hold_ns, FIELD_U64, JSON_CSV, KEY("hold_total_ns"),
+	    KNOWN(holds_known)),
+	MAX(struct lock_row, wait_max_ns, wait_max_bound, JSON_CSV, SHOWN("max", 10, SHOW_MAX)),
+	MAX(struct lock_row, hold_max_ns, hold_max_bound, JSON_CSV, KNOWN(holds_known),
 	    SHOWN("max", 10, SHOW_MAX)),
-	SUM(struct lock_row, wait, FIELD_HIST),
-	SUM(struct lock_row, hold, FIELD_HIST),
-	BOUND(struct lock_row, wait_max_bound),
-	BOUND(struct lock_row, hold_max_bound),
+	SUM(struct lock_row, wait, FIELD_HIST, OUT(OUT_JSON), KEY("wait_hist")),
+	SUM(struct lock_row, hold, FIELD_HIST, OUT(OUT_JSON), KEY("hold_hist"),
+	    KNOWN(holds_known)),
+	BOUND(struct lock_row, wait_max_bound, JSON_CSV),
+	BOUND(struct lock_row, hold_max_bound, JSON_CSV, KNOWN(holds_known)),
 	DERIVED("time_ns", lock_time, SHOWN("TIME", 8, SHOW_NS)),
-	DERIVED("waits", lock_waits, OUT(OUT_JSON | OUT_CSV), SHOWN("WAITS", 7, SHOW_COUNT)),
-	DERIVED("wait_p50_ns", lock_wait_p50, OUT(OUT_JSON | OUT_CSV),
-		SHOWN("WAIT-p50", 8, SHOW_WAIT)),
-	DERIVED("wait_p90_ns", lock_wait_p90, OUT(OUT_JSON | OUT_CSV)),
-	DERIVED("wait_p99_ns", lock_wait_p99, OUT(OUT_JSON | OUT_CSV), SHOWN("p99", 8, SHOW_WAIT)),
-	DERIVED("hold_p50_ns", lock_hold_p50, OUT(OUT_JSON | OUT_CSV), KNOWN(holds_known),
+	DERIVED("waits", lock_waits, JSON_CSV, SHOWN("WAITS", 7, SHOW_COUNT)),
+	DERIVED("wait_p50_ns", lock_wait_p50, JSON_CSV, SHOWN("WAIT-p50", 8, SHOW_WAIT)),
+	DERIVED("wait_p90_ns", lock_wait_p90, JSON_CSV),
+	DERIVED("wait_p99_ns", lock_wait_p99, JSON_CSV, SHOWN("p99", 8, SHOW_WAIT)),
+	DERIVED("hold_p50_ns", lock_hold_p50, JSON_CSV, KNOWN(holds_known),
 		SHOWN("HOLD-p50", 8, SHOW_NS)),
-	DERIVED("hold_p99_ns", lock_hold_p99, OUT(OUT_JSON | OUT_CSV), KNOWN(holds_known),
+	DERIVED("hold_p99_ns", lock_hold_p99, JSON_CSV, KNOWN(holds_known),
 		SHOWN("p99", 8, SHOW_NS)),
-	APPENDED(struct lock_row, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
+	APPENDED(struct lock_row, cgroup, FIELD_STR, JSON_CSV, FMT(FMT_SAID)),	/* 2.10 */
+	/* CSV's columns that tell a row's lock from the contention rows'. */
+	SAME("lock", "mmap_lock", OUT(OUT_CSV)),
+	SAME("type", "rwsem", OUT(OUT_CSV)),
+	SAME("classified_by", "stack", OUT(OUT_CSV)),
 };
 
 /* The faults of a process gone before /proc was read are not known. */
@@ -158,25 +182,25 @@ static bool vma_ok_known(const struct snapshot *s, const void *row)
 	return ((const struct vma_row *)row)->faults > 0 && vma_outcome_known(s, row);
 }
 
-/* The share of the faults served under the VMA lock alone, per million. */
-static uint64_t vma_ok_ppm(const void *row)
+/* The share of the faults served under the VMA lock alone. */
+static double vma_ok_of(const void *row)
 {
 	const struct vma_row *v = row;
-	double ok = vma_ok(v->faults, v->fallbacks, v->anon);
 
-	return ok < 0 ? 0 : (uint64_t)(ok * 1e6 + 0.5);
+	return vma_ok(v->faults, v->fallbacks, v->anon);
 }
 
 static const struct row_field vma_fields[] = {
-	KEEP(struct vma_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
-	KEEP(struct vma_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	FIELD(struct vma_row, faults, FIELD_U64, MERGE_KNOWN_SUM, KNOWN_OR(vma_faults_known, "?"),
-	      SHOWN("FAULTS", 10, SHOW_COUNT)),
-	SUM(struct vma_row, fallbacks, FIELD_U64, KNOWN(vma_outcome_known),
+	KEEP(struct vma_row, pid, FIELD_U32, JSON_CSV, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct vma_row, comm, FIELD_STR, JSON_CSV, SHOWN("COMM", 16, SHOW_NAME)),
+	FIELD(struct vma_row, faults, FIELD_U64, MERGE_KNOWN_SUM, JSON_CSV,
+	      KNOWN_OR(vma_faults_known, "?"), SHOWN("FAULTS", 10, SHOW_COUNT)),
+	SUM(struct vma_row, fallbacks, FIELD_U64, JSON_CSV, KNOWN(vma_outcome_known),
 	    SHOWN("FALLBACK", 9, SHOW_COUNT)),
-	SUM(struct vma_row, anon, FIELD_U64, KNOWN(vma_outcome_known), SHOWN("ANON", 8, SHOW_COUNT)),
-	DERIVED("vma_ok_ppm", vma_ok_ppm, KNOWN_OR(vma_ok_known, "n/a"),
-		SHOWN("VMA-OK%", 7, SHOW_PERCENT)),
+	SUM(struct vma_row, anon, FIELD_U64, JSON_CSV, KNOWN(vma_outcome_known),
+	    SHOWN("ANON", 8, SHOW_COUNT)),
+	REAL("vma_ok", vma_ok_of, 6, JSON_CSV, KNOWN_OR(vma_ok_known, "n/a"),
+	     SHOWN("VMA-OK%", 7, SHOW_PERCENT)),
 };
 
 /* Which lock: a contended lock's class, or mmap_lock. */
@@ -199,25 +223,24 @@ static const char *event_what(const void *row, char *buf, size_t len)
 	return e->contention ? e->symbol : callsite_label(e->site, e->symbol);
 }
 
-static const char *event_mode(const void *row, char *buf, size_t len)
-{
-	(void)buf;
-	(void)len;
-	return slow_event_mode(row);
-}
-
-/* Whose mm: an mmap_lock's alone. */
-static bool event_mm_known(const struct snapshot *s, const void *row)
+/* An mmap_lock wait's or hold's (its mm, its site, its holder)... */
+static bool event_mmap(const struct snapshot *s, const void *row)
 {
 	(void)s;
 	return !((const struct slow_event *)row)->contention;
 }
 
-/* A hold is timed in exact mode alone. */
-static bool event_hold_known(const struct snapshot *s, const void *row)
+/* ...a contended lock's (its class, its caller)... */
+static bool event_contended(const struct snapshot *s, const void *row)
+{
+	return !event_mmap(s, row);
+}
+
+/* ...and an mmap_lock wait's whose holder was seen. */
+static bool event_holder_seen(const struct snapshot *s, const void *row)
 {
 	(void)s;
-	return ((const struct slow_event *)row)->hold_ns != 0;
+	return ((const struct slow_event *)row)->holder_pid != 0;
 }
 
 /* The holder the wait was behind: pid (* another process), name, site, mode. */
@@ -233,38 +256,63 @@ static const char *event_behind(const void *row, char *buf, size_t len)
 	return buf;
 }
 
+static uint64_t event_holder_foreign(const void *row)
+{
+	const struct slow_event *e = row;
+
+	return e->holder_pid != e->pid;
+}
+
 static const struct row_field event_fields[] = {
-	KEEP(struct slow_event, wall_ns, FIELD_U64, SHOWN("TIME", 12, SHOW_CLOCK)),
-	KEEP(struct slow_event, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
-	KEEP(struct slow_event, tid, FIELD_U32, SHOWN("TID", 7, SHOW_COUNT)),
-	KEEP(struct slow_event, cpu, FIELD_U32, SHOWN("CPU", 3, SHOW_COUNT)),
-	KEEP(struct slow_event, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	KEEP(struct slow_event, contention, FIELD_BOOL),
-	KEEP(struct slow_event, cls, FIELD_CLASS),
+	KEEP(struct slow_event, wall_ns, FIELD_U64, OUT(OUT_JSON), KEY("time_ns"),
+	     SHOWN("TIME", 12, SHOW_CLOCK)),
+	KEEP(struct slow_event, pid, FIELD_U32, JSON_CSV, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct slow_event, tid, FIELD_U32, JSON_CSV, SHOWN("TID", 7, SHOW_COUNT)),
+	/* CSV's id column: the CPU of an event row. */
+	KEEP(struct slow_event, cpu, FIELD_U32, JSON_CSV, COL("id"), SHOWN("CPU", 3, SHOW_COUNT)),
+	KEEP(struct slow_event, comm, FIELD_STR, JSON_CSV, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct slow_event, contention, FIELD_BOOL, JSON_CSV, KEY("lock"),
+	     WORDS("mmap_lock", "contention")),
+	/* A contended lock's class: CSV's site column, as the contention rows'. */
+	KEEP(struct slow_event, cls, FIELD_CLASS, JSON_CSV, KEY("class"), COL("site"),
+	     PRESENT(event_contended)),
 	KEEP(struct slow_event, write, FIELD_BOOL),
-	KEEP(struct slow_event, foreign, FIELD_BOOL, KNOWN(event_mm_known),
-	     SHOWN("MM", 5, SHOW_WORD), WORDS("own", "other")),
-	KEEP(struct slow_event, site, FIELD_SITE),
-	KEEP(struct slow_event, symbol, FIELD_STR),
-	KEEP(struct slow_event, site_addr, FIELD_U64),
-	KEEP(struct slow_event, wait_ns, FIELD_U64, SHOWN("WAIT", 8, SHOW_NS)),
-	KEEP(struct slow_event, hold_ns, FIELD_U64, KNOWN(event_hold_known),
-	     SHOWN("HOLD", 8, SHOW_NS)),
-	APPENDED(struct slow_event, mode, FIELD_STR, SHOWN("MODE", 5, SHOW_WORD),
-		 TEXT(event_mode)),	/* 2.9 */
-	APPENDED(struct slow_event, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
-	APPENDED(struct slow_event, holder_cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),
-	DERIVED("lock", NULL, TEXT(event_lock), SHOWN("LOCK", 10, SHOW_WORD)),
+	KEEP(struct slow_event, foreign, FIELD_BOOL, JSON_CSV, KEY("mm"), PRESENT(event_mmap),
+	     KNOWN(event_mmap), SHOWN("MM", 5, SHOW_WORD), WORDS("own", "other")),
+	KEEP(struct slow_event, site, FIELD_SITE, JSON_CSV, PRESENT(event_mmap)),
+	/* The mmap_lock site's symbol, or the contended lock's caller. */
+	KEEP(struct slow_event, symbol, FIELD_STR, OUT(OUT_CSV)),
+	AGAIN("site_symbol", struct slow_event, symbol, FIELD_STR, OUT(OUT_JSON), KEY("symbol"),
+	      PRESENT(event_mmap)),
+	AGAIN("caller", struct slow_event, symbol, FIELD_STR, OUT(OUT_JSON),
+	      PRESENT(event_contended)),
+	KEEP(struct slow_event, site_addr, FIELD_U64, JSON_CSV, FMT(FMT_ADDR)),
+	KEEP(struct slow_event, wait_ns, FIELD_U64, JSON_CSV, SHOWN("WAIT", 8, SHOW_NS)),
+	/* A hold is timed in exact mode alone: - in the tables for a wait. */
+	KEEP(struct slow_event, hold_ns, FIELD_U64, JSON_CSV, SHOWN("HOLD", 8, SHOW_WAIT)),
+	APPENDED(struct slow_event, mode, FIELD_STR, JSON_CSV,
+		 SHOWN("MODE", 5, SHOW_WORD)),	/* 2.9 */
+	APPENDED(struct slow_event, cgroup, FIELD_STR, JSON_CSV, FMT(FMT_SAID)),	/* 2.10 */
+	APPENDED(struct slow_event, holder_cgroup, FIELD_STR, JSON_CSV, FMT(FMT_SAID)),
+	AGAIN("time", struct slow_event, wall_ns, FIELD_U64, JSON_CSV, COL("event_time"),
+	      FMT(FMT_UTC)),
+	AGAIN("time_us", struct slow_event, wall_ns, FIELD_U64, OUT(OUT_JSON), FMT(FMT_US)),
+	DERIVED("holder_foreign", event_holder_foreign, OUT(OUT_CSV), FMT(FMT_FLAG),
+		PRESENT(event_holder_seen)),
+	DERIVED("lock_name", NULL, TEXT(event_lock), SHOWN("LOCK", 10, SHOW_WORD)),
 	DERIVED("what", NULL, TEXT(event_what), SHOWN("WHAT", 24, SHOW_CUT)),
 	DERIVED("behind", NULL, TEXT(event_behind), SHOWN("BEHIND", 32, SHOW_WORD)),
 };
 
+/* An mmap_lock wait's holder: null where none was seen; none for a contended lock. */
 static const struct row_field event_holder[] = {
-	KEEP(struct slow_event, holder_pid, FIELD_U32),
-	KEEP(struct slow_event, holder_comm, FIELD_STR),
-	KEEP(struct slow_event, holder_site, FIELD_SITE),
-	KEEP(struct slow_event, holder_symbol, FIELD_STR),
-	KEEP(struct slow_event, holder_write, FIELD_BOOL),
+	KEEP(struct slow_event, holder_pid, FIELD_U32, JSON_CSV, PRESENT(event_mmap),
+	     KNOWN(event_holder_seen)),
+	KEEP(struct slow_event, holder_comm, FIELD_STR, JSON_CSV, PRESENT(event_holder_seen)),
+	KEEP(struct slow_event, holder_site, FIELD_SITE, JSON_CSV, PRESENT(event_holder_seen)),
+	KEEP(struct slow_event, holder_symbol, FIELD_STR, JSON_CSV, PRESENT(event_holder_seen)),
+	KEEP(struct slow_event, holder_write, FIELD_BOOL, JSON_CSV, KEY("holder_mode"),
+	     PRESENT(event_holder_seen), WORDS("read", "write")),
 };
 
 const struct row_fields event_holder_fields = FIELDS(event_holder);
@@ -276,45 +324,61 @@ QUANTILE(cont_wait_p99, struct cont_row, wait, wait_max_ns, 0.99)
 /* A lock's waits outside any process (softirqs): no name. */
 static const char *cont_comm(const void *row, char *buf, size_t len)
 {
-	(void)buf;
-	(void)len;
 	const struct cont_row *r = row;
 
+	(void)buf;
+	(void)len;
 	return r->pid ? r->comm : "-";
 }
 
 static const char *cont_caller(const void *row, char *buf, size_t len)
 {
-	(void)buf;
-	(void)len;
 	const struct cont_row *r = row;
 
+	(void)buf;
+	(void)len;
 	return r->caller[0] ? r->caller : "?";
 }
 
+/*
+ * CSV's columns are shared by every kind of row: a contention row's class
+ * is in the site column, its caller in the symbol one and its count in
+ * acquired.
+ */
 static const struct row_field cont_fields[] = {
-	KEEP(struct cont_row, cls, FIELD_CLASS, SHOWN("CLASS", 15, SHOW_WORD)),
-	KEEP(struct cont_row, by_address, FIELD_BOOL, SHOWN("BY", 5, SHOW_WORD),
-	     WORDS("stack", "addr")),
-	KEEP(struct cont_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
-	KEEP(struct cont_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME), TEXT(cont_comm)),
-	KEEP(struct cont_row, caller, FIELD_STR, SHOWN("CALLER", 24, SHOW_CUT), TEXT(cont_caller)),
-	KEEP(struct cont_row, site_addr, FIELD_U64),
-	KEEP(struct cont_row, type, FIELD_STR, SHOWN("TYPE", 12, SHOW_WORD)),
-	KEEP(struct cont_row, mode, FIELD_STR, SHOWN("MODE", 5, SHOW_WORD)),
-	SUM(struct cont_row, count, FIELD_U64, SHOWN("COUNT", 8, SHOW_COUNT)),
-	SUM(struct cont_row, wait_ns, FIELD_U64, SHOWN("TOTAL", 8, SHOW_NS)),
-	MAX(struct cont_row, wait_max_ns, wait_max_bound, SHOWN("max", 10, SHOW_MAX)),
-	SUM(struct cont_row, wait, FIELD_HIST),
-	BOUND(struct cont_row, wait_max_bound),
-	DERIVED("wait_p50_ns", cont_wait_p50, OUT(OUT_JSON | OUT_CSV), SHOWN("p50", 8, SHOW_NS)),
-	DERIVED("wait_p90_ns", cont_wait_p90, OUT(OUT_JSON | OUT_CSV), SHOWN("p90", 8, SHOW_NS)),
-	DERIVED("wait_p99_ns", cont_wait_p99, OUT(OUT_JSON | OUT_CSV), SHOWN("p99", 8, SHOW_NS)),
+	KEEP(struct cont_row, cls, FIELD_CLASS, JSON_CSV, KEY("class"), COL("site"),
+	     SHOWN("CLASS", 15, SHOW_WORD)),
+	KEEP(struct cont_row, by_address, FIELD_BOOL, JSON_CSV, KEY("classified_by"),
+	     SHOWN("BY", 7, SHOW_WORD), WORDS("stack", "address")),
+	KEEP(struct cont_row, pid, FIELD_U32, JSON_CSV, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct cont_row, comm, FIELD_STR, JSON_CSV, SHOWN("COMM", 16, SHOW_NAME),
+	     TEXT(cont_comm)),
+	KEEP(struct cont_row, caller, FIELD_STR, JSON_CSV, COL("symbol"),
+	     SHOWN("CALLER", 24, SHOW_CUT), TEXT(cont_caller)),
+	KEEP(struct cont_row, site_addr, FIELD_U64, JSON_CSV, FMT(FMT_ADDR)),
+	KEEP(struct cont_row, type, FIELD_STR, JSON_CSV, SHOWN("TYPE", 12, SHOW_WORD)),
+	KEEP(struct cont_row, mode, FIELD_STR, JSON_CSV, SHOWN("MODE", 5, SHOW_WORD)),
+	SUM(struct cont_row, count, FIELD_U64, JSON_CSV, COL("acquired"),
+	    SHOWN("COUNT", 8, SHOW_COUNT)),
+	SUM(struct cont_row, wait_ns, FIELD_U64, JSON_CSV, KEY("wait_total_ns"),
+	    SHOWN("TOTAL", 8, SHOW_NS)),
+	MAX(struct cont_row, wait_max_ns, wait_max_bound, JSON_CSV, SHOWN("max", 10, SHOW_MAX)),
+	SUM(struct cont_row, wait, FIELD_HIST, OUT(OUT_JSON), KEY("wait_hist")),
+	BOUND(struct cont_row, wait_max_bound, JSON_CSV),
+	DERIVED("wait_p50_ns", cont_wait_p50, JSON_CSV, SHOWN("p50", 8, SHOW_NS)),
+	DERIVED("wait_p90_ns", cont_wait_p90, JSON_CSV, SHOWN("p90", 8, SHOW_NS)),
+	DERIVED("wait_p99_ns", cont_wait_p99, JSON_CSV, SHOWN("p99", 8, SHOW_NS)),
+	SAME("lock", "contention", OUT(OUT_CSV)),
 };
 
 static bool fork_timed_known(const struct snapshot *s, const void *row)
 {
 	(void)s;
+	return fork_timed(row);
+}
+
+static uint64_t fork_timed_flag(const void *row)
+{
 	return fork_timed(row);
 }
 
@@ -346,7 +410,7 @@ static const char *fork_backing_text(const void *row, char *buf, size_t len)
 	return fork_backing(row);
 }
 
-static uint64_t fork_cost(const void *row)
+static double fork_cost(const void *row)
 {
 	const struct fork_row *k = row;
 
@@ -354,45 +418,32 @@ static uint64_t fork_cost(const void *row)
 }
 
 static const struct row_field fork_fields[] = {
-	KEEP(struct fork_row, wall_ns, FIELD_U64, SHOWN("TIME", 12, SHOW_CLOCK)),
-	KEEP(struct fork_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
-	KEEP(struct fork_row, tid, FIELD_U32),
-	KEEP(struct fork_row, child, FIELD_U32, SHOWN("CHILD", 7, SHOW_COUNT)),
-	KEEP(struct fork_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	KEEP(struct fork_row, syscall, FIELD_STR, SHOWN("SYSCALL", 7, SHOW_WORD),
+	KEEP(struct fork_row, wall_ns, FIELD_U64, OUT(OUT_JSON), KEY("time_ns"),
+	     SHOWN("TIME", 12, SHOW_CLOCK)),
+	KEEP(struct fork_row, pid, FIELD_U32, JSON_CSV, SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct fork_row, tid, FIELD_U32, JSON_CSV),
+	KEEP(struct fork_row, child, FIELD_U32, JSON_CSV, SHOWN("CHILD", 7, SHOW_COUNT)),
+	KEEP(struct fork_row, comm, FIELD_STR, JSON_CSV, SHOWN("COMM", 16, SHOW_NAME)),
+	KEEP(struct fork_row, syscall, FIELD_STR, JSON_CSV, SHOWN("SYSCALL", 7, SHOW_WORD),
 	     TEXT(fork_syscall_text)),
-	KEEP(struct fork_row, latency_ns, FIELD_U64, KNOWN(fork_timed_known),
+	KEEP(struct fork_row, latency_ns, FIELD_U64, JSON_CSV, KNOWN(fork_timed_known),
 	     SHOWN("LATENCY", 9, SHOW_NS)),
-	KEEP(struct fork_row, dup_hold_ns, FIELD_U64, KNOWN(dup_hold_known),
+	KEEP(struct fork_row, dup_hold_ns, FIELD_U64, JSON_CSV, KNOWN(dup_hold_known),
 	     SHOWN("DUP_HOLD", 9, SHOW_NS)),
-	KEEP(struct fork_row, anon_kb, FIELD_U64, SHOWN("ANON_MB", 9, SHOW_MIB)),
-	KEEP(struct fork_row, file_kb, FIELD_U64, SHOWN("FILE_MB", 7, SHOW_MIB)),
-	KEEP(struct fork_row, shmem_kb, FIELD_U64),
-	KEEP(struct fork_row, thp_kb, FIELD_U64, KNOWN_OR(thp_known, "?"),
+	KEEP(struct fork_row, anon_kb, FIELD_U64, JSON_CSV, SHOWN("ANON_MB", 9, SHOW_MIB)),
+	KEEP(struct fork_row, file_kb, FIELD_U64, JSON_CSV, SHOWN("FILE_MB", 7, SHOW_MIB)),
+	KEEP(struct fork_row, shmem_kb, FIELD_U64, JSON_CSV),
+	KEEP(struct fork_row, thp_kb, FIELD_U64, JSON_CSV, KNOWN_OR(thp_known, "?"),
 	     SHOWN("THP_MB", 7, SHOW_MIB)),
-	KEEP(struct fork_row, stalled, FIELD_U32, SHOWN("STALLED", 7, SHOW_COUNT)),
-	DERIVED("backing", NULL, TEXT(fork_backing_text), SHOWN("BACK", 4, SHOW_WORD)),
-	DERIVED("cost_ns_per_mib", fork_cost, KNOWN(fork_timed_known),
-		SHOWN("COST/MiB", 9, SHOW_NS)),
+	KEEP(struct fork_row, stalled, FIELD_U32, JSON_CSV, SHOWN("STALLED", 7, SHOW_COUNT)),
+	DERIVED("backing", NULL, JSON_CSV, TEXT(fork_backing_text), SHOWN("BACK", 4, SHOW_WORD)),
+	REAL("cost_ns_per_mib", fork_cost, 1, JSON_CSV, KNOWN(fork_timed_known),
+	     SHOWN("COST/MiB", 9, SHOW_NS)),
+	DERIVED("timed", fork_timed_flag, OUT(OUT_JSON), FMT(FMT_FLAG)),
+	AGAIN("time", struct fork_row, wall_ns, FIELD_U64, JSON_CSV, COL("event_time"),
+	      FMT(FMT_UTC)),
+	AGAIN("time_us", struct fork_row, wall_ns, FIELD_U64, OUT(OUT_JSON), FMT(FMT_US)),
 };
-
-static const char *blame_site(const void *row, char *buf, size_t len)
-{
-	const struct blame_row *b = row;
-
-	(void)buf;
-	(void)len;
-	return callsite_label(b->site, b->symbol);
-}
-
-static const char *blame_holder_site(const void *row, char *buf, size_t len)
-{
-	const struct blame_row *b = row;
-
-	(void)buf;
-	(void)len;
-	return callsite_label(b->holder_site, b->holder_symbol);
-}
 
 /* The holder's pid, marked * where it is another process; - for none seen. */
 static const char *blame_holder(const void *row, char *buf, size_t len)
@@ -405,27 +456,40 @@ static const char *blame_holder(const void *row, char *buf, size_t len)
 	return buf;
 }
 
+static uint64_t blame_foreign_flag(const void *row)
+{
+	return blame_foreign(row);
+}
+
+/* JSON names the waiter's side waiter_; CSV counts a pair's waits in acquired. */
 static const struct row_field blame_fields[] = {
-	KEEP(struct blame_row, pid, FIELD_U32, SHOWN("PID", 7, SHOW_COUNT)),
-	KEEP(struct blame_row, comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	KEEP(struct blame_row, site, FIELD_SITE, SHOWN("SITE", 15, SHOW_CUT), TEXT(blame_site)),
-	KEEP(struct blame_row, symbol, FIELD_STR),
-	KEEP(struct blame_row, write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD),
-	     WORDS("read", "write")),
-	KEEP(struct blame_row, holder_pid, FIELD_U32, SHOWN("HOLDER", 8, SHOW_COUNT),
+	KEEP(struct blame_row, pid, FIELD_U32, JSON_CSV, KEY("waiter_pid"), COL("pid"),
+	     SHOWN("PID", 7, SHOW_COUNT)),
+	KEEP(struct blame_row, comm, FIELD_STR, JSON_CSV, KEY("waiter_comm"), COL("comm"),
+	     SHOWN("COMM", 16, SHOW_NAME)),
+	SITE(struct blame_row, site, symbol, JSON_CSV, KEY("waiter_site"), COL("site"),
+	     SHOWN("SITE", 15, SHOW_CUT)),
+	KEEP(struct blame_row, symbol, FIELD_STR, JSON_CSV, KEY("waiter_symbol"), COL("symbol")),
+	KEEP(struct blame_row, write, FIELD_BOOL, JSON_CSV, KEY("waiter_mode"), COL("mode"),
+	     SHOWN("MODE", 5, SHOW_WORD), WORDS("read", "write")),
+	KEEP(struct blame_row, holder_pid, FIELD_U32, JSON_CSV, SHOWN("HOLDER", 8, SHOW_COUNT),
 	     TEXT(blame_holder)),
-	KEEP(struct blame_row, holder_comm, FIELD_STR, SHOWN("COMM", 16, SHOW_NAME)),
-	KEEP(struct blame_row, holder_site, FIELD_SITE, SHOWN("SITE", 15, SHOW_CUT),
-	     TEXT(blame_holder_site)),
-	KEEP(struct blame_row, holder_symbol, FIELD_STR),
-	KEEP(struct blame_row, holder_write, FIELD_BOOL, SHOWN("MODE", 5, SHOW_WORD),
-	     WORDS("read", "write")),
-	SUM(struct blame_row, count, FIELD_U64, SHOWN("COUNT", 8, SHOW_COUNT)),
-	SUM(struct blame_row, wait_ns, FIELD_U64, SHOWN("TOTAL", 8, SHOW_NS)),
-	MAX(struct blame_row, wait_max_ns, wait_max_bound, SHOWN("max", 10, SHOW_MAX)),
-	BOUND(struct blame_row, wait_max_bound),
-	APPENDED(struct blame_row, cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),	/* 2.10 */
-	APPENDED(struct blame_row, holder_cgroup, FIELD_STR, OUT(OUT_JSON | OUT_CSV)),
+	KEEP(struct blame_row, holder_comm, FIELD_STR, JSON_CSV, SHOWN("COMM", 16, SHOW_NAME)),
+	SITE(struct blame_row, holder_site, holder_symbol, JSON_CSV,
+	     SHOWN("SITE", 15, SHOW_CUT)),
+	KEEP(struct blame_row, holder_symbol, FIELD_STR, JSON_CSV),
+	KEEP(struct blame_row, holder_write, FIELD_BOOL, JSON_CSV, KEY("holder_mode"),
+	     SHOWN("MODE", 5, SHOW_WORD), WORDS("read", "write")),
+	SUM(struct blame_row, count, FIELD_U64, JSON_CSV, COL("acquired"),
+	    SHOWN("COUNT", 8, SHOW_COUNT)),
+	SUM(struct blame_row, wait_ns, FIELD_U64, JSON_CSV, KEY("wait_total_ns"),
+	    SHOWN("TOTAL", 8, SHOW_NS)),
+	MAX(struct blame_row, wait_max_ns, wait_max_bound, JSON_CSV, SHOWN("max", 10, SHOW_MAX)),
+	BOUND(struct blame_row, wait_max_bound, JSON_CSV),
+	APPENDED(struct blame_row, cgroup, FIELD_STR, JSON_CSV, FMT(FMT_SAID)),	/* 2.10 */
+	APPENDED(struct blame_row, holder_cgroup, FIELD_STR, JSON_CSV, FMT(FMT_SAID)),
+	DERIVED("holder_foreign", blame_foreign_flag, JSON_CSV, FMT(FMT_FLAG)),
+	SAME("lock", "mmap_lock", OUT(OUT_CSV)),
 };
 
 static bool zone_same(const void *a, const void *b)
@@ -459,17 +523,18 @@ static bool blame_same_row(const void *a, const void *b)
 	return blame_same(a, b);
 }
 
-#define ROW_TYPE(id, type, array, fields_, same_)			\
+#define ROW_TYPE(id, type, array, fields_, same_, ...)			\
 	[id] = { .name = #array, .size = sizeof(type),			\
 		 .array_off = offsetof(struct snapshot, array),		\
-		 .fields = FIELDS(fields_), .same = same_ }
+		 .fields = FIELDS(fields_), .same = same_, __VA_ARGS__ }
 
 /* In the order a recording holds them (blame rows: 2.1's extras). */
 const struct row_type row_types[ROWS__COUNT] = {
 	ROW_TYPE(ROWS_ZONE, struct zone_row, zones, zone_fields, zone_same),
 	ROW_TYPE(ROWS_LOCK, struct lock_row, locks, lock_fields, lock_same),
 	ROW_TYPE(ROWS_VMA, struct vma_row, vmas, vma_fields, vma_same),
-	ROW_TYPE(ROWS_EVENT, struct slow_event, events, event_fields, NULL),
+	ROW_TYPE(ROWS_EVENT, struct slow_event, events, event_fields, NULL,
+		 .apart = &event_holder_fields),
 	ROW_TYPE(ROWS_CONT, struct cont_row, conts, cont_fields, cont_same),
 	ROW_TYPE(ROWS_FORK, struct fork_row, forks, fork_fields, NULL),
 	ROW_TYPE(ROWS_BLAME, struct blame_row, blame, blame_fields, blame_same_row),
@@ -540,7 +605,11 @@ uint64_t field_value(const struct row_field *f, const void *row)
 	case FIELD_U64:
 		return *(const uint64_t *)p;
 	case FIELD_DERIVED:
-		return f->derive ? f->derive(row) : 0;
+		if (f->derive)
+			return f->derive(row);
+		if (f->size && f->of != FIELD_STR)
+			return field_value(&(struct row_field){ .kind = f->of, .off = f->off }, row);
+		return 0;
 	default:
 		return 0;
 	}
@@ -607,9 +676,6 @@ static const char *number_shown(const struct row_field *f, const void *row, uint
 		return v ? format_ns(v, buf, len) : "-";
 	case SHOW_MAX:
 		return v ? format_max(v, *(const bool *)((const char *)row + f->bound_off), buf, len) : "-";
-	case SHOW_PERCENT:
-		snprintf(buf, len, "%.1f", v / 1e4);
-		return buf;
 	case SHOW_MIB:
 		snprintf(buf, len, "%.1f", (int64_t)v / 1024.0);
 		return buf;
@@ -621,14 +687,36 @@ static const char *number_shown(const struct row_field *f, const void *row, uint
 	}
 }
 
+/* A real number as its column shows it: a share as a percentage, or a time. */
+static const char *real_shown(const struct row_field *f, double v, char *buf, size_t len)
+{
+	if (f->show == SHOW_PERCENT)
+		snprintf(buf, len, "%.1f", v * 100);
+	else if (f->show == SHOW_NS)
+		format_ns(v, buf, len);
+	else
+		snprintf(buf, len, "%.*f", f->decimals, v);
+	return buf;
+}
+
+/* Whether the row has field @f, and interval @s knows it. */
+static bool field_known(const struct row_field *f, const void *row, const struct snapshot *s)
+{
+	return (!f->present || f->present(s, row)) && (!f->known || f->known(s, row));
+}
+
 const char *field_shown(const struct row_field *f, const void *row, const struct snapshot *s,
 			char *buf, size_t len, double *key)
 {
 	uint64_t v;
 
 	*key = 0;
-	if (f->known && !f->known(s, row))
+	if (!field_known(f, row, s))
 		return f->unknown ? f->unknown : "-";
+	if (f->real) {
+		*key = f->real(row);
+		return real_shown(f, *key, buf, len);
+	}
 	if (f->text) {
 		if (!field_words(f) && f->kind != FIELD_DERIVED)
 			*key = field_value(f, row);
@@ -642,7 +730,94 @@ const char *field_shown(const struct row_field *f, const void *row, const struct
 	if (f->kind == FIELD_CLASS)
 		return cont_class_name(v);
 	if (f->kind == FIELD_SITE)
-		return callsite_name(v);
+		return f->sym_off ? callsite_label(v, (const char *)row + f->sym_off) :
+				    callsite_name(v);
 	*key = v;
 	return number_shown(f, row, v, buf, len);
+}
+
+/* A number (or a flag's words) as the outputs write it (enum field_fmt). */
+static enum out_value number_value(const struct row_field *f, uint64_t v, char *buf,
+				   size_t len, const char **text)
+{
+	*text = buf;
+	if (f->words[0]) {
+		*text = f->words[!!v];
+		return OUT_STRING;
+	}
+	switch (f->fmt) {
+	case FMT_ADDR:
+		if (!v)
+			return OUT_ABSENT;
+		snprintf(buf, len, "0x%" PRIx64, v);
+		return OUT_STRING;
+	case FMT_UTC:
+		format_utc(v, buf, len);
+		return OUT_STRING;
+	case FMT_FLAG:
+		*text = v ? "1" : "0";
+		return OUT_FLAG;
+	case FMT_US:
+		v /= 1000;
+		break;
+	default:
+		break;
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+	return OUT_NUMBER;
+}
+
+/* A stored member of kind @kind at @f's place, as the outputs write it. */
+static enum out_value stored_value(const struct row_field *f, enum field_kind kind,
+				   const void *row, char *buf, size_t len, const char **text)
+{
+	const char *p = (const char *)row + f->off;
+	uint64_t v = field_value(&(struct row_field){ .kind = kind, .off = f->off }, row);
+
+	switch (kind) {
+	case FIELD_HIST:
+		return OUT_HIST;
+	case FIELD_STR:
+		*text = p;
+		return f->fmt == FMT_SAID && !*p ? OUT_NULL : OUT_STRING;
+	case FIELD_SITE:
+		*text = callsite_name(v);
+		return OUT_STRING;
+	case FIELD_CLASS:
+		*text = cont_class_name(v);
+		return OUT_STRING;
+	case FIELD_BOOL:
+		if (!f->words[0]) {
+			*text = v ? "1" : "0";
+			return OUT_FLAG;
+		}
+		break;
+	default:
+		break;
+	}
+	return number_value(f, v, buf, len, text);
+}
+
+enum out_value field_out_value(const struct row_field *f, const void *row,
+			       const struct snapshot *s, char *buf, size_t len,
+			       const char **text)
+{
+	if (f->present && !f->present(s, row))
+		return OUT_ABSENT;
+	if (f->known && !f->known(s, row))
+		return OUT_NULL;
+	if (f->kind != FIELD_DERIVED)
+		return stored_value(f, f->kind, row, buf, len, text);
+	if (f->size)
+		return stored_value(f, f->of, row, buf, len, text);
+	if (f->real) {
+		snprintf(buf, len, "%.*f", f->decimals, f->real(row));
+		*text = buf;
+		return OUT_NUMBER;
+	}
+	if (f->text) {
+		*text = f->text(row, buf, len);
+		return OUT_STRING;
+	}
+	return number_value(f, field_value(f, row), buf, len, text);
 }

@@ -2,11 +2,11 @@
 /*
  * The snapshot's row types described once: for each, its fields in the
  * order a recording holds them (each field's kind, where it lives in the
- * row, how merging two intervals combines it, the outputs that show it by
- * its name, and its column in text output and the viewer) and what makes
- * two rows one. The recording's writer and reader, the merge of
- * intervals, the JSON keys and CSV columns of the fields marked for them,
- * and the cells of the tables that name them are driven from these
+ * row, how merging two intervals combines it, its JSON key and CSV column
+ * and how they write it, and its column in text output and the viewer)
+ * and what makes two rows one. The recording's writer and reader, the
+ * merge of intervals, every key of a row in JSON and every cell of it in
+ * CSV, and the cells of the tables that name them are driven from these
  * tables: a field is added here (and in the lists of the tables that show
  * it, and the man page).
  */
@@ -26,13 +26,23 @@ enum field_kind {
 	FIELD_HIST,		/* struct hist: its buckets */
 	FIELD_SITE,		/* enum callsite; read back in range */
 	FIELD_CLASS,		/* enum cont_class; read back in range */
-	FIELD_DERIVED,		/* not stored: computed from the row (derive) */
+	FIELD_DERIVED,		/* not stored: from the row (derive, real, text, of) */
 };
 
-/* The outputs that show a field by its name (a JSON key, a CSV column). */
+/* The outputs that show a field by its key (a JSON key, a CSV column). */
 enum field_out {
 	OUT_JSON = 1,
 	OUT_CSV = 2,
+};
+
+/* How JSON and CSV write a field's value, beyond what its kind says. */
+enum field_fmt {
+	FMT_KIND,		/* by kind: a number, a string, a flag, a name */
+	FMT_SAID,		/* a string; null (CSV: empty) where it is empty */
+	FMT_ADDR,		/* an address, 0x...; left out where 0 */
+	FMT_UTC,		/* a wall time in ns as UTC, ISO 8601 */
+	FMT_US,			/* a time in ns, in us */
+	FMT_FLAG,		/* a derived number as a flag (true/false; CSV 1/0) */
 };
 
 /*
@@ -43,9 +53,9 @@ enum field_show {
 	SHOW_NONE,		/* not shown there */
 	SHOW_COUNT,		/* a number */
 	SHOW_NS,		/* a time in ns: 1.20ms */
-	SHOW_WAIT,		/* a wait's quantile: a time, - where none waited */
+	SHOW_WAIT,		/* a time, - where 0 (a quantile where none waited) */
 	SHOW_MAX,		/* a maximum: a time, <= where a bucket's bound, - if 0 */
-	SHOW_PERCENT,		/* parts per million as a percentage: 99.5 */
+	SHOW_PERCENT,		/* a real ratio as a percentage: 99.5 */
 	SHOW_MIB,		/* KiB as MiB: 12.5 */
 	SHOW_CLOCK,		/* a wall time in ns as the local time, to the ms */
 	/* Words from here on: left-aligned (field_words()). */
@@ -68,6 +78,7 @@ struct row_field {
 	unsigned short size;
 	enum field_merge merge;
 	unsigned short bound_off;	/* MERGE_MAX: its bool bound */
+	unsigned short sym_off;		/* FIELD_SITE: its symbol, shown for "other" */
 	/*
 	 * Appended to sized rows (2.4: bounds, 2.9: a slow event's mode):
 	 * rows that are not sized (1.x, 2.0) neither write nor read it; a row
@@ -75,7 +86,24 @@ struct row_field {
 	 */
 	bool appended;
 	unsigned char out;		/* enum field_out */
-	uint64_t (*derive)(const void *row);	/* FIELD_DERIVED */
+	/* Its JSON key and CSV column (NULL: its name), and CSV's if other. */
+	const char *key;
+	const char *col;
+	unsigned char fmt;		/* enum field_fmt */
+	/*
+	 * Whether @row has it at all (NULL: every row): where not, JSON
+	 * leaves its key out and CSV its cell empty.
+	 */
+	bool (*present)(const struct snapshot *s, const void *row);
+	/*
+	 * FIELD_DERIVED: a number, a real number (to @decimals), words
+	 * (text, or the same words[] in every row), or, where it has a size,
+	 * the stored member at off, of kind @of, given again.
+	 */
+	uint64_t (*derive)(const void *row);
+	double (*real)(const void *row);
+	unsigned char decimals;
+	unsigned char of;		/* enum field_kind */
 	/*
 	 * Whether interval @s knows it in @row (NULL: always); else null in
 	 * JSON, empty in CSV, and @unknown (NULL: -) in text and the viewer.
@@ -105,6 +133,8 @@ struct row_type {
 	size_t size;
 	size_t array_off;		/* its SNAPSHOT_ARRAY in struct snapshot */
 	struct row_fields fields;
+	/* Fields recorded apart (2.1's slow-wait holders), shown as the rest. */
+	const struct row_fields *apart;
 	/* Whether two rows are one (merged); NULL: rows kept one by one. */
 	bool (*same)(const void *a, const void *b);
 };
@@ -132,6 +162,19 @@ void *row_push(struct row_array *a, const struct row_type *t);
 void row_merge(const struct row_type *t, void *dst, const void *src);
 /* A number field's value in @row: FIELD_BOOL, FIELD_U32, FIELD_U64 or derived. */
 uint64_t field_value(const struct row_field *f, const void *row);
+/*
+ * The fields the outputs show of rows of type @t, @i from 0 to
+ * row_out_nr(): its own, then those recorded apart.
+ */
+static inline unsigned int row_out_nr(const struct row_type *t)
+{
+	return t->fields.nr + (t->apart ? t->apart->nr : 0);
+}
+
+static inline const struct row_field *row_out_field(const struct row_type *t, unsigned int i)
+{
+	return i < t->fields.nr ? &t->fields.v[i] : &t->apart->v[i - t->fields.nr];
+}
 /* The field of @t named @name; NULL if it has none. */
 const struct row_field *row_field_named(const struct row_type *t, const char *name);
 /* The most fields a table of text output or the viewer shows. */
@@ -148,6 +191,38 @@ void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 static inline bool field_words(const struct row_field *f)
 {
 	return f->show >= SHOW_WORD;
+}
+/* The key of @f in JSON, and its column in CSV. */
+static inline const char *field_key(const struct row_field *f)
+{
+	return f->key ? f->key : f->name;
+}
+
+static inline const char *field_csv_col(const struct row_field *f)
+{
+	return f->col ? f->col : field_key(f);
+}
+
+/* What field @f of a row is in JSON and CSV (field_out_value()). */
+enum out_value {
+	OUT_ABSENT,		/* no key, an empty cell: the row has none */
+	OUT_NULL,		/* null, an empty cell: not known */
+	OUT_NUMBER,		/* a number, as written */
+	OUT_STRING,		/* a string, quoted as the format quotes */
+	OUT_FLAG,		/* true or false ("1" or "0" as written) */
+	OUT_HIST,		/* a histogram's buckets (field_hist()) */
+};
+
+/*
+ * Field @f of @row in interval @s, as JSON and CSV write it: what it is,
+ * and its text in *@text (in @buf, or the row's own).
+ */
+enum out_value field_out_value(const struct row_field *f, const void *row,
+			       const struct snapshot *s, char *buf, size_t len,
+			       const char **text);
+static inline const struct hist *field_hist(const struct row_field *f, const void *row)
+{
+	return (const struct hist *)((const char *)row + f->off);
 }
 /*
  * Field @f of @row as text output and the viewer show it, in @buf (- where

@@ -323,14 +323,6 @@ bool callsite_same(enum callsite a, const char *sym_a, enum callsite b,
 	return a == b && !strcmp(callsite_label(a, sym_a), callsite_label(b, sym_b));
 }
 
-const char *slow_event_mode(const struct slow_event *e)
-{
-	/* Recordings before 2.9 knew only write or not. */
-	if (e->mode[0])
-		return e->mode;
-	return e->write ? "write" : "read";
-}
-
 static int by_u64_desc(const void *a, const void *b, void *offset)
 {
 	uint64_t x = *(const uint64_t *)((const char *)*(const void *const *)a + (size_t)offset);

@@ -219,7 +219,7 @@ struct slow_event {
 	uint64_t site_addr;		/* 0 unless --raw-addresses */
 	uint64_t wait_ns;
 	uint64_t hold_ns;		/* 0: a slow wait */
-	/* read or write; - for a lock without modes (2.9; "" before: see slow_event_mode()) */
+	/* read or write; - for a lock without modes (2.9; made from write for older recordings) */
 	char mode[8];
 	/* A slow mmap_lock wait: whom it waited behind (holder_pid 0: nobody seen). */
 	int holder_pid;
@@ -410,7 +410,6 @@ void rows_sort_desc(const void **rows, size_t n, size_t offset);
 #define ROWS_SORT_DESC(rows, n, type, field) \
 	rows_sort_desc((const void **)(rows), (n), offsetof(type, field))
 /* A slow event's mode: read, write, or - (a mutex, a spin lock; 2.9 on). */
-const char *slow_event_mode(const struct slow_event *e);
 /* Whether two blame rows are of the same pair (waiter and holder). */
 bool blame_same(const struct blame_row *a, const struct blame_row *b);
 /*

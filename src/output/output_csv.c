@@ -68,8 +68,8 @@ static int column_in(const char *const *names, int nr, const char *name)
 
 /*
  * The columns the row tables add, in their order, each name once: a field
- * whose name is a column above goes there (rows of different types that
- * share a field name share its column); the others are appended.
+ * whose column is one above goes there (rows of different types share
+ * columns); the others are appended.
  */
 #define TABLE_COLS_MAX 64
 static const char *table_cols[TABLE_COLS_MAX];
@@ -83,14 +83,14 @@ static int table_columns(void)
 		return nr_table_cols;
 	nr_table_cols = 0;
 	for (t = 0; t < ROWS__COUNT; t++)
-		for (i = 0; i < row_types[t].fields.nr; i++) {
-			const struct row_field *f = &row_types[t].fields.v[i];
+		for (i = 0; i < row_out_nr(&row_types[t]); i++) {
+			const struct row_field *f = row_out_field(&row_types[t], i);
+			const char *name = field_csv_col(f);
 
-			if (!(f->out & OUT_CSV) || column_in(col_names, COL_TABLE, f->name) >= 0 ||
-			    column_in(table_cols, nr_table_cols, f->name) >= 0)
-				continue;
-			if (nr_table_cols < TABLE_COLS_MAX)
-				table_cols[nr_table_cols++] = f->name;
+			if ((f->out & OUT_CSV) && column_in(col_names, COL_TABLE, name) < 0 &&
+			    column_in(table_cols, nr_table_cols, name) < 0 &&
+			    nr_table_cols < TABLE_COLS_MAX)
+				table_cols[nr_table_cols++] = name;
 		}
 	return nr_table_cols;
 }
@@ -105,50 +105,57 @@ static int table_column_of(const char *name)
 	return j < 0 ? -1 : COL_TABLE + j;
 }
 
+#define COLS_MAX (COL_TABLE + TABLE_COLS_MAX + 1)
+/* The most fields of one row type in one column (an event's site or class). */
+#define COL_FIELDS 2
+
+/*
+ * The fields of row type @t each column shows (NULL: none), made once: a
+ * row's fields are written as the row reaches their columns, the first
+ * that the row has.
+ */
+struct col_fields {
+	const struct row_field *f[COLS_MAX][COL_FIELDS];
+};
+
+static const struct col_fields *field_columns(const struct row_type *t)
+{
+	static struct col_fields map[ROWS__COUNT];
+	static bool made[ROWS__COUNT];
+	unsigned int id = t - row_types, i, k;
+
+	if (made[id])
+		return &map[id];
+	for (i = 0; i < row_out_nr(t); i++) {
+		const struct row_field *f = row_out_field(t, i);
+		int c = f->out & OUT_CSV ? table_column_of(field_csv_col(f)) : -1;
+
+		for (k = 0; c >= 0 && k < COL_FIELDS && map[id].f[c][k]; k++)
+			;
+		if (c >= 0 && k < COL_FIELDS)
+			map[id].f[c][k] = f;
+	}
+	made[id] = true;
+	return &map[id];
+}
+
 /* A row being written: cells go in column order, gaps left empty. */
 struct row {
 	FILE *f;
 	int col;		/* next column to write */
-	const struct snapshot *s;	/* the interval's, for its sampled share */
-	const struct row_type *type;	/* a table's row: its marked fields */
+	const struct snapshot *s;	/* the interval's, for its exact share */
+	const struct col_fields *fields;	/* a table's row: its fields' columns */
 	const void *data;
 };
 
-#define COLS_MAX (COL_TABLE + TABLE_COLS_MAX + 1)
-
-/*
- * Which field of row type @t each column shows (-1: none), made once:
- * a row's fields are written as the row reaches their columns.
- */
-static const signed char *field_columns(const struct row_type *t)
-{
-	static signed char map[ROWS__COUNT][COLS_MAX];
-	static bool made[ROWS__COUNT];
-	unsigned int id = t - row_types, i;
-
-	if (made[id])
-		return map[id];
-	memset(map[id], -1, sizeof(map[id]));
-	for (i = 0; i < t->fields.nr; i++) {
-		int c = t->fields.v[i].out & OUT_CSV ? table_column_of(t->fields.v[i].name) : -1;
-
-		if (c >= 0)
-			map[id][c] = i;
-	}
-	made[id] = true;
-	return map[id];
-}
-
-static void field_cell(struct row *r, int c, const struct row_field *f);
+static void field_cell(struct row *r, int c);
 
 /* Move to column @c, writing first the row's fields of the columns before it. */
 static void at(struct row *r, int c)
 {
-	const signed char *fields = r->type ? field_columns(r->type) : NULL;
-
 	while (r->col < c) {
-		if (fields && fields[r->col] >= 0) {
-			field_cell(r, r->col, &r->type->fields.v[fields[r->col]]);
+		if (r->fields && r->fields->f[r->col][0]) {
+			field_cell(r, r->col);
 			continue;
 		}
 		fputc(',', r->f);
@@ -203,17 +210,26 @@ static void str(struct row *r, int c, const char *raw)
 	fputc('"', r->f);
 }
 
-/* Field @f of the row in its column @c: empty where the interval lacks it. */
-static void field_cell(struct row *r, int c, const struct row_field *f)
+/*
+ * Column @c of a table's row: the first of its fields the row has, empty
+ * where the interval does not know it.
+ */
+static void field_cell(struct row *r, int c)
 {
-	if (f->known && !f->known(r->s, r->data)) {
-		at(r, c);
-		return;
-	}
-	if (f->kind == FIELD_STR)
-		str(r, c, (const char *)r->data + f->off);
+	const struct row_field *const *f = r->fields->f[c];
+	enum out_value v = OUT_ABSENT;
+	const char *text = NULL;
+	char buf[64];
+	int k;
+
+	for (k = 0; k < COL_FIELDS && f[k] && v == OUT_ABSENT; k++)
+		v = field_out_value(f[k], r->data, r->s, buf, sizeof(buf), &text);
+	if (v == OUT_STRING)
+		str(r, c, text);
+	else if (v == OUT_NUMBER || v == OUT_FLAG)
+		cell(r, c, "%s", text);
 	else
-		cell(r, c, "%" PRIu64, field_value(f, r->data));
+		at(r, c);
 }
 
 /*
@@ -235,31 +251,27 @@ struct common {
 	char probes[256];
 };
 
-/* time .. online, then drops and probes: every row has them. */
-static struct row start(FILE *f, const struct snapshot *s, const struct common *c,
-			const char *kind, int id, int node, int online)
+/* Column @c's cell of every row (id, node, online): a table's field may take it. */
+static void common_cell(struct row *r, int c, int v)
 {
-	struct row r = { .f = f, .s = s };
+	if (!r->fields || !r->fields->f[c][0])
+		cell(r, c, "%d", v);
+}
+
+/* time .. online: every row has them (a table's row: of type @t, @data). */
+static struct row start(FILE *f, const struct snapshot *s, const struct common *c,
+			const char *kind, const struct row_type *t, const void *data,
+			int id, int node, int online)
+{
+	struct row r = { .f = f, .s = s, .fields = t ? field_columns(t) : NULL, .data = data };
 
 	cell(&r, COL_TIME, "%s", c->when);
 	cell(&r, COL_SEQ, "%" PRIu64, s->seq);
 	cell(&r, COL_INTERVAL, "%.6f", s->interval_ns / 1e9);
 	cell(&r, COL_KIND, "%s", kind);
-	cell(&r, COL_ID, "%d", id);
-	cell(&r, COL_NODE, "%d", node);
-	cell(&r, COL_ONLINE, "%d", online);
-	return r;
-}
-
-/* A row of a table's type (@t, @data): its marked fields end it. */
-static struct row table_start(FILE *f, const struct snapshot *s, const struct common *c,
-			      const struct row_type *t, const void *data, const char *kind,
-			      int id, int node, int online)
-{
-	struct row r = start(f, s, c, kind, id, node, online);
-
-	r.type = t;
-	r.data = data;
+	common_cell(&r, COL_ID, id);
+	common_cell(&r, COL_NODE, node);
+	common_cell(&r, COL_ONLINE, online);
 	return r;
 }
 
@@ -293,12 +305,13 @@ static void pcp_cells(struct row *r, const struct snapshot *s, const struct pcp_
 	cell(r, COL_BUDDY_PAGES, "%" PRIu64, p->buddy_pages);
 }
 
+/* The total's, a CPU's or a node's row: faults, VMA-lock outcome, pcp lists. */
 static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 		      const char *kind, int id, int node, int online,
 		      const struct fault_counts *fc, uint64_t fallbacks, uint64_t anon,
 		      const struct pcp_counts *pcp)
 {
-	struct row r = start(f, s, c, kind, id, node, online);
+	struct row r = start(f, s, c, kind, NULL, NULL, id, node, online);
 	bool known = !s->na[FAMILY_FAULTS][0];
 
 	if (known) {
@@ -314,193 +327,24 @@ static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 	end(&r);
 }
 
-static void zone_row(FILE *f, const struct snapshot *s, const struct common *c,
-		     const struct zone_row *z)
+/* The rows of type @id, each of kind @kind: its fields, then the end. */
+static void table_rows(FILE *f, const struct snapshot *s, const struct common *c,
+		       enum row_type_id id, const char *kind)
 {
-	struct row r = table_start(f, s, c, &row_types[ROWS_ZONE], z, "zone", -1, z->node, -1);
+	const struct row_type *t = &row_types[id];
+	const struct row_array *a = snapshot_rows_const(s, t);
+	int i;
 
-	drops_probes(&r, s, c);
-	str(&r, COL_ZONE, z->name);
-	pcp_cells(&r, s, &z->pcp);
-	end(&r);
-}
+	for (i = 0; i < a->nr; i++) {
+		const void *data = (const char *)a->v + i * t->size;
+		struct row r = start(f, s, c, kind, t, data, -1, -1, -1);
 
-static void who(struct row *r, int pid, const char *comm, const char *site,
-		const char *symbol, const char *mode, const char *mm)
-{
-	cell(r, COL_PID, "%d", pid);
-	str(r, COL_COMM, comm);
-	str(r, COL_SITE, site);
-	str(r, COL_SYMBOL, symbol);
-	str(r, COL_MODE, mode);
-	if (mm)
-		str(r, COL_MM, mm);
-}
-
-static void addr_cell(struct row *r, uint64_t addr)
-{
-	if (addr)
-		cell(r, COL_SITE_ADDR, "0x%" PRIx64, addr);
-}
-
-static const char *mm_of(bool foreign)
-{
-	return foreign ? "other" : "own";
-}
-
-/* The waits' total and maximum (their quantiles: the table's fields). */
-static void waits(struct row *r, uint64_t total, uint64_t max)
-{
-	cell(r, COL_WAIT_TOTAL, "%" PRIu64, total);
-	cell(r, COL_WAIT_MAX, "%" PRIu64, max);
-}
-
-static void lock_row(FILE *f, const struct snapshot *s, const struct common *c,
-		     const struct lock_row *l)
-{
-	struct row r = table_start(f, s, c, &row_types[ROWS_LOCK], l, "mmap_lock", -1, -1, -1);
-	bool acq = snapshot_acquisitions(s);
-
-	drops_probes(&r, s, c);
-	who(&r, l->pid, l->comm, callsite_name(l->site), l->symbol,
-	    l->write ? "write" : "read", mm_of(l->foreign));
-	/* Empty where exact mode was off: the default set counts waits alone. */
-	if (acq) {
-		cell(&r, COL_ACQUIRED, "%" PRIu64, l->acquired);
-		cell(&r, COL_FAILED, "%" PRIu64, l->failed);
-		cell(&r, COL_HOLDS, "%" PRIu64, l->holds);
+		drops_probes(&r, s, c);
+		/* A zone's pcp counts: columns of the CPUs' rows. */
+		if (id == ROWS_ZONE)
+			pcp_cells(&r, s, &((const struct zone_row *)data)->pcp);
+		end(&r);
 	}
-	waits(&r, l->wait_ns, l->wait_max_ns);
-	if (acq) {
-		cell(&r, COL_HOLD_TOTAL, "%" PRIu64, l->hold_ns);
-		cell(&r, COL_HOLD_MAX, "%" PRIu64, l->hold_max_ns);
-	}
-	cell(&r, COL_LOCK, "mmap_lock");
-	cell(&r, COL_TYPE, "rwsem");
-	cell(&r, COL_CLASSIFIED_BY, "stack");
-	addr_cell(&r, l->site_addr);
-	cell(&r, COL_WAIT_MAX_BOUND, "%d", l->wait_max_bound);
-	if (acq)
-		cell(&r, COL_HOLD_MAX_BOUND, "%d", l->hold_max_bound);
-	end(&r);
-}
-
-static void holder(struct row *r, int pid, const char *comm, enum callsite site,
-		   const char *symbol, bool write, bool foreign)
-{
-	cell(r, COL_HOLDER_PID, "%d", pid);
-	str(r, COL_HOLDER_COMM, comm);
-	str(r, COL_HOLDER_SITE, callsite_name(site));
-	str(r, COL_HOLDER_SYMBOL, symbol);
-	str(r, COL_HOLDER_MODE, write ? "write" : "read");
-	cell(r, COL_HOLDER_FOREIGN, "%d", foreign);
-}
-
-static void blame_row(FILE *f, const struct snapshot *s, const struct common *c,
-		      const struct blame_row *b)
-{
-	struct row r = table_start(f, s, c, &row_types[ROWS_BLAME], b, "blame", -1, -1, -1);
-
-	drops_probes(&r, s, c);
-	who(&r, b->pid, b->comm, callsite_name(b->site), b->symbol,
-	    b->write ? "write" : "read", NULL);
-	cell(&r, COL_ACQUIRED, "%" PRIu64, b->count);
-	cell(&r, COL_WAIT_TOTAL, "%" PRIu64, b->wait_ns);
-	cell(&r, COL_WAIT_MAX, "%" PRIu64, b->wait_max_ns);
-	cell(&r, COL_LOCK, "mmap_lock");
-	holder(&r, b->holder_pid, b->holder_comm, b->holder_site, b->holder_symbol,
-	       b->holder_write, blame_foreign(b));
-	cell(&r, COL_WAIT_MAX_BOUND, "%d", b->wait_max_bound);
-	end(&r);
-}
-
-static void vma_row(FILE *f, const struct snapshot *s, const struct common *c,
-		    const struct vma_row *v)
-{
-	struct row r = table_start(f, s, c, &row_types[ROWS_VMA], v, "vma", -1, -1, -1);
-
-	drops_probes(&r, s, c);
-	vma_cells(&r, s, v->faults < 0 ? 0 : v->faults, v->fallbacks, v->anon,
-		  v->faults >= 0);
-	cell(&r, COL_PID, "%d", v->pid);
-	str(&r, COL_COMM, v->comm);
-	if (v->faults >= 0)
-		cell(&r, COL_FAULTS, "%" PRId64, v->faults);
-	end(&r);
-}
-
-static void cont_row(FILE *f, const struct snapshot *s, const struct common *c,
-		     const struct cont_row *k)
-{
-	struct row r = table_start(f, s, c, &row_types[ROWS_CONT], k, "contention", -1, -1, -1);
-
-	drops_probes(&r, s, c);
-	who(&r, k->pid, k->comm, cont_class_name(k->cls), k->caller, k->mode, NULL);
-	cell(&r, COL_ACQUIRED, "%" PRIu64, k->count);
-	waits(&r, k->wait_ns, k->wait_max_ns);
-	cell(&r, COL_LOCK, "contention");
-	str(&r, COL_TYPE, k->type);
-	cell(&r, COL_CLASSIFIED_BY, "%s", k->by_address ? "address" : "stack");
-	addr_cell(&r, k->site_addr);
-	cell(&r, COL_WAIT_MAX_BOUND, "%d", k->wait_max_bound);
-	end(&r);
-}
-
-static void event_row(FILE *f, const struct snapshot *s, const struct common *c,
-		      const struct slow_event *e)
-{
-	struct row r = table_start(f, s, c, &row_types[ROWS_EVENT], e, "event", e->cpu, -1, -1);
-	char when[32];
-
-	drops_probes(&r, s, c);
-	if (e->contention)
-		who(&r, e->pid, e->comm, cont_class_name(e->cls), e->symbol,
-		    slow_event_mode(e), NULL);
-	else
-		who(&r, e->pid, e->comm, callsite_name(e->site), e->symbol,
-		    slow_event_mode(e), mm_of(e->foreign));
-	format_utc(e->wall_ns, when, sizeof(when));
-	cell(&r, COL_EVENT_TIME, "%s", when);
-	cell(&r, COL_TID, "%d", e->tid);
-	cell(&r, COL_WAIT_NS, "%" PRIu64, e->wait_ns);
-	cell(&r, COL_HOLD_NS, "%" PRIu64, e->hold_ns);
-	cell(&r, COL_LOCK, "%s", e->contention ? "contention" : "mmap_lock");
-	addr_cell(&r, e->site_addr);
-	if (e->holder_pid)
-		holder(&r, e->holder_pid, e->holder_comm, e->holder_site,
-		       e->holder_symbol, e->holder_write, e->holder_pid != e->pid);
-	end(&r);
-}
-
-static void fork_row(FILE *f, const struct snapshot *s, const struct common *c,
-		     const struct fork_row *k)
-{
-	struct row r = table_start(f, s, c, &row_types[ROWS_FORK], k, "fork", -1, -1, -1);
-	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
-	char when[32];
-
-	drops_probes(&r, s, c);
-	cell(&r, COL_PID, "%d", k->pid);
-	str(&r, COL_COMM, k->comm);
-	format_utc(k->wall_ns, when, sizeof(when));
-	cell(&r, COL_EVENT_TIME, "%s", when);
-	cell(&r, COL_TID, "%d", k->tid);
-	cell(&r, COL_CHILD, "%d", k->child);
-	cell(&r, COL_SYSCALL, "%s", k->syscall);
-	/* Empty where not timed, or not seen (dup_mmap's hold: exact mode's). */
-	if (fork_timed(k))
-		cell(&r, COL_LATENCY, "%" PRIu64, k->latency_ns);
-	if (k->dup_hold_ns)
-		cell(&r, COL_DUP_HOLD, "%" PRIu64, k->dup_hold_ns);
-	cell(&r, COL_ANON_KB, "%" PRId64, k->anon_kb);
-	cell(&r, COL_FILE_KB, "%" PRId64, k->file_kb);
-	cell(&r, COL_SHMEM_KB, "%" PRId64, k->shmem_kb);
-	if (k->thp_kb >= 0)
-		cell(&r, COL_THP_KB, "%" PRId64, k->thp_kb);
-	cell(&r, COL_BACKING, "%s", fork_backing(k));
-	cell(&r, COL_COST, "%.1f", fork_cost_per_mib(k->latency_ns, kb));
-	cell(&r, COL_STALLED, "%u", k->stalled);
-	end(&r);
 }
 
 void write_csv(struct output *o, const struct snapshot *s)
@@ -528,18 +372,11 @@ void write_csv(struct output *o, const struct snapshot *s)
 		fault_row(f, s, &c, "node", i, i, s->nodes[i].nr_online,
 			  &s->nodes[i].faults, s->nodes[i].fallbacks, s->nodes[i].anon,
 			  &s->nodes[i].pcp);
-	for (i = 0; i < s->zones.nr; i++)
-		zone_row(f, s, &c, &s->zones.v[i]);
-	for (i = 0; i < s->locks.nr; i++)
-		lock_row(f, s, &c, &s->locks.v[i]);
-	for (i = 0; i < s->vmas.nr; i++)
-		vma_row(f, s, &c, &s->vmas.v[i]);
-	for (i = 0; i < s->blame.nr; i++)
-		blame_row(f, s, &c, &s->blame.v[i]);
-	for (i = 0; i < s->conts.nr; i++)
-		cont_row(f, s, &c, &s->conts.v[i]);
-	for (i = 0; i < s->forks.nr; i++)
-		fork_row(f, s, &c, &s->forks.v[i]);
-	for (i = 0; i < s->events.nr; i++)
-		event_row(f, s, &c, &s->events.v[i]);
+	table_rows(f, s, &c, ROWS_ZONE, "zone");
+	table_rows(f, s, &c, ROWS_LOCK, "mmap_lock");
+	table_rows(f, s, &c, ROWS_VMA, "vma");
+	table_rows(f, s, &c, ROWS_BLAME, "blame");
+	table_rows(f, s, &c, ROWS_CONT, "contention");
+	table_rows(f, s, &c, ROWS_FORK, "fork");
+	table_rows(f, s, &c, ROWS_EVENT, "event");
 }

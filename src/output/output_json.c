@@ -71,201 +71,15 @@ static void json_pcp(FILE *f, const struct snapshot *s, const struct pcp_counts 
 		p->refills, p->refill_pages, p->drains, p->drain_pages, p->buddy_pages);
 }
 
-static void json_hist(FILE *f, const char *name, const struct hist *h)
+/* A histogram's buckets, as an array. */
+static void json_hist(FILE *f, const struct hist *h)
 {
 	int i;
 
-	fprintf(f, ",\"%s\":[", name);
+	fputc('[', f);
 	for (i = 0; i < SNAPSHOT_HIST_BUCKETS; i++)
 		fprintf(f, "%s%" PRIu64, i ? "," : "", h->bucket[i]);
 	fputc(']', f);
-}
-
-/* Only with --raw-addresses: otherwise there is none to print. */
-static void json_addr(FILE *f, uint64_t addr)
-{
-	if (addr)
-		fprintf(f, ",\"site_addr\":\"0x%" PRIx64 "\"", addr);
-}
-
-static void json_who(FILE *f, int pid, const char *comm, enum callsite site,
-		     const char *symbol, bool write, bool foreign)
-{
-	fprintf(f, "\"pid\":%d,\"comm\":", pid);
-	json_str(f, comm);
-	fprintf(f, ",\"site\":\"%s\",\"symbol\":", callsite_name(site));
-	json_str(f, symbol);
-	fprintf(f, ",\"mode\":\"%s\",\"mm\":\"%s\"", write ? "write" : "read",
-		foreign ? "other" : "own");
-}
-
-static const char *json_bool(bool b)
-{
-	return b ? "true" : "false";
-}
-
-/*
- * An mmap_lock row. Its acquisition figures (acquired, failed, holds and
- * the holds' times) are null where exact mode was off: the default set
- * counts waits alone. Each row's writer leaves its object open for the
- * table's fields (waits, the waits among them, first: appended in schema 1).
- */
-static void json_lock(FILE *f, const struct snapshot *s, const void *row)
-{
-	const struct lock_row *r = row;
-	bool known = snapshot_acquisitions(s);
-
-	fputc('{', f);
-	json_who(f, r->pid, r->comm, r->site, r->symbol, r->write, r->foreign);
-	json_addr(f, r->site_addr);
-	if (known)
-		fprintf(f, ",\"acquired\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"holds\":%" PRIu64,
-			r->acquired, r->failed, r->holds);
-	else
-		fprintf(f, ",\"acquired\":null,\"failed\":null,\"holds\":null");
-	fprintf(f, ",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64,
-		r->wait_ns, r->wait_max_ns);
-	if (known)
-		fprintf(f, ",\"hold_total_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64,
-			r->hold_ns, r->hold_max_ns);
-	else
-		fprintf(f, ",\"hold_total_ns\":null,\"hold_max_ns\":null");
-	fprintf(f, ",\"wait_max_bound\":%s,\"hold_max_bound\":%s", json_bool(r->wait_max_bound),
-		known ? json_bool(r->hold_max_bound) : "null");
-	json_hist(f, "wait_hist", &r->wait);
-	if (known)
-		json_hist(f, "hold_hist", &r->hold);
-	else
-		fprintf(f, ",\"hold_hist\":null");
-}
-
-/* A process's faults; its outcome null where it is n/a (vma_lock_na). */
-static void json_vma(FILE *f, const struct snapshot *s, const void *row)
-{
-	const struct vma_row *v = row;
-	bool outcome = !snapshot_vma_na(s);
-
-	fprintf(f, "{\"pid\":%d,\"comm\":", v->pid);
-	json_str(f, v->comm);
-	if (v->faults < 0)
-		fputs(",\"faults\":null", f);
-	else
-		fprintf(f, ",\"faults\":%" PRId64, v->faults);
-	if (!outcome) {
-		fputs(",\"fallbacks\":null,\"anon\":null,\"vma_ok\":null", f);
-		return;
-	}
-	fprintf(f, ",\"fallbacks\":%" PRIu64 ",\"anon\":%" PRIu64 ",\"vma_ok\":",
-		v->fallbacks, v->anon);
-	json_ratio(f, v->faults < 0 ? -1 : vma_ok(v->faults, v->fallbacks, v->anon));
-}
-
-/* Whom a slow mmap_lock wait waited behind; null for holds and unseen holders. */
-static void json_holder(FILE *f, const struct slow_event *e)
-{
-	if (!e->holder_pid) {
-		fputs(",\"holder_pid\":null", f);
-		return;
-	}
-	fprintf(f, ",\"holder_pid\":%d,\"holder_comm\":", e->holder_pid);
-	json_str(f, e->holder_comm);
-	fprintf(f, ",\"holder_site\":\"%s\",\"holder_symbol\":", callsite_name(e->holder_site));
-	json_str(f, e->holder_symbol);
-	fprintf(f, ",\"holder_mode\":\"%s\"", e->holder_write ? "write" : "read");
-}
-
-static void json_blame(FILE *f, const struct snapshot *s, const void *row)
-{
-	const struct blame_row *b = row;
-
-	(void)s;
-	fprintf(f, "{\"waiter_pid\":%d,\"waiter_comm\":", b->pid);
-	json_str(f, b->comm);
-	fprintf(f, ",\"waiter_site\":\"%s\",\"waiter_symbol\":", callsite_name(b->site));
-	json_str(f, b->symbol);
-	fprintf(f, ",\"waiter_mode\":\"%s\",\"holder_pid\":%d,\"holder_comm\":",
-		b->write ? "write" : "read", b->holder_pid);
-	json_str(f, b->holder_comm);
-	fprintf(f, ",\"holder_site\":\"%s\",\"holder_symbol\":", callsite_name(b->holder_site));
-	json_str(f, b->holder_symbol);
-	fprintf(f, ",\"holder_mode\":\"%s\",\"holder_foreign\":%s,\"count\":%" PRIu64
-		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s",
-		b->holder_write ? "write" : "read", json_bool(blame_foreign(b)),
-		b->count, b->wait_ns, b->wait_max_ns, json_bool(b->wait_max_bound));
-}
-
-static void json_event(FILE *f, const struct snapshot *s, const void *row)
-{
-	const struct slow_event *e = row;
-	char when[32];
-
-	(void)s;
-	format_utc(e->wall_ns, when, sizeof(when));
-	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"time_us\":%" PRIu64
-		",\"tid\":%d,\"cpu\":%d,", when, e->wall_ns, e->wall_ns / 1000, e->tid, e->cpu);
-	if (e->contention) {
-		fprintf(f, "\"pid\":%d,\"comm\":", e->pid);
-		json_str(f, e->comm);
-		fprintf(f, ",\"lock\":\"contention\",\"class\":\"%s\",\"caller\":",
-			cont_class_name(e->cls));
-		json_str(f, e->symbol);
-		fprintf(f, ",\"mode\":\"%s\"", slow_event_mode(e));
-	} else {
-		json_who(f, e->pid, e->comm, e->site, e->symbol, e->write, e->foreign);
-		fputs(",\"lock\":\"mmap_lock\"", f);
-		json_holder(f, e);
-	}
-	json_addr(f, e->site_addr);
-	fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64,
-		e->wait_ns, e->hold_ns);
-}
-
-static void json_cont(FILE *f, const struct snapshot *s, const void *row)
-{
-	const struct cont_row *r = row;
-
-	(void)s;
-	fprintf(f, "{\"class\":\"%s\",\"classified_by\":\"%s\",\"pid\":%d,\"comm\":",
-		cont_class_name(r->cls), r->by_address ? "address" : "stack", r->pid);
-	json_str(f, r->comm);
-	fputs(",\"caller\":", f);
-	json_str(f, r->caller);
-	json_addr(f, r->site_addr);
-	fprintf(f, ",\"type\":\"%s\",\"mode\":\"%s\",\"count\":%" PRIu64
-		",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"wait_max_bound\":%s",
-		r->type, r->mode, r->count, r->wait_ns, r->wait_max_ns,
-		json_bool(r->wait_max_bound));
-	json_hist(f, "wait_hist", &r->wait);
-}
-
-static void json_fork(FILE *f, const struct snapshot *s, const void *row)
-{
-	const struct fork_row *k = row;
-	uint64_t kb = k->anon_kb + k->file_kb + k->shmem_kb;
-	char when[32];
-
-	format_utc(k->wall_ns, when, sizeof(when));
-	fprintf(f, "{\"time\":\"%s\",\"time_ns\":%" PRIu64 ",\"time_us\":%" PRIu64
-		",\"pid\":%d,\"tid\":%d,\"comm\":", when, k->wall_ns, k->wall_ns / 1000, k->pid,
-		k->tid);
-	json_str(f, k->comm);
-	/*
-	 * Not timed (no fentry, exact mode off): latency_ns 0; dup_hold_ns 0:
-	 * exact mode's, not seen.
-	 */
-	fprintf(f, ",\"child\":%d,\"syscall\":\"%s\",\"timed\":%s,\"latency_ns\":%" PRIu64
-		",\"dup_hold_ns\":%" PRIu64 ",\"anon_kb\":%" PRId64 ",\"file_kb\":%" PRId64
-		",\"shmem_kb\":%" PRId64 ",\"thp_kb\":",
-		k->child, k->syscall, fork_timed(k) ? "true" : "false", k->latency_ns,
-		k->dup_hold_ns, k->anon_kb, k->file_kb, k->shmem_kb);
-	if (k->thp_kb >= 0)
-		fprintf(f, "%" PRId64, k->thp_kb);
-	else
-		fputs("null", f);
-	(void)s;
-	fprintf(f, ",\"backing\":\"%s\",\"cost_ns_per_mib\":%.1f,\"stalled\":%u",
-		fork_backing(k), fork_cost_per_mib(k->latency_ns, kb),
-		k->stalled);
 }
 
 static void json_fork_summary(FILE *f, const struct snapshot *s)
@@ -279,7 +93,8 @@ static void json_fork_summary(FILE *f, const struct snapshot *s)
 		a.count, snapshot_rate(s, a.count), a.timed,
 		a.timed ? (double)a.latency_ns / a.timed : 0, a.latency_max_ns,
 		fork_cost_per_mib(a.ns_4k, a.kb_4k), fork_cost_per_mib(a.ns_thp, a.kb_thp));
-	json_hist(f, "latency_hist", &a.latency);
+	fputs(",\"latency_hist\":", f);
+	json_hist(f, &a.latency);
 	fputc('}', f);
 }
 
@@ -338,51 +153,48 @@ static void json_said(FILE *f, const char *key, const char *text)
 		fputs("null", f);
 }
 
-static void json_zone(FILE *f, const struct snapshot *s, const void *row)
+/* A zone's pcp counts: an object, as a CPU's. */
+static void json_zone_pcp(FILE *f, const struct snapshot *s, const void *row)
 {
-	const struct zone_row *z = row;
-
-	fprintf(f, "{\"node\":%d,\"zone\":", z->node);
-	json_str(f, z->name);
-	json_pcp(f, s, &z->pcp);
+	json_pcp(f, s, &((const struct zone_row *)row)->pcp);
 }
 
-/*
- * The fields a row's table marks for JSON, after the row's own keys (null:
- * "", or not known in interval @s).
- */
-static void json_fields(FILE *f, const struct snapshot *s, const struct row_type *t,
-			const void *row)
+/* Field @x of @row as its key and value; nothing where the row has none. */
+static void json_field(FILE *f, const struct snapshot *s, const struct row_field *x,
+		       const void *row, bool *first)
 {
-	unsigned int i;
+	char buf[64];
+	const char *text = NULL;
+	enum out_value v = field_out_value(x, row, s, buf, sizeof(buf), &text);
 
-	for (i = 0; i < t->fields.nr; i++) {
-		const struct row_field *x = &t->fields.v[i];
-
-		if (!(x->out & OUT_JSON))
-			continue;
-		if (x->known && !x->known(s, row)) {
-			fprintf(f, ",\"%s\":null", x->name);
-			continue;
-		}
-		if (x->kind == FIELD_STR) {
-			json_said(f, x->name, (const char *)row + x->off);
-			continue;
-		}
-		fprintf(f, ",\"%s\":", x->name);
-		if (x->kind == FIELD_BOOL)
-			fputs(json_bool(field_value(x, row)), f);
-		else
-			fprintf(f, "%" PRIu64, field_value(x, row));
+	if (v == OUT_ABSENT)
+		return;
+	fprintf(f, "%s\"%s\":", *first ? "" : ",", field_key(x));
+	*first = false;
+	switch (v) {
+	case OUT_NULL:
+		fputs("null", f);
+		break;
+	case OUT_STRING:
+		json_str(f, text);
+		break;
+	case OUT_FLAG:
+		fputs(text[0] == '1' ? "true" : "false", f);
+		break;
+	case OUT_HIST:
+		json_hist(f, field_hist(x, row));
+		break;
+	default:
+		fputs(text, f);
 	}
 }
 
 /*
- * ,"KEY":[...] of the rows of type @id, each an object @one opens and
- * fills, then the fields its table marks for JSON.
+ * ,"KEY":[...] of the rows of type @id, each an object of the fields its
+ * table marks for JSON, then what @more adds (NULL: nothing).
  */
 static void json_rows(FILE *f, const struct snapshot *s, const char *key, enum row_type_id id,
-		      void (*one)(FILE *f, const struct snapshot *s, const void *row))
+		      void (*more)(FILE *f, const struct snapshot *s, const void *row))
 {
 	const struct row_type *t = &row_types[id];
 	const struct row_array *a = snapshot_rows_const(s, t);
@@ -391,10 +203,15 @@ static void json_rows(FILE *f, const struct snapshot *s, const char *key, enum r
 	fprintf(f, ",\"%s\":[", key);
 	for (i = 0; i < a->nr; i++) {
 		const void *row = (const char *)a->v + i * t->size;
+		bool first = true;
+		unsigned int j;
 
-		fputs(i ? "," : "", f);
-		one(f, s, row);
-		json_fields(f, s, t, row);
+		fputs(i ? ",{" : "{", f);
+		for (j = 0; j < row_out_nr(t); j++)
+			if (row_out_field(t, j)->out & OUT_JSON)
+				json_field(f, s, row_out_field(t, j), row, &first);
+		if (more)
+			more(f, s, row);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -426,10 +243,10 @@ void write_json(FILE *f, const struct snapshot *s)
 		fputc('}', f);
 	}
 	fputc(']', f);
-	json_rows(f, s, "zones", ROWS_ZONE, json_zone);
+	json_rows(f, s, "zones", ROWS_ZONE, json_zone_pcp);
 	fprintf(f, ",\"pcp_method\":");
 	json_str(f, s->pcp_method);
-	json_rows(f, s, "mmap_lock", ROWS_LOCK, json_lock);
+	json_rows(f, s, "mmap_lock", ROWS_LOCK, NULL);
 	/* Why the VMA-lock outcome is n/a though mmap_lock runs; null: not. */
 	json_said(f, "vma_lock_na", s->vma_na);
 	/* Why the default set sees no mmap_lock waits; null: it sees them. */
@@ -438,16 +255,16 @@ void write_json(FILE *f, const struct snapshot *s)
 	json_said(f, "mmap_lock_holders", s->holders);
 	/* Why the rows name no cgroup; null: they do. */
 	json_said(f, "cgroups_na", s->cgroups_na);
-	json_rows(f, s, "vma_lock", ROWS_VMA, json_vma);
+	json_rows(f, s, "vma_lock", ROWS_VMA, NULL);
 	fprintf(f, ",\"fork_method\":");
 	json_str(f, s->fork_method);
-	json_rows(f, s, "blame", ROWS_BLAME, json_blame);
+	json_rows(f, s, "blame", ROWS_BLAME, NULL);
 	fprintf(f, ",\"contention_method\":");
 	json_str(f, s->cont_method);
-	json_rows(f, s, "contention", ROWS_CONT, json_cont);
+	json_rows(f, s, "contention", ROWS_CONT, NULL);
 	fputc(',', f);
 	json_fork_summary(f, s);
-	json_rows(f, s, "forks", ROWS_FORK, json_fork);
-	json_rows(f, s, "slow_events", ROWS_EVENT, json_event);
+	json_rows(f, s, "forks", ROWS_FORK, NULL);
+	json_rows(f, s, "slow_events", ROWS_EVENT, NULL);
 	fprintf(f, "}\n");
 }

@@ -283,7 +283,7 @@ static void write_locks(FILE *f, const struct snapshot *s)
 static void write_vmas(FILE *f, const struct snapshot *s)
 {
 	static const char *const shown[] = {
-		"pid", "comm", "faults", "fallbacks", "anon", "vma_ok_ppm",
+		"pid", "comm", "faults", "fallbacks", "anon", "vma_ok",
 	};
 	struct field_table vmas;
 	int i;
@@ -427,7 +427,7 @@ static void write_forks(FILE *f, const struct snapshot *s)
 static void write_events(FILE *f, const struct snapshot *s)
 {
 	static const char *const shown[] = {
-		"wall_ns", "pid", "tid", "cpu", "comm", "lock", "what", "mode", "foreign",
+		"wall_ns", "pid", "tid", "cpu", "comm", "lock_name", "what", "mode", "foreign",
 		"wait_ns", "hold_ns", "behind",
 	};
 	struct field_table events;

@@ -581,6 +581,19 @@ static void get_rows(struct cursor *c, struct snapshot *s)
 		get_row_array(c, s, &row_types[i]);
 }
 
+/* A slow event of a recording before 2.9 knew only whether it wrote. */
+static void events_moded(struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->events.nr; i++) {
+		struct slow_event *e = &s->events.v[i];
+
+		if (!e->mode[0])
+			snprintf(e->mode, sizeof(e->mode), "%s", e->write ? "write" : "read");
+	}
+}
+
 unsigned int rec_layout_of(unsigned int major, unsigned int minor)
 {
 	if (major < 2)
@@ -681,6 +694,7 @@ int rec_get_snapshot(const unsigned char *p, size_t len, unsigned int layout,
 		snapshot_free(s);
 		return -1;
 	}
+	events_moded(s);
 	/* Nodes and totals are sums of what was read. */
 	snapshot_sum(s);
 	return 0;

@@ -11,21 +11,22 @@ fi
 seqs() { awk -F, '$4 == "total" { printf "%s ", $2 }' "$@"; }
 
 # 1. A recording written by mmtop 0.1 (format 1.0) replays as it did then
-#    (the fixture regenerated six times since, when JSON mmap_lock rows
+#    (the fixture regenerated seven times since, when JSON mmap_lock rows
 #    gained waits, and wait_p90_ns, at schema 2, when sampled became
 #    exact_share and the budget's fields left intervals without one,
 #    when rows gained cgroup and holder_cgroup (null in older files) and
-#    intervals cgroups_na (why), and when the quantiles came from the row
+#    intervals cgroups_na (why), when the quantiles came from the row
 #    tables, after a row's own keys (the same keys and values, another
-#    order), and when contention rows gained wait_p90_ns: nothing else
-#    changed).
+#    order), when contention rows gained wait_p90_ns, and when every key
+#    of a row came from its table (the same keys and values, in the
+#    table's order): nothing else changed).
 "$MMTOP" replay -b -f json tests/fixtures/format-1.0.rec >"$TMP/v1.json"
 check "format 1.0 fixture replays to the same JSON, byte for byte" \
 	cmp -s "$TMP/v1.json" tests/fixtures/format-1.0.json
 # And one of format 2.8 (every row type, exact mode, pcp on, slow events;
 # 2.9 appended only a slow event's mode): what it replays to stays put
-# (regenerated at schema 2, at the cgroups, at the quantiles and at the
-# contention rows' p90, as above).
+# (regenerated at schema 2, at the cgroups, at the quantiles, at the
+# contention rows' p90 and when the keys came from the tables, as above).
 "$MMTOP" replay -b -f json tests/fixtures/format-2.8.rec >"$TMP/v28.json"
 check "format 2.8 fixture replays to the same JSON, byte for byte" \
 	cmp -s "$TMP/v28.json" tests/fixtures/format-2.8.json

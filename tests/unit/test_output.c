@@ -43,7 +43,7 @@ static void fill(struct snapshot *s)
 	e = snapshot_push(&s->events);
 	*e = (struct slow_event){ .wall_ns = s->wall_ns, .pid = 42, .tid = 44, .cpu = 1,
 				  .comm = "w", .site = CALLSITE_OTHER, .symbol = "zap_foo",
-				  .wait_ns = 1500000 };
+				  .wait_ns = 1500000, .mode = "read" };
 	c = snapshot_push(&s->conts);
 	*c = (struct cont_row){ .cls = CONT_CLASS_ZONE, .by_address = true,
 				.caller = "rmqueue_bulk", .type = "spinlock", .mode = "-",
@@ -143,7 +143,7 @@ static void test_json(const struct snapshot *s)
 			  "\"hold_p50_ns\":12288,\"hold_p99_ns\":16302,\"cgroup\":\"/system.slice/a,b\"}"),
 	      "JSON lock row ends with the table's fields: its quantiles and its cgroup");
 	p = strstr(out, "\"slow_events\":[{");
-	CHECK(p && strstr(p, "\"cgroup\":null,\"holder_cgroup\":null}"),
+	CHECK(p && strstr(p, "\"cgroup\":null,\"holder_cgroup\":null,"),
 	      "JSON slow event without cgroups says null for both");
 	CHECK(strstr(out, "\"contention\":[{\"class\":\"zone\",\"classified_by\":\"address\",\"pid\":0,") != NULL,
 	      "JSON contention row");
@@ -164,7 +164,7 @@ static void test_text(struct snapshot *s)
 	CHECK(strstr(out, "munmap               write own         10") != NULL, "text lock row");
 	CHECK(strstr(out, "zap_foo") != NULL, "an 'other' call site shows its symbol");
 	CHECK(strstr(out, "lock contention: 1 row; classified by address table") &&
-	      strstr(out, "zone            addr        0 -                rmqueue_bulk             spinlock     -            7"),
+	      strstr(out, "zone            address       0 -                rmqueue_bulk             spinlock     -            7"),
 	      "text contention row");
 	CHECK(strstr(out, "     42 w                       100         3        2    95.0\n") &&
 	      strstr(out, "     43 =1+2                      ?         1        0     n/a\n") &&
