@@ -319,6 +319,18 @@ const char *text_safe(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+const char *format_clock(uint64_t ns, char *buf, size_t len)
+{
+	time_t sec = ns / NSEC_PER_SEC;
+	struct tm tm;
+	size_t n;
+
+	localtime_r(&sec, &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03u", (unsigned int)(ns % NSEC_PER_SEC / 1000000));
+	return buf;
+}
+
 void format_utc(uint64_t ns, char *buf, size_t len)
 {
 	time_t sec = ns / NSEC_PER_SEC;

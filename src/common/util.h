@@ -82,6 +82,8 @@ bool env_list_has(const char *var, const char *name);
  */
 uint64_t next_tick(uint64_t deadline, uint64_t interval);
 /* ISO 8601 UTC with milliseconds. */
+/* Wall time @ns as the local time of day, HH:MM:SS.mmm, in @buf. */
+const char *format_clock(uint64_t ns, char *buf, size_t len);
 void format_utc(uint64_t ns, char *buf, size_t len);
 
 #endif

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "row_fields.h"
 #include "util.h"
@@ -652,19 +651,6 @@ void row_fields_pick(const struct row_type *t, const char *const *names, int n,
 	}
 }
 
-/* Wall time @ns as the local time of day, HH:MM:SS.mmm. */
-static const char *clock_of(uint64_t ns, char *buf, size_t len)
-{
-	time_t sec = ns / NSEC_PER_SEC;
-	struct tm tm;
-	size_t n;
-
-	localtime_r(&sec, &tm);
-	n = strftime(buf, len, "%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%03u", (unsigned int)(ns % NSEC_PER_SEC / 1000000));
-	return buf;
-}
-
 /* A number as its column shows it (a time, a maximum, a count). */
 static const char *number_shown(const struct row_field *f, const void *row, uint64_t v,
 				char *buf, size_t len)
@@ -680,7 +666,7 @@ static const char *number_shown(const struct row_field *f, const void *row, uint
 		snprintf(buf, len, "%.1f", (int64_t)v / 1024.0);
 		return buf;
 	case SHOW_CLOCK:
-		return clock_of(v, buf, len);
+		return format_clock(v, buf, len);
 	default:
 		snprintf(buf, len, "%" PRIu64, v);
 		return buf;

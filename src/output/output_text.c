@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cgroup_pairs.h"
 #include "output_common.h"
@@ -26,17 +25,6 @@ static const char *safe(const char *s)
 }
 
 #define TEXT_LOCK_ROWS 20
-
-static void local_time(uint64_t ns, char *buf, size_t len)
-{
-	time_t sec = ns / NSEC_PER_SEC;
-	struct tm tm;
-	size_t n;
-
-	localtime_r(&sec, &tm);
-	n = strftime(buf, len, "%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%03u", (unsigned int)(ns % NSEC_PER_SEC / 1000000));
-}
 
 static void percent(char *buf, size_t len, double ratio)
 {
@@ -98,7 +86,7 @@ static void write_header(FILE *f, const struct snapshot *s)
 	char when[32], probes[256], ok[16], line[256], cost[160];
 	int i;
 
-	local_time(s->wall_ns, when, sizeof(when));
+	format_clock(s->wall_ns, when, sizeof(when));
 	probe_list(s, probes, sizeof(probes), ",", "");
 	if (snapshot_vma_na(s))
 		snprintf(ok, sizeof(ok), "n/a");
