@@ -249,15 +249,19 @@ wait_csv() { # wait_csv FILE COND
 }
 
 # Wait until mmtop has printed an interval that began after now (so what
-# ran before is all in its output), then stop it; returns its status.
+# ran before is all in its output: a stop drops the interval under way),
+# then stop it; returns its status. 30 s at most: 5 s were once too few
+# (a guest under TCG, the host's two CPUs shared with the other lane and
+# a build), and churn's last rounds were left out of its counts.
 stop_mmtop() {
 	n=$(grep -c ',total,' "$MMTOP_OUT")
 	i=0
-	while [ "$(grep -c ',total,' "$MMTOP_OUT")" -lt $((n + 2)) ] && [ $i -lt 100 ] &&
+	while [ "$(grep -c ',total,' "$MMTOP_OUT")" -lt $((n + 2)) ] && [ $i -lt 600 ] &&
 	      kill -0 "$MMTOP_PID" 2>/dev/null; do
 		sleep 0.05
 		i=$((i + 1))
 	done
+	[ $i -lt 600 ] || echo "# stop_mmtop: no two more intervals in 30 s; stopped anyway"
 	kill -INT "$MMTOP_PID"
 	wait "$MMTOP_PID"
 }
