@@ -224,12 +224,13 @@ static void field_cell(struct row *r, int c)
 
 	for (k = 0; k < COL_FIELDS && f[k] && v == OUT_ABSENT; k++)
 		v = field_out_value(f[k], r->data, r->s, buf, sizeof(buf), &text);
-	if (v == OUT_STRING)
+	if (v == OUT_STRING) {
 		str(r, c, text);
-	else if (v == OUT_NUMBER || v == OUT_FLAG)
-		cell(r, c, "%s", text);
-	else
-		at(r, c);
+		return;
+	}
+	at(r, c);
+	if (v == OUT_NUMBER || v == OUT_FLAG)
+		fputs(text, r->f);
 }
 
 /*

@@ -19,7 +19,12 @@ static void json_str(FILE *f, const char *s)
 
 	fputc('"', f);
 	for (; (n = text_char(s, &plain, &cp)); s += n) {
-		if (plain && (*s == '"' || *s == '\\'))
+		/* Printable ASCII needs nothing: written as one run. */
+		if (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\') {
+			for (n = 1; s[n] >= 0x20 && s[n] < 0x7f && s[n] != '"' && s[n] != '\\'; n++)
+				;
+			fwrite(s, 1, n, f);
+		} else if (plain && (*s == '"' || *s == '\\'))
 			fprintf(f, "\\%c", *s);
 		else if (plain)
 			fwrite(s, 1, n, f);
@@ -169,7 +174,9 @@ static void json_field(FILE *f, const struct snapshot *s, const struct row_field
 
 	if (v == OUT_ABSENT)
 		return;
-	fprintf(f, "%s\"%s\":", *first ? "" : ",", field_key(x));
+	fputs(*first ? "\"" : ",\"", f);
+	fputs(field_key(x), f);
+	fputs("\":", f);
 	*first = false;
 	switch (v) {
 	case OUT_NULL:
