@@ -46,7 +46,7 @@ COMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -DMMTOP_VERSION='"$(VERSION)"'
-# The row tables (src/model/row_fields.c) reach each typed row array of a
+# The row tables (src/model/row_types.c) reach each typed row array of a
 # snapshot through one untyped view (struct row_array), as the kernel's
 # own code reaches memory through several types: no type-based aliasing.
 CFLAGS   += -fno-strict-aliasing
@@ -171,7 +171,7 @@ $(OUT)/tests/floor: tests/bench/floor.c $(OUT)/floor.skel.h
 FUZZ_SECONDS ?= 60
 FUZZERS  := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB := src/record/reader.c src/record/recfile.c src/record/crc32.c \
-	    src/model/snapshot.c src/model/row_fields.c src/common/util.c
+	    src/model/snapshot.c src/model/row_fields.c src/model/row_types.c src/common/util.c
 FUZZ_CC  := $(CLANG) -g -O1 -fno-strict-aliasing -fsanitize=fuzzer,address,undefined \
 	    -D_GNU_SOURCE $(INC_record)
 $(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $(wildcard src/record/*.h src/model/*.h)

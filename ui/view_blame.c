@@ -14,7 +14,7 @@
 #include "util.h"
 #include "views.h"
 
-/* The view's columns: fields of the blame rows (row_fields.c), and SHARE. */
+/* The view's columns: fields of the blame rows (row_types.c), and SHARE. */
 static const char *const shown[] = {
 	"wait_ns", NULL, "pid", "comm", "site", "write", "holder_pid", "holder_comm",
 	"holder_site", "holder_write", "count", "wait_max_ns",

@@ -7,7 +7,7 @@
 #include "util.h"
 #include "views.h"
 
-/* The view's columns: fields of the slow events (row_fields.c). */
+/* The view's columns: fields of the slow events (row_types.c). */
 static const char *const shown[] = {
 	"wall_ns", "pid", "tid", "cpu", "comm", "lock_name", "what", "mode", "foreign", "wait_ns",
 	"hold_ns", "behind",

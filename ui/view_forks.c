@@ -12,7 +12,7 @@
 #include "views.h"
 
 /*
- * The view's columns: fields of the fork rows (row_fields.c). TIME sorts
+ * The view's columns: fields of the fork rows (row_types.c). TIME sorts
  * on the fork's time (newest first), not on its text.
  */
 static const char *const shown[] = {

@@ -7,7 +7,7 @@
 #include "util.h"
 #include "views.h"
 
-/* The view's columns: fields of the contention rows (row_fields.c). */
+/* The view's columns: fields of the contention rows (row_types.c). */
 static const char *const shown[] = {
 	"cls", "by_address", "pid", "comm", "caller", "type", "mode", "count", "wait_ns",
 	"wait_p50_ns", "wait_p90_ns", "wait_p99_ns", "wait_max_ns",

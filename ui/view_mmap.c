@@ -14,7 +14,7 @@
 #include "views.h"
 
 /*
- * The view's columns: fields of the mmap_lock rows (row_fields.c). The
+ * The view's columns: fields of the mmap_lock rows (row_types.c). The
  * acquisitions and holds are "-" where exact mode was off: the default
  * set counts waits alone.
  */

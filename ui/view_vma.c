@@ -11,7 +11,7 @@
 #include "util.h"
 #include "views.h"
 
-/* The view's columns: fields of the VMA rows (row_fields.c). */
+/* The view's columns: fields of the VMA rows (row_types.c). */
 static const char *const shown[] = {
 	"pid", "comm", "faults", "fallbacks", "anon", "vma_ok",
 };
