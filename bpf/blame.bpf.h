@@ -145,23 +145,28 @@ static __always_inline void note_holder(__u64 mm, struct task_lock *t)
 }
 
 /*
- * A wait ends: add it to its (waiter, holder) row, the row of no holder
- * seen if it has none, so that the rows account for every wait.
+ * A wait of process @tgid ends: add it to its (waiter, holder) row, the
+ * row of no holder seen if it has none, so that the rows account for
+ * every wait. @waits: the default set's, its mmap_lock row's too.
  */
-static __always_inline void blame(const struct task_lock *t, __u32 tgid)
+static __always_inline void blame(const struct task_lock *t, __u32 tgid, bool waits)
 {
 	struct blame_key key = {
 		.stack = t->stack, .tgid = tgid,
 		.holder_tgid = t->holder_tgid, .holder_stack = t->holder_stack,
 		.write = t->write, .holder_write = t->holder_write,
 		.holder_hint = t->holder_tgid ? t->holder_hint : HOLDER_NONE_SEEN,
+		.foreign = t->foreign, .waits = waits,
 		.cgroup = t->cgroup,
 		.holder_cgroup = t->holder_tgid ? t->holder_cgroup : 0,
 	};
 	static const struct cont_stats none;
-	struct cont_stats *s;
+	struct cont_stats *s = bpf_map_lookup_elem(&blame_stats, &key);
 
-	s = get_or_create(&blame_stats, &key, &none, BPF_DROP_BLAME);
+	if (!s) {
+		keep_name(tgid);
+		s = get_or_create(&blame_stats, &key, &none, BPF_DROP_BLAME);
+	}
 	if (s)
 		wait_add(s, t->wait_ns);
 }

@@ -254,9 +254,10 @@ static __always_inline void on_cont_begin(void *ctx, __u64 lock, __u32 flags,
 }
 
 /*
- * The default set: an mmap_lock wait of @wait ns ends now, in its row
- * (its process, call site, mode, own or other mm), its holder's blame row,
- * and a slow event if it was one.
+ * The default set: an mmap_lock wait of @wait ns ends now, in its blame
+ * row (its process, call site, mode, own or other mm, and its holder),
+ * which user space sums into its mmap_lock row, and a slow event if it
+ * was one.
  */
 static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait,
 					   __u64 now)
@@ -270,17 +271,9 @@ static __always_inline void mmap_wait_ends(const struct cont_wait *w, __u64 wait
 		.start_ns = w->start_ns, .start_writer = w->start_writer,
 		.cgroup = bpf_get_current_cgroup_id(),
 	};
-	struct lock_stats *s;
 
 	exact_holder(w->lock - bpf_core_field_offset(struct mm_struct, mmap_lock), &t);
-	s = stats_of(w->tgid, &t, true);
-
-	if (s) {
-		row_add(&s->wait_ns, wait);
-		row_max(&s->wait_max_ns, wait);
-		hist_add(s->wait_hist, wait);
-	}
-	blame(&t, w->tgid);
+	blame(&t, w->tgid, true);
 	if (wait >= slow_ns)
 		slow_event(now, &t, 0);
 }

@@ -245,24 +245,29 @@ static __always_inline bool named(__u32 tgid)
 	return true;
 }
 
-static __always_inline struct lock_stats *stats_of(__u32 tgid,
-						   const struct task_lock *t, bool waits)
+/* A new row of the current process @tgid: its name, kept while it is alive. */
+static __always_inline void keep_name(__u32 tgid)
+{
+	char comm[MMTOP_COMM_LEN];
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	if (!bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY))
+		name_kept(tgid);
+}
+
+static __always_inline struct lock_stats *stats_of(__u32 tgid, const struct task_lock *t)
 {
 	struct lock_key key = {
 		.stack = t->stack, .tgid = tgid,
-		.write = t->write, .foreign = t->foreign, .waits = waits,
+		.write = t->write, .foreign = t->foreign,
 		.cgroup = t->cgroup,
 	};
 	static const struct lock_stats zero;
 	struct lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
-	char comm[MMTOP_COMM_LEN];
 
 	if (s)
 		return s;
-	/* A new row: remember the process's name while it is alive. */
-	bpf_get_current_comm(comm, sizeof(comm));
-	if (!bpf_map_update_elem(&lock_comms, &tgid, comm, BPF_ANY))
-		name_kept(tgid);
+	keep_name(tgid);
 	return get_or_create(&lock_stats, &key, &zero, BPF_DROP_STATS_FULL);
 }
 

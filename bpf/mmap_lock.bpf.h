@@ -114,7 +114,7 @@ static __always_inline void fault_lock_count(const struct task_lock *t)
 static __always_inline void end_hold(__u64 now, const struct task_lock *t)
 {
 	__u64 hold = now - t->acquired_ns;
-	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t, false);
+	struct lock_stats *s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
 
 	if (s) {
 		row_add(&s->acquired, 1);
@@ -211,7 +211,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	/* dup_mmap() locks the child's mm too; /proc readers lock others'. */
 	t->foreign = mm != own_mm;
 	if (!success) {
-		s = stats_of(bpf_get_current_pid_tgid() >> 32, t, false);
+		s = stats_of(bpf_get_current_pid_tgid() >> 32, t);
 		if (s)
 			row_add(&s->failed, 1);
 		free_slot(l, t);
@@ -219,7 +219,7 @@ static __always_inline void on_acquired(void *ctx, __u64 mm, __u64 own_mm,
 	}
 	if (t->wait_ns >= BLAME_MIN_WAIT_NS) {
 		note_holder(mm, t);
-		blame(t, bpf_get_current_pid_tgid() >> 32);
+		blame(t, bpf_get_current_pid_tgid() >> 32, false);
 	}
 	if (t->wait_ns >= slow_ns)
 		slow_event(now, t, 0);

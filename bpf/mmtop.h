@@ -45,8 +45,7 @@ struct lock_key {
 	__u32 tgid;
 	__u8 write;		/* 1: taken for write */
 	__u8 foreign;		/* 1: another mm than the task's own */
-	__u8 waits;		/* 1: the default set's waits (contention_end) */
-	__u8 pad;
+	__u8 pad[2];
 	__u64 cgroup;		/* the task's cgroup (v2 id) as it took or waited */
 };
 
@@ -135,7 +134,14 @@ struct blame_key {
 	__u8 write;		/* the waiter's mode */
 	__u8 holder_write;
 	__u8 holder_hint;	/* enum holder_hint */
-	__u8 pad[5];
+	__u8 foreign;		/* the waiter's: 1, another mm than its own */
+	/*
+	 * 1: the default set's, whose waits are its mmap_lock rows' too (user
+	 * space sums them by process, site, mode, mm and cgroup): one row
+	 * updated per wait, not two.
+	 */
+	__u8 waits;
+	__u8 pad[3];
 	__u64 cgroup;		/* the waiter's cgroup (v2 id) as it waited */
 	__u64 holder_cgroup;	/* the holder's as the wait saw it; 0: none seen */
 };

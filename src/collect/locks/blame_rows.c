@@ -52,10 +52,17 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	if (now->count == p->sum.count)
 		return false;
 	/* -p, --cgroup: the rows of the waiting process. */
-	if (pid_filter_has(ls->opts.pids, key->tgid) && cgroup_wanted(&ls->cgroups, key->cgroup) &&
-	    (r = row_of(ls, s, key)))
-		cont_stats_add(now, &p->sum, &all, &r->count, &r->wait_ns, &r->wait_max_ns,
-			       &r->wait_max_bound);
+	if (pid_filter_has(ls->opts.pids, key->tgid) && cgroup_wanted(&ls->cgroups, key->cgroup)) {
+		r = row_of(ls, s, key);
+		if (r)
+			cont_stats_add(now, &p->sum, &all, &r->count, &r->wait_ns,
+				       &r->wait_max_ns, &r->wait_max_bound);
+		if (key->waits)
+			lock_rows_add_waits(ls, s, &(struct lock_key){
+				.stack = key->stack, .tgid = key->tgid, .write = key->write,
+				.foreign = key->foreign, .cgroup = key->cgroup,
+			}, now, &p->sum);
+	}
 	p->sum = *now;
 	return true;
 }

@@ -81,39 +81,22 @@ void cont_stats_add(const struct cont_stats *now, const struct cont_stats *befor
 	max_keep(max_ns, max_bound, m, bound);
 }
 
-/* A lock row's waits as wait statistics: as many as its histogram holds. */
-static void waits_of(const struct lock_stats *l, struct cont_stats *w)
-{
-	int i;
-
-	w->count = 0;
-	for (i = 0; i < MMTOP_HIST_BUCKETS; i++)
-		w->count += l->wait_hist[i];
-	w->wait_ns = l->wait_ns;
-	w->wait_max_ns = l->wait_max_ns;
-	memcpy(w->wait_hist, l->wait_hist, sizeof(w->wait_hist));
-}
-
 void cont_rows_add_waits(struct lock_source *ls, struct snapshot *s, const struct lock_key *k,
-			 const struct lock_stats *now, const struct lock_stats *before)
+			 const struct cont_stats *now, const struct cont_stats *before)
 {
 	struct cont_key key = {
 		.stack = k->stack, .tgid = k->tgid,
 		.cls = k->foreign ? CONT_OTHER_MMAP : CONT_OWN_MMAP,
 		.flags = k->write ? LCB_F_WRITE : LCB_F_READ,
 	};
-	struct cont_stats n, b;
 	struct cont_row *r;
 
 	if (!ls->opts.contention)
 		return;
 	r = row_of(ls, s, &key, site_of(&ls->sites, key.stack));
-	if (!r)
-		return;
-	waits_of(now, &n);
-	waits_of(before, &b);
-	cont_stats_add(&n, &b, &r->wait, &r->count, &r->wait_ns, &r->wait_max_ns,
-		       &r->wait_max_bound);
+	if (r)
+		cont_stats_add(now, before, &r->wait, &r->count, &r->wait_ns, &r->wait_max_ns,
+			       &r->wait_max_bound);
 }
 
 static bool visit(void *ctx, const void *k, const void *values, struct walk_prev *prev)

@@ -128,18 +128,26 @@ static bool visit(void *ctx, const void *k, const void *values, struct walk_prev
 	const struct lock_stats *now = values;
 	struct lock_row *r;
 
-	/* The default set's rows grow by waits alone. */
 	if (now->acquired == p->sum.acquired && now->failed == p->sum.failed &&
 	    now->holds == p->sum.holds && now->wait_ns == p->sum.wait_ns)
 		return false;
 	if (pid_filter_has(ls->opts.pids, key->tgid) && cgroup_wanted(&ls->cgroups, key->cgroup) &&
-	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack)))) {
+	    (r = row_of(ls, s, key, site_of(&ls->sites, key->stack))))
 		add_delta(r, now, &p->sum);
-		if (key->waits)
-			cont_rows_add_waits(ls, s, key, now, &p->sum);
-	}
 	p->sum = *now;
 	return true;
+}
+
+void lock_rows_add_waits(struct lock_source *ls, struct snapshot *s, const struct lock_key *k,
+			 const struct cont_stats *now, const struct cont_stats *before)
+{
+	struct lock_row *r = row_of(ls, s, k, site_of(&ls->sites, k->stack));
+	uint64_t waits = 0;	/* a lock row counts its waits by its histogram */
+
+	if (r)
+		cont_stats_add(now, before, &r->wait, &waits, &r->wait_ns, &r->wait_max_ns,
+			       &r->wait_max_bound);
+	cont_rows_add_waits(ls, s, k, now, before);
 }
 
 /*

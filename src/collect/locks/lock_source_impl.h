@@ -143,12 +143,15 @@ struct rows_ctx {
 					      sizeof(value_type) },			\
 		     (visit), &(struct rows_ctx){ (ls), (s) }, (drops))
 /*
- * The default set's mmap_lock waits of lock row @k (its waits: the
- * contention rows of the mmap_lock classes, which BPF does not count
- * again), since @before, into the contention rows of @s.
+ * The default set's mmap_lock waits of one blame row, keyed as their lock
+ * row @k, since @before: into that lock row (lock_rows.c) and the
+ * contention row of their mmap_lock class (cont_rows.c), which BPF does
+ * not count apart (a wait updates one row in the kernel).
  */
+void lock_rows_add_waits(struct lock_source *ls, struct snapshot *s, const struct lock_key *k,
+			 const struct cont_stats *now, const struct cont_stats *before);
 void cont_rows_add_waits(struct lock_source *ls, struct snapshot *s, const struct lock_key *k,
-			 const struct lock_stats *now, const struct lock_stats *before);
+			 const struct cont_stats *now, const struct cont_stats *before);
 /* A contended lock's mode from its LCB_F_* flags: read, write, or - (a mutex, a spin lock). */
 const char *lock_mode(__u32 flags);
 /*
