@@ -251,7 +251,8 @@ static const char *event_behind(const void *row, char *buf, size_t len)
 
 	if (!e->holder_pid)
 		return "-";
-	snprintf(buf, len, "%d%s %s %s %s", e->holder_pid, e->holder_pid != e->pid ? "*" : "",
+	snprintf(buf, len, "%d%s %s %s %s", e->holder_pid,
+		 holder_foreign(e->pid, e->holder_pid) ? "*" : "",
 		 e->holder_comm, callsite_label(e->holder_site, e->holder_symbol),
 		 e->holder_write ? "write" : "read");
 	return buf;
@@ -261,7 +262,7 @@ static uint64_t event_holder_foreign(const void *row)
 {
 	const struct slow_event *e = row;
 
-	return e->holder_pid != e->pid;
+	return holder_foreign(e->pid, e->holder_pid);
 }
 
 static const struct row_field event_fields[] = {

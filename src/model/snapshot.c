@@ -370,16 +370,21 @@ bool blame_same(const struct blame_row *a, const struct blame_row *b)
 
 const char *const blame_holder_names[BLAME__COUNT] = { "own", "foreign", "none" };
 
+bool holder_foreign(int pid, int holder_pid)
+{
+	return holder_pid && holder_pid != pid;
+}
+
 enum blame_holder blame_holder_of(const struct blame_row *b)
 {
 	if (!b->holder_pid)
 		return BLAME_NONE;
-	return b->holder_pid == b->pid ? BLAME_OWN : BLAME_FOREIGN;
+	return blame_foreign(b) ? BLAME_FOREIGN : BLAME_OWN;
 }
 
 bool blame_foreign(const struct blame_row *b)
 {
-	return blame_holder_of(b) == BLAME_FOREIGN;
+	return holder_foreign(b->pid, b->holder_pid);
 }
 
 const char *blame_holder_pid(const struct blame_row *b, char *buf, size_t len)

@@ -420,6 +420,11 @@ enum blame_holder { BLAME_OWN, BLAME_FOREIGN, BLAME_NONE, BLAME__COUNT };
 #define BLAME_NONE_SEEN "none seen (changing hands)"
 enum blame_holder blame_holder_of(const struct blame_row *b);
 extern const char *const blame_holder_names[BLAME__COUNT];
+/*
+ * Whether a wait of process @pid waited behind another process, @holder_pid
+ * (0: nobody seen): the one test of blame rows and slow events both.
+ */
+bool holder_foreign(int pid, int holder_pid);
 /* Whether the holder of a blame row is another process. */
 bool blame_foreign(const struct blame_row *b);
 /* Its holder's pid in words, into @buf: "-" where none was seen. */
