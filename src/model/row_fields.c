@@ -218,20 +218,20 @@ static enum out_value number_value(const struct row_field *f, uint64_t v, char *
 	*text = buf;
 	if (f->words[0]) {
 		*text = f->words[!!v];
-		return OUT_STRING;
+		return VAL_STRING;
 	}
 	switch (f->fmt) {
 	case FMT_ADDR:
 		if (!v)
-			return OUT_ABSENT;
+			return VAL_ABSENT;
 		snprintf(buf, len, "0x%" PRIx64, v);
-		return OUT_STRING;
+		return VAL_STRING;
 	case FMT_UTC:
 		format_utc(v, buf, len);
-		return OUT_STRING;
+		return VAL_STRING;
 	case FMT_FLAG:
 		*text = v ? "1" : "0";
-		return OUT_FLAG;
+		return VAL_FLAG;
 	case FMT_US:
 		v /= 1000;
 		break;
@@ -239,7 +239,7 @@ static enum out_value number_value(const struct row_field *f, uint64_t v, char *
 		break;
 	}
 	*text = decimal(v, buf, len);
-	return OUT_NUMBER;
+	return VAL_NUMBER;
 }
 
 /* A stored member of kind @kind at @f's place, as the outputs write it. */
@@ -251,20 +251,20 @@ static enum out_value stored_value(const struct row_field *f, enum field_kind ki
 
 	switch (kind) {
 	case FIELD_HIST:
-		return OUT_HIST;
+		return VAL_HIST;
 	case FIELD_STR:
 		*text = p;
-		return f->fmt == FMT_SAID && !*p ? OUT_NULL : OUT_STRING;
+		return f->fmt == FMT_SAID && !*p ? VAL_NULL : VAL_STRING;
 	case FIELD_SITE:
 		*text = callsite_name(v);
-		return OUT_STRING;
+		return VAL_STRING;
 	case FIELD_CLASS:
 		*text = cont_class_name(v);
-		return OUT_STRING;
+		return VAL_STRING;
 	case FIELD_BOOL:
 		if (!f->words[0]) {
 			*text = v ? "1" : "0";
-			return OUT_FLAG;
+			return VAL_FLAG;
 		}
 		break;
 	default:
@@ -278,9 +278,9 @@ enum out_value field_out_value(const struct row_field *f, const void *row,
 			       const char **text)
 {
 	if (f->present && !f->present(s, row))
-		return OUT_ABSENT;
+		return VAL_ABSENT;
 	if (f->known && !f->known(s, row))
-		return OUT_NULL;
+		return VAL_NULL;
 	if (f->kind != FIELD_DERIVED)
 		return stored_value(f, f->kind, row, buf, len, text);
 	if (f->size)
@@ -288,11 +288,11 @@ enum out_value field_out_value(const struct row_field *f, const void *row,
 	if (f->real) {
 		snprintf(buf, len, "%.*f", f->decimals, f->real(row));
 		*text = buf;
-		return OUT_NUMBER;
+		return VAL_NUMBER;
 	}
 	if (f->text) {
 		*text = f->text(row, buf, len);
-		return OUT_STRING;
+		return VAL_STRING;
 	}
 	return number_value(f, field_value(f, row), buf, len, text);
 }

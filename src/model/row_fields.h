@@ -205,12 +205,12 @@ static inline const char *field_csv_col(const struct row_field *f)
 
 /* What field @f of a row is in JSON and CSV (field_out_value()). */
 enum out_value {
-	OUT_ABSENT,		/* no key, an empty cell: the row has none */
-	OUT_NULL,		/* null, an empty cell: not known */
-	OUT_NUMBER,		/* a number, as written */
-	OUT_STRING,		/* a string, quoted as the format quotes */
-	OUT_FLAG,		/* true or false ("1" or "0" as written) */
-	OUT_HIST,		/* a histogram's buckets (field_hist()) */
+	VAL_ABSENT,		/* no key, an empty cell: the row has none */
+	VAL_NULL,		/* null, an empty cell: not known */
+	VAL_NUMBER,		/* a number, as written */
+	VAL_STRING,		/* a string, quoted as the format quotes */
+	VAL_FLAG,		/* true or false ("1" or "0" as written) */
+	VAL_HIST,		/* a histogram's buckets (field_hist()) */
 };
 
 /*

@@ -217,19 +217,19 @@ static void str(struct row *r, int c, const char *raw)
 static void field_cell(struct row *r, int c)
 {
 	const struct row_field *const *f = r->fields->f[c];
-	enum out_value v = OUT_ABSENT;
+	enum out_value v = VAL_ABSENT;
 	const char *text = NULL;
 	char buf[64];
 	int k;
 
-	for (k = 0; k < COL_FIELDS && f[k] && v == OUT_ABSENT; k++)
+	for (k = 0; k < COL_FIELDS && f[k] && v == VAL_ABSENT; k++)
 		v = field_out_value(f[k], r->data, r->s, buf, sizeof(buf), &text);
-	if (v == OUT_STRING) {
+	if (v == VAL_STRING) {
 		str(r, c, text);
 		return;
 	}
 	at(r, c);
-	if (v == OUT_NUMBER || v == OUT_FLAG)
+	if (v == VAL_NUMBER || v == VAL_FLAG)
 		fputs(text, r->f);
 }
 

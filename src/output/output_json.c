@@ -172,23 +172,23 @@ static void json_field(FILE *f, const struct snapshot *s, const struct row_field
 	const char *text = NULL;
 	enum out_value v = field_out_value(x, row, s, buf, sizeof(buf), &text);
 
-	if (v == OUT_ABSENT)
+	if (v == VAL_ABSENT)
 		return;
 	fputs(*first ? "\"" : ",\"", f);
 	fputs(field_key(x), f);
 	fputs("\":", f);
 	*first = false;
 	switch (v) {
-	case OUT_NULL:
+	case VAL_NULL:
 		fputs("null", f);
 		break;
-	case OUT_STRING:
+	case VAL_STRING:
 		json_str(f, text);
 		break;
-	case OUT_FLAG:
+	case VAL_FLAG:
 		fputs(text[0] == '1' ? "true" : "false", f);
 		break;
-	case OUT_HIST:
+	case VAL_HIST:
 		json_hist(f, field_hist(x, row));
 		break;
 	default:
