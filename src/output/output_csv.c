@@ -328,9 +328,19 @@ static void fault_row(FILE *f, const struct snapshot *s, const struct common *c,
 	end(&r);
 }
 
-/* The rows of type @id, each of kind @kind: its fields, then the end. */
+/* A zone's pcp counts: the CPUs' rows' columns, as JSON nests them as a CPU's. */
+static void zone_pcp_cells(struct row *r, const struct snapshot *s, const void *row)
+{
+	pcp_cells(r, s, &((const struct zone_row *)row)->pcp);
+}
+
+/*
+ * The rows of type @id, each of kind @kind: its fields, what @more adds
+ * (NULL: nothing), then the end.
+ */
 static void table_rows(FILE *f, const struct snapshot *s, const struct common *c,
-		       enum row_type_id id, const char *kind)
+		       enum row_type_id id, const char *kind,
+		       void (*more)(struct row *r, const struct snapshot *s, const void *row))
 {
 	const struct row_type *t = &row_types[id];
 	const struct row_array *a = snapshot_rows_const(s, t);
@@ -341,9 +351,8 @@ static void table_rows(FILE *f, const struct snapshot *s, const struct common *c
 		struct row r = start(f, s, c, kind, t, data, -1, -1, -1);
 
 		drops_probes(&r, s, c);
-		/* A zone's pcp counts: columns of the CPUs' rows. */
-		if (id == ROWS_ZONE)
-			pcp_cells(&r, s, &((const struct zone_row *)data)->pcp);
+		if (more)
+			more(&r, s, data);
 		end(&r);
 	}
 }
@@ -373,11 +382,11 @@ void write_csv(struct output *o, const struct snapshot *s)
 		fault_row(f, s, &c, "node", i, i, s->nodes[i].nr_online,
 			  &s->nodes[i].faults, s->nodes[i].fallbacks, s->nodes[i].anon,
 			  &s->nodes[i].pcp);
-	table_rows(f, s, &c, ROWS_ZONE, "zone");
-	table_rows(f, s, &c, ROWS_LOCK, "mmap_lock");
-	table_rows(f, s, &c, ROWS_VMA, "vma");
-	table_rows(f, s, &c, ROWS_BLAME, "blame");
-	table_rows(f, s, &c, ROWS_CONT, "contention");
-	table_rows(f, s, &c, ROWS_FORK, "fork");
-	table_rows(f, s, &c, ROWS_EVENT, "event");
+	table_rows(f, s, &c, ROWS_ZONE, "zone", zone_pcp_cells);
+	table_rows(f, s, &c, ROWS_LOCK, "mmap_lock", NULL);
+	table_rows(f, s, &c, ROWS_VMA, "vma", NULL);
+	table_rows(f, s, &c, ROWS_BLAME, "blame", NULL);
+	table_rows(f, s, &c, ROWS_CONT, "contention", NULL);
+	table_rows(f, s, &c, ROWS_FORK, "fork", NULL);
+	table_rows(f, s, &c, ROWS_EVENT, "event", NULL);
 }
