@@ -140,6 +140,29 @@ static __always_inline __u64 text_bit(__u64 a)
 }
 
 /*
+ * A walk this CPU made: where it found each return address (at), where it
+ * looked for it (from: realigned() took it a word away), and the hash of
+ * what it found. A later wait whose words hash the same there walked the
+ * same frames by the same distances, while none was learnt since (gen,
+ * ret_gen's then): its hash is the memo's, with no distance looked up.
+ * Those lookups were most of a spin wait's walk: ret_cache's lines, one a
+ * frame, gone cold between waits under a workload that streams through
+ * memory (perf: the four loads, 167 of the walk's 190 samples). A memo is
+ * half a line: four are two or three lines, hot or cold together.
+ */
+#define WALK_MEMOS 4
+
+struct walk_memo {
+	__u64 hash;
+	__u32 gen;		/* 0: being written, or empty */
+	__u8 at[CONT_SITE_RETS];
+	__u8 from[CONT_SITE_RETS];
+	__u8 frames;
+	__u8 want;
+	__u8 n;
+};
+
+/*
  * Return addresses found without unwinding: bpf_get_stack() costs about
  * 2 us even for a few frames (35 us in this project's VM), too much for
  * every mmap_lock acquisition or every wait. The tracepoint's arguments
@@ -160,6 +183,8 @@ struct stack_words {
 	__u64 first;		/* where the walk began, plus 1; 0: no walk */
 	__u32 hook;		/* whose arguments (enum site_hook) */
 	__u32 n;		/* how many were read: the rest are zero */
+	struct walk_memo memo[WALK_MEMOS];
+	__u32 memo_next;	/* the one a new walk replaces */
 };
 
 /*
@@ -214,6 +239,9 @@ static __always_inline void ret_cache_put(__u64 ret, __u32 words)
 {
 	WRITE_ONCE(*ret_slot(ret), RET_LOW(ret) << 8 | (words & 0xff));
 }
+
+/* One more at each distance learnt: the walks memos hold are older. */
+__u32 ret_gen = 1;
 
 /*
  * The words from return address @ret's slot to its caller's, plus 1; 0 if
@@ -318,6 +346,48 @@ static __always_inline __u64 realigned(const struct stack_words *sw, __u64 at)
 }
 
 /*
+ * @m's hash if the words in @sw hash as they did where it found them, for
+ * a walk as it made (from the same word, as far, over as many words read,
+ * no distance learnt since); 0 if not.
+ */
+static __always_inline __u64 memo_hash(const struct stack_words *sw,
+				       const struct walk_memo *m, int want, __u32 gen)
+{
+	__u64 h = FNV_OFFSET;
+	int i;
+
+	if (READ_ONCE(m->gen) != gen || m->want != want || m->n != sw->n ||
+	    m->at[0] + 1 != sw->first)
+		return 0;
+#pragma unroll
+	for (i = 0; i < CONT_SITE_RETS; i++) {
+		if (i >= m->frames)
+			break;
+		if (m->from[i] != m->at[i] && realigned(sw, m->from[i]) != m->at[i])
+			return 0;
+		h = fnv1a(h, sw->w[m->at[i] & (SCAN_WORDS - 1)]);
+	}
+	return h == m->hash ? h : 0;
+}
+
+/*
+ * The walk just made, into the memo it replaces: marked empty while it is
+ * written, as a program on this CPU that interrupts the writing (an irq's
+ * wait) must not take half of it.
+ */
+static __always_inline void memo_put(struct stack_words *sw, const struct walk_memo *walk,
+				     __u32 gen)
+{
+	struct walk_memo *m = &sw->memo[sw->memo_next++ & (WALK_MEMOS - 1)];
+
+	WRITE_ONCE(m->gen, 0);
+	barrier();
+	__builtin_memcpy(m, walk, sizeof(*m));
+	barrier();
+	WRITE_ONCE(m->gen, gen);
+}
+
+/*
  * A hash of the first @want return addresses above @ctx, walked by their
  * learnt distances (fewer where the walk leaves the words read: the same
  * at every wait at a site); 0 if the stack was not read or a distance is
@@ -328,11 +398,15 @@ static __always_inline __u64 realigned(const struct stack_words *sw, __u64 at)
  * where the first return address is. A global function, verified once:
  * inlined, the verifier walked it again for every way into it, and each
  * of its ends on every way out (contention_begin: 154,949 instructions
- * walked, most of mmtop's start-up).
+ * walked, most of mmtop's start-up). A walk this CPU made before, over
+ * the same words, is its memo's hash (memo_hash()); a walk made becomes
+ * a memo.
  */
 __noinline __u64 walk_words(int want)
 {
-	__u64 h = FNV_OFFSET, at, ret, next;
+	__u32 gen = READ_ONCE(ret_gen);
+	struct walk_memo walk = { .want = want };
+	__u64 h, at, ret, next;
 	struct stack_words *sw;
 	__u32 zero = 0;
 	int i;
@@ -340,7 +414,16 @@ __noinline __u64 walk_words(int want)
 	sw = bpf_map_lookup_elem(&scan_scratch, &zero);
 	if (!sw || !sw->first)
 		return 0;
+	for (i = 0; i < WALK_MEMOS; i++) {
+		h = memo_hash(sw, &sw->memo[i], want, gen);
+		if (h) {
+			sw->first = 0;
+			return h;
+		}
+	}
+	h = FNV_OFFSET;
 	at = sw->first - 1;
+	walk.n = sw->n;
 #pragma unroll
 	for (i = 0; i < CONT_SITE_RETS; i++) {
 		if (i >= want)
@@ -349,11 +432,14 @@ __noinline __u64 walk_words(int want)
 		/* The caller's is above the words read: the walk ends. */
 		if (at >= sw->n)
 			break;
+		walk.from[i] = at;
 		at = realigned(sw, at);
 		ret = sw->w[at & (SCAN_WORDS - 1)];
 		if (!text_bit(ret))
 			return 0;
 		h = fnv1a(h, ret);
+		walk.at[i] = at;
+		walk.frames = i + 1;
 		if (i + 1 >= want)
 			break;
 		next = ret_words(ret);
@@ -362,6 +448,10 @@ __noinline __u64 walk_words(int want)
 		at += next - 1;
 	}
 	sw->first = 0;		/* nothing to learn */
+	if (walk.frames) {
+		walk.hash = h;
+		memo_put(sw, &walk, gen);
+	}
 	return h;
 }
 
@@ -394,8 +484,10 @@ static __always_inline void learn_frame(const struct lock_stack *st, __u32 j,
 {
 	__u64 ret = st->ips[j & (MMTOP_STACK_DEPTH - 1)];
 
-	if (!bpf_map_update_elem(&ret_frames, &ret, &words, flags))
-		ret_cache_put(ret, words);
+	if (bpf_map_update_elem(&ret_frames, &ret, &words, flags))
+		return;
+	ret_cache_put(ret, words);
+	__sync_fetch_and_add(&ret_gen, 1);
 }
 
 /* bpf_loop step: is ips[@j] the first return address's? 1 ends it. */
