@@ -73,6 +73,17 @@ struct {
 	__type(value, __u32);
 } lock_addrs SEC(".maps");
 
+/*
+ * The lowest and the highest address in lock_addrs, set by user space once
+ * it is built (0 and 0 until then: nothing is in it). A spin lock outside
+ * them is no zone's or pcp's and is not looked up: four spin waits in
+ * five of a contended churn were page-table locks, in struct page
+ * (vmemmap), far from the nodes' and the per-CPU areas, and each lookup
+ * cost a helper call, a hash and two lines gone cold between waits.
+ */
+__u64 lock_addr_lo;
+__u64 lock_addr_hi;
+
 static __always_inline bool mmap_class(__u32 cls)
 {
 	return cls == CONT_OWN_MMAP || cls == CONT_OTHER_MMAP;
@@ -87,6 +98,8 @@ static __always_inline __u32 cont_classify(__u64 lock, __u64 mm, __u64 own_mm,
 	if (mm)
 		return mm == own_mm ? CONT_OWN_MMAP : CONT_OTHER_MMAP;
 	*tgid = 0;
+	if (lock < READ_ONCE(lock_addr_lo) || lock > READ_ONCE(lock_addr_hi))
+		return CONT_STACK;
 	cls = bpf_map_lookup_elem(&lock_addrs, &lock);
 	return cls ? *cls : CONT_STACK;
 }

@@ -238,12 +238,15 @@ static bool *family_opt(struct lock_source_opts *o, int f)
 	       &o->fork;
 }
 
-/* Run the address-table collector on every CPU, then count what it found. */
+/*
+ * Run the address-table collector on every CPU, then count what it found
+ * and tell the programs the range its addresses lie in.
+ */
 static void build_addr_table(struct lock_source *ls)
 {
 	int fd = bpf_program__fd(ls->skel->progs.lock_addrs_collect);
 	int map = bpf_map__fd(ls->skel->maps.lock_addrs), cpu;
-	__u64 key, *cur = NULL;
+	__u64 key, *cur = NULL, lo = UINT64_MAX, hi = 0;
 	__u32 cls;
 
 	for (cpu = 0; cpu < ls->nr_cpus; cpu++) {
@@ -258,7 +261,17 @@ static void build_addr_table(struct lock_source *ls)
 			continue;
 		ls->nr_zone_locks += cls == CONT_ZONE;
 		ls->nr_pcp_locks += cls == CONT_PCP;
+		lo = key < lo ? key : lo;
+		hi = key > hi ? key : hi;
 	}
+	if (lo > hi)
+		return;
+	/*
+	 * The highest first: a wait in between sees a range too large (a
+	 * lookup more), never one too small.
+	 */
+	__atomic_store_n(&ls->skel->bss->lock_addr_hi, hi, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&ls->skel->bss->lock_addr_lo, lo, __ATOMIC_SEQ_CST);
 }
 
 /*
