@@ -34,6 +34,7 @@
 #include "tp_pair.h"
 #include "core_fixes.bpf.h"
 #include "once.bpf.h"
+#include "rows.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -531,7 +531,10 @@ fi
 # mmap_lock from outside: the writers queue behind it and each other,
 # thousands of waits), watched by each of: the floor (empty programs on
 # contention_begin and _end: the cost of being called, and bpf_stats' own
-# clock reads), the default set with a step of its wait left out
+# clock reads), the timed floor (the least that times each wait exactly:
+# its start in the task's storage, its length into one shared row, as
+# mmtop's rows take it; what this machine charges for timing a wait at
+# all), the default set with a step of its wait left out
 # (MMTOP_BENCH_SKIP: what each step costs is the difference to the whole),
 # the default set, and exact mode. Per set, by the kernel's statistics of
 # the watcher's own programs (another mmtop may run): ns per program run,
@@ -561,6 +564,7 @@ wait_watched() {
 	case $1 in
 	none) : >"$TMP/cpu"; contended; cat "$TMP/cpu" >>"$TMP/wait_none"; return ;;
 	floor) set -- floor "$FLOOR" contention mmap_lock; ready='^ready' ;;
+	timed) set -- timed "$FLOOR" timed; ready='^ready' ;;
 	exact) set -- exact "$MMTOP" -b -d 1 -f csv --exact ;;
 	default) set -- default "$MMTOP" -b -d 1 -f csv ;;
 	*) skip=${1#-}; set -- "$1" "$MMTOP" -b -d 1 -f csv ;;
@@ -586,7 +590,7 @@ wait_watched() {
 	echo "$(own_delta "$TMP/s0" "$TMP/s1") $(cat "$TMP/cpu") $(wc -l <"$TMP/wait_none")" \
 		>>"$TMP/wait_$name"
 }
-WAIT_SETS=${WAIT_SETS:-"floor -owner -site -rows -slot default exact"}
+WAIT_SETS=${WAIT_SETS:-"floor timed -owner -site -rows -slot default exact"}
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
 if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; then
 	for set in none $WAIT_SETS; do : >"$TMP/wait_$set"; : >"$TMP/warm_$set"; done
@@ -625,6 +629,9 @@ if [ -n "$stats_was" ] && sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null; the
 	awk '$2 > 0 { print $1 / $2 }' "$TMP/warm_default" | median >"$TMP/wns"
 	ns=$(awk '$2 > 0 { print $1 / $2 }' "$TMP/wait_default" | median)
 	echo "the default set's first churn (a full unwind at each new frame and site, once): $(awk '{ printf "%.0f", $1 }' "$TMP/wns") ns a run, $(awk -v n="${ns:-0}" '$2 > 0 { print ($1 - n * $2) / 1e6 }' "$TMP/warm_default" | median | awk '{ printf "%.2f", $1 }') ms more than at the measured run's rate"
+	# What the default set knows of a wait beyond its length, priced.
+	timed=$(awk '$2 > 0 { print $1 / $2 }' "$TMP/wait_timed" 2>/dev/null | median)
+	[ -n "$timed" ] && echo "timing each wait alone (timed) costs $(printf %.0f "$timed") ns a run here; the default set's site, class, holder and row add $(awk -v d="${ns:-0}" -v t="$timed" 'BEGIN { printf "%.0f", d - t }') ns a run to it"
 fi
 
 # mmtop's own cost: CPU time on the clock of the scheduler (schedstat, in

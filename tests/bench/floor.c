@@ -2,10 +2,11 @@
 /*
  * floor FAMILY...: attach bpf/floor.bpf.c's empty programs for the named
  * probe families (faults, mmap_lock, contention, fork, pcp, exact for exact
- * mode's per-acquisition programs, and vmawaits for --vma-waits'
- * sched_switch program), print
- * "ready", and keep them attached until SIGINT or SIGTERM. make bench runs
- * its workloads under it: the cost of the hooks alone.
+ * mode's per-acquisition programs, vmawaits for --vma-waits'
+ * sched_switch program, timed for the timed floor, which times each lock
+ * wait and does nothing more), print "ready", and keep them attached
+ * until SIGINT or SIGTERM. make bench runs its workloads under it: the
+ * cost of the hooks alone.
  */
 #include <signal.h>
 #include <stdbool.h>
