@@ -62,6 +62,8 @@ int main(int argc, char **argv)
 	struct floor_bpf *skel = floor_bpf__open();
 	struct btf *btf = btf__load_vmlinux_btf();
 	struct bpf_program *prog;
+	/* The timed floor's maps only with it: task storage is 5.11+. */
+	bool timed;
 
 	if (!skel)
 		return 1;
@@ -69,6 +71,9 @@ int main(int argc, char **argv)
 		bpf_program__set_autoload(prog, wanted(bpf_program__name(prog), argc, argv) &&
 					  has_tracepoint(btf, prog));
 	btf__free(btf);
+	timed = bpf_program__autoload(skel->progs.floor_timed_begin);
+	bpf_map__set_autocreate(skel->maps.timed_waits, timed);
+	bpf_map__set_autocreate(skel->maps.timed_row, timed);
 	if (floor_bpf__load(skel) || floor_bpf__attach(skel)) {
 		fprintf(stderr, "floor: cannot load or attach\n");
 		floor_bpf__destroy(skel);
